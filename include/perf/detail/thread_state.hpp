@@ -1,0 +1,123 @@
+// The per-thread block the hot path writes, and the slow paths that create it.
+// Not part of the public API.
+//
+// Each thread owns one block: a slot of statistics per measured site, indexed by
+// the site's id, and an arena of histogram blocks. Only the owning thread writes;
+// the runtime reads concurrently (snapshots, the exit report), so every field that
+// another thread may read is stored with a relaxed atomic store, which on x86-64
+// and aarch64 is a plain store.
+#ifndef PERF_DETAIL_THREAD_STATE_HPP
+#define PERF_DETAIL_THREAD_STATE_HPP
+
+#include <stdint.h>
+
+#include "perf/detail/clock.hpp"
+#include "perf/detail/compiler.hpp"
+#include "perf/detail/histogram_index.hpp"
+
+namespace perf {
+namespace detail {
+
+// One measured place in the source. Constant-initialized, so a function-local
+// `static site` needs no guard variable; `id` is assigned on first use.
+struct site {
+  const char* name;
+  const char* file;
+  unsigned line;
+  unsigned id;  // 0 until registered
+};
+
+// Statistics of one site in one thread, in clock ticks.
+struct alignas(64) slot {
+  uint64_t calls;
+  uint64_t total;  // outermost activations only: recursion is counted once
+  uint64_t self;   // minus the time of measured callees
+  uint64_t min;
+  uint64_t max;
+  // Variance by shifted data: deviations from the first duration seen, whose sums
+  // stay small and exact where the plain sum of squares would lose its digits.
+  uint64_t reference;
+  int64_t sum_deviation;
+  double sum_squared_deviation;
+  uint32_t active;                      // activations on this thread's stack
+  uint32_t blocks[histogram_blocks];    // arena block per bucket block; 0 = none
+};
+
+// A measured activation, living in the scope object on the caller's stack.
+struct frame {
+  slot* target;
+  uint64_t start;
+  uint64_t callees;  // time spent in measured functions called from this one
+  frame* parent;
+};
+
+struct thread_state {
+  frame* current;          // innermost measured activation, for self time
+  slot* slots;             // indexed by site id
+  uint64_t* arena;         // histogram blocks of histogram_block_size counters
+  uint32_t arena_used;     // blocks handed out; block 0 is never used
+  uint32_t arena_capacity;
+  clock_source clock;
+};
+
+extern PERF_DETAIL_TLS thread_state* current_thread PERF_DETAIL_EXPORT;
+
+// Creates and registers the calling thread's block on its first measured call.
+PERF_DETAIL_EXPORT thread_state* attach_thread() noexcept;
+// Gives `s` its id; safe to call from many threads at once.
+PERF_DETAIL_EXPORT unsigned register_site(site& s) noexcept;
+// Hands out the histogram block `block` of `target`; null when the arena is full.
+PERF_DETAIL_EXPORT uint64_t* new_histogram_block(thread_state& thread, slot& target,
+                                                 unsigned block) noexcept;
+
+template <class T>
+PERF_DETAIL_ALWAYS_INLINE void publish(T& field, T value) noexcept {
+  __atomic_store(&field, &value, __ATOMIC_RELAXED);
+}
+
+// Adds one duration to `target`'s distribution (count, extremes, moments, histogram).
+PERF_DETAIL_ALWAYS_INLINE void add_sample(thread_state& thread, slot& target,
+                                          uint64_t duration) noexcept {
+  const uint64_t calls = target.calls;
+  publish(target.calls, calls + 1);
+  if (PERF_DETAIL_UNLIKELY(calls == 0)) {
+    publish(target.reference, duration);
+    publish(target.min, duration);
+    publish(target.max, duration);
+  } else {
+    if (duration < target.min) publish(target.min, duration);
+    if (duration > target.max) publish(target.max, duration);
+  }
+  const int64_t deviation = static_cast<int64_t>(duration - target.reference);
+  publish(target.sum_deviation, target.sum_deviation + deviation);
+  const double d = static_cast<double>(deviation);
+  publish(target.sum_squared_deviation, target.sum_squared_deviation + d * d);
+
+  const unsigned bucket = bucket_index(duration);
+  const unsigned block = bucket >> histogram_sub_bits;
+  uint64_t* counters = target.blocks[block] != 0
+                           ? thread.arena + target.blocks[block] * uint64_t{histogram_block_size}
+                           : new_histogram_block(thread, target, block);
+  if (PERF_DETAIL_LIKELY(counters != nullptr)) {
+    uint64_t& counter = counters[bucket & (histogram_block_size - 1)];
+    publish(counter, counter + 1);
+  }
+}
+
+// Ends the activation `f` at clock value `end`.
+PERF_DETAIL_ALWAYS_INLINE void finish(thread_state& thread, frame& f, uint64_t end) noexcept {
+  // A clock that steps back (a TSC read on another core) yields zero, not 2^64.
+  const uint64_t duration = end > f.start ? end - f.start : 0;
+  thread.current = f.parent;
+  if (f.parent != nullptr) f.parent->callees += duration;
+  slot& target = *f.target;
+  const uint64_t self = duration > f.callees ? duration - f.callees : 0;
+  publish(target.self, target.self + self);
+  if (--target.active == 0) publish(target.total, target.total + duration);
+  add_sample(thread, target, duration);
+}
+
+}  // namespace detail
+}  // namespace perf
+
+#endif  // PERF_DETAIL_THREAD_STATE_HPP

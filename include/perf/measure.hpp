@@ -1,0 +1,101 @@
+// Call statistics for a scope: PERF_MEASURE and what the rewriter inserts.
+//
+//   int parse(const char* text) {
+//     PERF_MEASURE("parse");
+//     ...
+//   }
+//
+// Every call of the enclosing block is counted and timed on the calling thread,
+// without a lock, a guard variable or a heap allocation after the thread's first
+// measured call; the exit report merges all threads. A block left by an exception
+// is recorded too. This header compiles as C++11 and later.
+#ifndef PERF_MEASURE_HPP
+#define PERF_MEASURE_HPP
+
+#include "perf/detail/clock.hpp"
+#include "perf/detail/compiler.hpp"
+#include "perf/detail/thread_state.hpp"
+
+namespace perf {
+namespace detail {
+
+// Opens an activation of `s` on the calling thread.
+PERF_DETAIL_ALWAYS_INLINE thread_state* begin(site& s, frame& f) noexcept {
+  thread_state* thread = current_thread;
+  if (PERF_DETAIL_UNLIKELY(thread == nullptr)) thread = attach_thread();
+  unsigned id = __atomic_load_n(&s.id, __ATOMIC_RELAXED);
+  if (PERF_DETAIL_UNLIKELY(id == 0)) id = register_site(s);
+  f.target = thread->slots + id;
+  f.callees = 0;
+  f.parent = thread->current;
+  thread->current = &f;
+  ++f.target->active;
+  f.start = clock_now(thread->clock);
+  return thread;
+}
+
+// Measures the lifetime of the object: from construction to destruction.
+class scope {
+ public:
+  PERF_DETAIL_ALWAYS_INLINE explicit scope(site& s) noexcept : thread_(begin(s, frame_)) {}
+  PERF_DETAIL_ALWAYS_INLINE ~scope() { finish(*thread_, frame_, clock_now(thread_->clock)); }
+
+  scope(const scope&) = delete;
+  scope& operator=(const scope&) = delete;
+
+ private:
+  frame frame_;
+  thread_state* thread_;
+};
+
+#if __cplusplus >= 202002L
+// The same for a constexpr function: it does nothing during constant evaluation,
+// so the function stays usable in constant expressions. `site_of` returns the site
+// (a lambda holding it, since a constexpr function may not declare a static).
+class constexpr_scope {
+ public:
+  template <class SiteOf>
+  constexpr explicit constexpr_scope(SiteOf site_of) noexcept {
+    if (!__builtin_is_constant_evaluated()) thread_ = begin(site_of(), frame_);
+  }
+  constexpr ~constexpr_scope() {
+    if (!__builtin_is_constant_evaluated()) finish(*thread_, frame_, clock_now(thread_->clock));
+  }
+
+  constexpr_scope(const constexpr_scope&) = delete;
+  constexpr_scope& operator=(const constexpr_scope&) = delete;
+
+ private:
+  frame frame_{};
+  thread_state* thread_ = nullptr;
+};
+#endif
+
+}  // namespace detail
+}  // namespace perf
+
+#define PERF_DETAIL_MEASURE(name, n)                                                        \
+  static ::perf::detail::site PERF_DETAIL_CONCAT(perf_site_, n) = {name, __FILE__, __LINE__, 0}; \
+  ::perf::detail::scope PERF_DETAIL_CONCAT(perf_scope_, n)(PERF_DETAIL_CONCAT(perf_site_, n))
+
+#define PERF_DETAIL_MEASURE_CONSTEXPR(name, n)                                 \
+  ::perf::detail::constexpr_scope PERF_DETAIL_CONCAT(perf_scope_, n)(          \
+      []() noexcept -> ::perf::detail::site& {                                 \
+        static ::perf::detail::site perf_site = {name, __FILE__, __LINE__, 0}; \
+        return perf_site;                                                      \
+      })
+
+// Measures the rest of the enclosing block under `name` (a string literal).
+// Usable several times in one function, in nested blocks.
+#define PERF_MEASURE(name) PERF_DETAIL_MEASURE(name, __COUNTER__)
+
+// PERF_MEASURE for the body of a constexpr function (C++20 and later): measured
+// when called at run time, invisible during constant evaluation.
+#define PERF_MEASURE_CONSTEXPR(name) PERF_DETAIL_MEASURE_CONSTEXPR(name, __COUNTER__)
+
+// What perf-instrument inserts; the same as PERF_MEASURE, spelled apart so that
+// `perf-instrument --revert` removes its own insertions and never a hand-written one.
+#define PERF_INSTRUMENT(name) PERF_DETAIL_MEASURE(name, __COUNTER__)
+#define PERF_INSTRUMENT_CONSTEXPR(name) PERF_DETAIL_MEASURE_CONSTEXPR(name, __COUNTER__)
+
+#endif  // PERF_MEASURE_HPP
