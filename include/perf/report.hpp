@@ -1,0 +1,74 @@
+// Reading the statistics while the program runs, and writing reports.
+//
+// The runtime writes a report by itself when the program exits (see PERF_REPORT in
+// docs/usage.md); these functions are for programs that want one earlier, or
+// periodically: a long-running service can dump its statistics without stopping.
+#ifndef PERF_REPORT_HPP
+#define PERF_REPORT_HPP
+
+#include <stdint.h>
+
+#include <string>
+#include <vector>
+
+#include "perf/detail/compiler.hpp"
+
+namespace perf {
+
+// One measured function, merged over threads and over every site that shares its
+// name and source location (a template's instantiations, say). Times are in
+// nanoseconds. `total_ns` counts recursive activations once; the distribution
+// (mean, min, max, stddev, percentiles) describes every activation.
+struct function_stats {
+  std::string name;
+  std::string file;
+  unsigned line = 0;
+  uint64_t calls = 0;
+  double total_ns = 0;
+  double self_ns = 0;  // total minus the time spent in measured callees
+  double mean_ns = 0;
+  double min_ns = 0;
+  double max_ns = 0;
+  double stddev_ns = 0;
+  double p50_ns = 0;
+  double p90_ns = 0;
+  double p99_ns = 0;
+  double p999_ns = 0;
+};
+
+struct thread_stats {
+  long tid = 0;
+  std::string name;
+  uint64_t calls = 0;  // measured calls made on this thread
+  bool exited = false;
+};
+
+struct clock_stats {
+  std::string source;     // "rdtscp", "rdtsc", "lfence+rdtsc", "cntvct" or "clock_gettime(CLOCK_MONOTONIC)"
+  double ghz = 0;         // ticks per nanosecond
+  std::string frequency;  // where `ghz` came from: "exact", "cpu", "cpuid", "kernel" or "calibrated"
+};
+
+struct snapshot {
+  long pid = 0;
+  std::vector<function_stats> functions;  // by total time, largest first
+  std::vector<thread_stats> threads;
+  clock_stats clock;
+};
+
+// Everything measured so far, in every thread, living or exited. Threads that are
+// still running keep running; their newest calls may or may not be included.
+PERF_DETAIL_EXPORT snapshot take_snapshot();
+
+// The report as a text table (what the program prints at exit) or as JSON.
+PERF_DETAIL_EXPORT std::string format_text(const snapshot& s);
+PERF_DETAIL_EXPORT std::string format_json(const snapshot& s);
+
+// Writes a fresh snapshot to `path` ("%p" becomes the process id): JSON when the
+// path ends in ".json", the text table otherwise. The file is replaced whole or
+// not at all. On failure, returns false after one warning line on stderr.
+PERF_DETAIL_EXPORT bool write_report(const std::string& path);
+
+}  // namespace perf
+
+#endif  // PERF_REPORT_HPP

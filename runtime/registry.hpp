@@ -1,0 +1,76 @@
+// The process-wide list of measured sites and of threads, living and exited.
+// Only slow paths come here: a site's first call, a thread's first and last.
+#ifndef PERF_RUNTIME_REGISTRY_HPP
+#define PERF_RUNTIME_REGISTRY_HPP
+
+#include <pthread.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "perf/detail/thread_state.hpp"
+#include "stats.hpp"
+
+namespace perf::runtime {
+
+// The runtime's side of a thread: its hot block (first, so that a pointer to the
+// block is a pointer to the record) and who it is.
+struct thread_record {
+  detail::thread_state state;
+  long tid = 0;
+  pthread_t handle{};
+};
+static_assert(offsetof(thread_record, state) == 0);
+
+struct thread_summary {
+  long tid = 0;
+  std::string name;
+  uint64_t calls = 0;
+  bool exited = false;
+};
+
+// A consistent copy of everything measured so far, per site id.
+struct registry_view {
+  std::vector<const detail::site*> sites;  // index = site id; [0] is null
+  std::vector<accumulator> per_site;       // same indexing
+  std::vector<thread_summary> threads;     // exited threads first, then living ones
+};
+
+class registry {
+ public:
+  // Site ids index every thread's slot array, which is reserved for this many.
+  static constexpr unsigned max_sites = 1u << 16;
+
+  static registry& instance();  // never destroyed: the exit report runs after static destructors
+
+  unsigned register_site(detail::site& s);
+  void add_thread(thread_record* thread);
+  // Merges an exiting thread's statistics into the totals and forgets the thread.
+  void retire_thread(thread_record* thread);
+  registry_view collect();
+
+  // fork(): the registry is locked across the call; the child keeps only `survivor`
+  // (the forking thread), with its statistics cleared, and starts from nothing.
+  void lock_for_fork();
+  void unlock_after_fork();
+  void reset_in_child(thread_record* survivor);
+
+ private:
+  std::mutex mutex_;
+  std::vector<detail::site*> sites_{nullptr};
+  std::vector<thread_record*> living_;
+  std::vector<accumulator> retired_;  // index = site id
+  std::vector<thread_summary> retired_threads_;
+};
+
+// The calling thread's statistics cleared; its open activations stay open.
+void clear_thread_statistics(thread_record& thread, unsigned site_count);
+// Releases the memory of a thread record created by attach_thread().
+void destroy_thread_record(thread_record* thread);
+
+}  // namespace perf::runtime
+
+#endif  // PERF_RUNTIME_REGISTRY_HPP

@@ -1,0 +1,87 @@
+// perf::format_text: the table the program prints at exit.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iterator>
+
+#include "perf/report.hpp"
+
+namespace perf {
+namespace {
+
+// Three significant digits in the largest unit that keeps the value at least 1.
+std::string format_duration(double ns) {
+  static constexpr const char* units[] = {"ns", "µs", "ms", "s"};
+  int unit = 0;
+  while (unit < 3 && ns >= 999.5) {
+    ns /= 1000;
+    ++unit;
+  }
+  const int decimals = ns >= 99.95 ? 0 : ns >= 9.995 ? 1 : 2;
+  return fmt::format("{:.{}f} {}", ns, decimals, units[unit]);
+}
+
+std::string format_count(uint64_t n) {
+  const std::string digits = std::to_string(n);
+  std::string grouped;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i != 0 && (digits.size() - i) % 3 == 0) grouped += ',';
+    grouped += digits[i];
+  }
+  return grouped;
+}
+
+// Display width of UTF-8 text, counting code points.
+size_t display_width(const std::string& text) {
+  return static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+}
+
+// `text` padded with spaces to `width` display columns, on the left or the right.
+std::string pad(const std::string& text, size_t width, bool right_align) {
+  const size_t shown = display_width(text);
+  const std::string fill(width > shown ? width - shown : 0, ' ');
+  return right_align ? fill + text : text + fill;
+}
+
+}  // namespace
+
+std::string format_text(const snapshot& s) {
+  size_t exited = 0;
+  for (const thread_stats& t : s.threads) exited += t.exited ? 1 : 0;
+  std::string out = fmt::format(
+      "perf-instrument report (pid {}): {} function{} measured on {} thread{} ({} exited); clock {} at {:.3f} GHz ({})\n",
+      s.pid, s.functions.size(), s.functions.size() == 1 ? "" : "s", s.threads.size(),
+      s.threads.size() == 1 ? "" : "s", exited, s.clock.source, s.clock.ghz, s.clock.frequency);
+  if (s.functions.empty()) return out;
+
+  static constexpr const char* headings[] = {"function", "calls", "total", "self", "mean", "min",
+                                             "max",      "stddev", "p50",  "p99",  "where"};
+  std::vector<std::vector<std::string>> rows;
+  for (const function_stats& f : s.functions) {
+    rows.push_back({f.name, format_count(f.calls), format_duration(f.total_ns), format_duration(f.self_ns),
+                    format_duration(f.mean_ns), format_duration(f.min_ns), format_duration(f.max_ns),
+                    format_duration(f.stddev_ns), format_duration(f.p50_ns), format_duration(f.p99_ns),
+                    f.file.empty() ? std::string() : fmt::format("{}:{}", f.file, f.line)});
+  }
+  constexpr size_t columns = std::size(headings);
+  size_t widths[columns];
+  for (size_t c = 0; c < columns; ++c) {
+    widths[c] = display_width(headings[c]);
+    for (const auto& row : rows) widths[c] = std::max(widths[c], display_width(row[c]));
+  }
+  auto append_row = [&](const auto& cells) {
+    std::string line;
+    for (size_t c = 0; c < columns; ++c) {
+      // Names and locations read left to right; numbers line up on the right.
+      const bool text_column = c == 0 || c == columns - 1;
+      if (c != 0) line += "  ";
+      line += pad(cells[c], c == columns - 1 ? 0 : widths[c], !text_column);
+    }
+    out += line + "\n";
+  };
+  append_row(std::vector<std::string>(std::begin(headings), std::end(headings)));
+  for (const auto& row : rows) append_row(row);
+  return out;
+}
+
+}  // namespace perf

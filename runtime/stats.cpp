@@ -1,0 +1,109 @@
+#include "stats.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace perf::runtime {
+namespace {
+
+template <class T>
+T load(const T& field) {
+  T value;
+  __atomic_load(&field, &value, __ATOMIC_RELAXED);
+  return value;
+}
+
+}  // namespace
+
+moments moments::from_shifted(uint64_t count, uint64_t reference, int64_t sum_deviation,
+                              double sum_squared_deviation) {
+  if (count == 0) return {};
+  const double n = static_cast<double>(count);
+  const double mean_deviation = static_cast<double>(sum_deviation) / n;
+  const double m2 = sum_squared_deviation - static_cast<double>(sum_deviation) * mean_deviation;
+  return {count, static_cast<double>(reference) + mean_deviation, std::max(m2, 0.0)};
+}
+
+void moments::merge(const moments& other) {
+  if (other.count == 0) return;
+  if (count == 0) {
+    *this = other;
+    return;
+  }
+  const double n_a = static_cast<double>(count), n_b = static_cast<double>(other.count);
+  const double n = n_a + n_b;
+  const double delta = other.mean - mean;
+  mean += delta * n_b / n;
+  m2 += other.m2 + delta * delta * n_a * n_b / n;
+  count += other.count;
+}
+
+double moments::variance() const { return count < 2 ? 0.0 : m2 / static_cast<double>(count); }
+
+void histogram::add(unsigned bucket, uint64_t n) {
+  if (n == 0) return;
+  auto& b = blocks_[bucket / detail::histogram_block_size];
+  if (!b) b = std::make_unique<block>();
+  (*b)[bucket % detail::histogram_block_size] += n;
+  count_ += n;
+}
+
+void histogram::merge(const histogram& other) {
+  for (unsigned i = 0; i < detail::histogram_blocks; ++i) {
+    if (!other.blocks_[i]) continue;
+    for (unsigned j = 0; j < detail::histogram_block_size; ++j)
+      add(i * detail::histogram_block_size + j, (*other.blocks_[i])[j]);
+  }
+}
+
+double histogram::quantile(double q) const {
+  if (count_ == 0) return 0;
+  const uint64_t rank = std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(q * static_cast<double>(count_))));
+  uint64_t seen = 0;
+  for (unsigned i = 0; i < detail::histogram_blocks; ++i) {
+    if (!blocks_[i]) continue;
+    for (unsigned j = 0; j < detail::histogram_block_size; ++j) {
+      seen += (*blocks_[i])[j];
+      if (seen >= rank) {
+        const unsigned bucket = i * detail::histogram_block_size + j;
+        const uint64_t width = detail::bucket_width(bucket);
+        // Exact buckets hold one value; wider ones are represented by their midpoint.
+        return static_cast<double>(detail::bucket_lower_bound(bucket)) +
+               (width == 1 ? 0.0 : static_cast<double>(width) / 2);
+      }
+    }
+  }
+  return 0;
+}
+
+void accumulator::add(const detail::slot& s, const uint64_t* arena) {
+  const uint64_t n = load(s.calls);
+  if (n == 0) return;
+  calls += n;
+  total += load(s.total);
+  self += load(s.self);
+  min = std::min(min, load(s.min));
+  max = std::max(max, load(s.max));
+  distribution.merge(moments::from_shifted(n, load(s.reference), load(s.sum_deviation),
+                                           load(s.sum_squared_deviation)));
+  for (unsigned b = 0; b < detail::histogram_blocks; ++b) {
+    const uint32_t handle = load(s.blocks[b]);
+    if (handle == 0) continue;
+    const uint64_t* counters = arena + uint64_t{handle} * detail::histogram_block_size;
+    for (unsigned j = 0; j < detail::histogram_block_size; ++j)
+      durations.add(b * detail::histogram_block_size + j, load(counters[j]));
+  }
+}
+
+void accumulator::merge(const accumulator& other) {
+  if (other.calls == 0) return;
+  calls += other.calls;
+  total += other.total;
+  self += other.self;
+  min = std::min(min, other.min);
+  max = std::max(max, other.max);
+  distribution.merge(other.distribution);
+  durations.merge(other.durations);
+}
+
+}  // namespace perf::runtime
