@@ -31,6 +31,18 @@ std::string format_count(uint64_t n) {
   return grouped;
 }
 
+// `text` on one line: control characters written as C escapes.
+std::string printable(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '\n') out += "\\n";
+    else if (c == '\t') out += "\\t";
+    else if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\x{:02x}", static_cast<unsigned>(c));
+    else out += c;
+  }
+  return out;
+}
+
 // Display width of UTF-8 text, counting code points.
 size_t display_width(const std::string& text) {
   return static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) { return (c & 0xC0) != 0x80; }));
@@ -58,10 +70,10 @@ std::string format_text(const snapshot& s) {
                                              "max",      "stddev", "p50",  "p99",  "where"};
   std::vector<std::vector<std::string>> rows;
   for (const function_stats& f : s.functions) {
-    rows.push_back({f.name, format_count(f.calls), format_duration(f.total_ns), format_duration(f.self_ns),
+    rows.push_back({printable(f.name), format_count(f.calls), format_duration(f.total_ns), format_duration(f.self_ns),
                     format_duration(f.mean_ns), format_duration(f.min_ns), format_duration(f.max_ns),
                     format_duration(f.stddev_ns), format_duration(f.p50_ns), format_duration(f.p99_ns),
-                    f.file.empty() ? std::string() : fmt::format("{}:{}", f.file, f.line)});
+                    f.file.empty() ? std::string() : fmt::format("{}:{}", printable(f.file), f.line)});
   }
   constexpr size_t columns = std::size(headings);
   size_t widths[columns];
@@ -77,7 +89,7 @@ std::string format_text(const snapshot& s) {
       if (c != 0) line += "  ";
       line += pad(cells[c], c == columns - 1 ? 0 : widths[c], !text_column);
     }
-    out += line + "\n";
+    out += line.erase(line.find_last_not_of(' ') + 1) + "\n";
   };
   append_row(std::vector<std::string>(std::begin(headings), std::end(headings)));
   for (const auto& row : rows) append_row(row);

@@ -1,0 +1,20 @@
+// Finding one function's row in a snapshot, for tests.
+#ifndef PERF_TEST_SNAPSHOT_LOOKUP_HPP
+#define PERF_TEST_SNAPSHOT_LOOKUP_HPP
+
+#include <string_view>
+
+#include "perf/report.hpp"
+
+namespace perf::testing {
+
+// The row named `name` in a fresh snapshot; a row with zero calls if there is none.
+inline function_stats stats_of(std::string_view name) {
+  for (const function_stats& f : take_snapshot().functions)
+    if (f.name == name) return f;
+  return {};
+}
+
+}  // namespace perf::testing
+
+#endif  // PERF_TEST_SNAPSHOT_LOOKUP_HPP
