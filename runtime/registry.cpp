@@ -9,7 +9,7 @@ namespace perf::runtime {
 namespace {
 
 // Where calls of sites beyond max_sites are counted, so nothing goes missing silently.
-detail::site overflow_site = {"(sites beyond the limit of 65535)", "", 0, 0};
+const site_info overflow_site = {"(sites beyond the limit of 65535)", "", 0};
 
 uint64_t thread_calls(const thread_record& thread, unsigned site_count) {
   uint64_t calls = 0;
@@ -37,9 +37,9 @@ unsigned registry::register_site(detail::site& s) {
   unsigned id = max_sites - 1;
   if (sites_.size() < max_sites - 1) {
     id = static_cast<unsigned>(sites_.size());
-    sites_.push_back(&s);
+    sites_.push_back({s.name, s.file, s.line});
   } else if (sites_.size() == max_sites - 1) {
-    sites_.push_back(&overflow_site);
+    sites_.push_back(overflow_site);
   }
   __atomic_store_n(&s.id, id, __ATOMIC_RELAXED);
   return id;
@@ -63,12 +63,13 @@ registry_view registry::collect() {
   std::lock_guard lock(mutex_);
   registry_view view;
   const auto site_count = static_cast<unsigned>(sites_.size());
-  view.sites.assign(sites_.begin(), sites_.end());
+  view.sites = sites_;
   view.per_site.resize(site_count);
   for (unsigned id = 1; id < site_count; ++id) {
     if (id < retired_.size()) view.per_site[id].merge(retired_[id]);
     for (const thread_record* thread : living_) view.per_site[id].add(thread->state.slots[id], thread->state.arena);
   }
+  for (const thread_record* thread : living_) add_pending_durations(thread->state, view.per_site);
   view.threads = retired_threads_;
   for (const thread_record* thread : living_)
     view.threads.push_back({thread->tid, thread_name(thread->handle), thread_calls(*thread, site_count), false});

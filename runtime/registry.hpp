@@ -32,9 +32,17 @@ struct thread_summary {
   bool exited = false;
 };
 
+// What the report shows of a site, copied at registration: a library unloaded with
+// dlclose() takes its site objects and string literals with it.
+struct site_info {
+  std::string name;
+  std::string file;
+  unsigned line = 0;
+};
+
 // A consistent copy of everything measured so far, per site id.
 struct registry_view {
-  std::vector<const detail::site*> sites;  // index = site id; [0] is null
+  std::vector<site_info> sites;            // index = site id; [0] is unused
   std::vector<accumulator> per_site;       // same indexing
   std::vector<thread_summary> threads;     // exited threads first, then living ones
 };
@@ -60,7 +68,7 @@ class registry {
 
  private:
   std::mutex mutex_;
-  std::vector<detail::site*> sites_{nullptr};
+  std::vector<site_info> sites_{site_info{}};
   std::vector<thread_record*> living_;
   std::vector<accumulator> retired_;  // index = site id
   std::vector<thread_summary> retired_threads_;

@@ -43,6 +43,7 @@ function_stats to_function_stats(const location& where, const runtime::accumulat
 }  // namespace
 
 snapshot take_snapshot() {
+  if (detail::current_thread != nullptr) detail::drain_pending(*detail::current_thread);
   runtime::registry_view view = runtime::registry::instance().collect();
   const runtime::clock_rate& rate = runtime::current_clock_rate();
 
@@ -50,7 +51,7 @@ snapshot take_snapshot() {
   for (size_t id = 1; id < view.sites.size(); ++id) {
     runtime::accumulator& a = view.per_site[id];
     if (a.calls == 0) continue;
-    const detail::site& s = *view.sites[id];
+    const runtime::site_info& s = view.sites[id];
     const location where{s.name, s.file, s.line};
     if (auto found = by_location.find(where); found != by_location.end())
       found->second.merge(a);

@@ -48,6 +48,18 @@ void histogram::add(unsigned bucket, uint64_t n) {
   count_ += n;
 }
 
+void histogram::add_block(unsigned block_index, const uint64_t* counters) {
+  auto& b = blocks_[block_index];
+  if (!b) b = std::make_unique<block>();
+  uint64_t added = 0;
+  for (unsigned j = 0; j < detail::histogram_block_size; ++j) {
+    const uint64_t n = load(counters[j]);
+    (*b)[j] += n;
+    added += n;
+  }
+  count_ += added;
+}
+
 void histogram::merge(const histogram& other) {
   for (unsigned i = 0; i < detail::histogram_blocks; ++i) {
     if (!other.blocks_[i]) continue;
@@ -89,9 +101,7 @@ void accumulator::add(const detail::slot& s, const uint64_t* arena) {
   for (unsigned b = 0; b < detail::histogram_blocks; ++b) {
     const uint32_t handle = load(s.blocks[b]);
     if (handle == 0) continue;
-    const uint64_t* counters = arena + uint64_t{handle} * detail::histogram_block_size;
-    for (unsigned j = 0; j < detail::histogram_block_size; ++j)
-      durations.add(b * detail::histogram_block_size + j, load(counters[j]));
+    durations.add_block(b, arena + uint64_t{handle} * detail::histogram_block_size);
   }
 }
 
@@ -104,6 +114,16 @@ void accumulator::merge(const accumulator& other) {
   max = std::max(max, other.max);
   distribution.merge(other.distribution);
   durations.merge(other.durations);
+}
+
+void add_pending_durations(const detail::thread_state& thread, std::vector<accumulator>& per_site) {
+  const uint32_t pending = __atomic_load_n(&thread.pending_count, __ATOMIC_ACQUIRE);
+  for (uint32_t i = 0; i < pending && i < detail::pending_capacity; ++i) {
+    const uint64_t entry = load(thread.pending[i]);
+    const uint64_t site = entry >> detail::pending_duration_bits;
+    if (site < per_site.size())
+      per_site[site].durations.add(detail::bucket_index(entry & detail::pending_duration_mask), 1);
+  }
 }
 
 }  // namespace perf::runtime

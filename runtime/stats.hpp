@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "perf/detail/histogram_index.hpp"
 #include "perf/detail/thread_state.hpp"
@@ -31,6 +32,9 @@ struct moments {
 class histogram {
  public:
   void add(unsigned bucket, uint64_t count);
+  // Adds the counters of one block of buckets, as a thread's arena holds them
+  // (read atomically: their thread may still be writing).
+  void add_block(unsigned block, const uint64_t* counters);
   void merge(const histogram& other);
   uint64_t count() const { return count_; }
   // The value at quantile `q` in [0, 1]: the midpoint of the bucket holding the
@@ -54,9 +58,15 @@ struct accumulator {
   histogram durations;
 
   // Adds a slot that its own thread may still be writing (fields read atomically).
+  // The thread's pending durations are not in it: see add_pending_durations.
   void add(const detail::slot& s, const uint64_t* arena);
   void merge(const accumulator& other);
 };
+
+// Adds the durations that `thread` has not yet put in its histograms to the
+// accumulators of their sites (indexed by site id). While the thread runs on, a
+// few of them may be counted twice or not at all; all other statistics are exact.
+void add_pending_durations(const detail::thread_state& thread, std::vector<accumulator>& per_site);
 
 }  // namespace perf::runtime
 

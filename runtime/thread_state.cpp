@@ -37,6 +37,7 @@ void* reserve(size_t bytes) {
 
 void on_thread_exit(void* record) {
   auto* thread = static_cast<thread_record*>(record);
+  detail::drain_pending(thread->state);
   registry::instance().retire_thread(thread);
   destroy_thread_record(thread);
   detail::current_thread = nullptr;
@@ -69,6 +70,7 @@ void clear_thread_statistics(thread_record& thread, unsigned site_count) {
   }
   madvise(thread.state.arena, arena_bytes, MADV_DONTNEED);  // zero pages again
   thread.state.arena_used = 1;
+  thread.state.pending_count = 0;
 }
 
 void destroy_thread_record(thread_record* thread) {
@@ -100,11 +102,20 @@ thread_state* attach_thread() noexcept {
 
 unsigned register_site(site& s) noexcept { return runtime::registry::instance().register_site(s); }
 
-uint64_t* new_histogram_block(thread_state& thread, slot& target, unsigned block) noexcept {
-  if (thread.arena_used == thread.arena_capacity) return nullptr;
-  const uint32_t handle = thread.arena_used++;
-  publish(target.blocks[block], handle);
-  return thread.arena + uint64_t{handle} * histogram_block_size;
+void drain_pending(thread_state& thread) noexcept {
+  for (uint32_t i = 0; i < thread.pending_count; ++i) {
+    const uint64_t entry = thread.pending[i];
+    slot& target = thread.slots[entry >> pending_duration_bits];
+    const unsigned bucket = bucket_index(entry & pending_duration_mask);
+    const unsigned block = bucket / histogram_block_size;
+    if (target.blocks[block] == 0) {
+      if (thread.arena_used == thread.arena_capacity) continue;  // full: the histogram misses it
+      publish(target.blocks[block], thread.arena_used++);
+    }
+    uint64_t& counter = thread.arena[uint64_t{target.blocks[block]} * histogram_block_size + bucket % histogram_block_size];
+    publish(counter, counter + 1);
+  }
+  __atomic_store_n(&thread.pending_count, 0u, __ATOMIC_RELEASE);
 }
 
 }  // namespace perf::detail

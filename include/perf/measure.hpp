@@ -26,6 +26,7 @@ PERF_DETAIL_ALWAYS_INLINE thread_state* begin(site& s, frame& f) noexcept {
   unsigned id = __atomic_load_n(&s.id, __ATOMIC_RELAXED);
   if (PERF_DETAIL_UNLIKELY(id == 0)) id = register_site(s);
   f.target = thread->slots + id;
+  f.site = id;
   f.callees = 0;
   f.parent = thread->current;
   thread->current = &f;

@@ -10,18 +10,22 @@
 namespace perf::runtime {
 namespace {
 
-// A thread block of one slot and a small arena, outside the registry.
+// A thread block with one site (id 1) and a small arena, outside the registry.
 struct fake_thread {
   std::vector<uint64_t> arena = std::vector<uint64_t>(8 * detail::histogram_block_size);
-  detail::slot target{};
+  std::vector<detail::slot> slots = std::vector<detail::slot>(2);
+  detail::slot& target = slots[1];
   detail::thread_state state{};
 
   fake_thread() {
+    state.slots = slots.data();
     state.arena = arena.data();
     state.arena_used = 1;
     state.arena_capacity = 8;
   }
-  accumulator read() const {
+  void add(uint64_t duration) { detail::add_sample(state, target, 1, duration); }
+  accumulator read() {
+    detail::drain_pending(state);
     accumulator a;
     a.add(target, arena.data());
     return a;
@@ -30,7 +34,7 @@ struct fake_thread {
 
 TEST(Slot, RecordsCountExtremesMomentsAndHistogram) {
   fake_thread thread;
-  for (const uint64_t d : {100, 300, 200, 400}) detail::add_sample(thread.state, thread.target, d);
+  for (const uint64_t d : {100, 300, 200, 400}) thread.add(d);
   const accumulator a = thread.read();
   EXPECT_EQ(a.calls, 4u);
   EXPECT_EQ(a.min, 100u);
@@ -46,9 +50,11 @@ TEST(Slot, RecordsCountExtremesMomentsAndHistogram) {
 
 TEST(Slot, HistogramBlocksAreTakenFromTheArenaOnFirstUse) {
   fake_thread thread;
-  detail::add_sample(thread.state, thread.target, 5);     // block 0
-  detail::add_sample(thread.state, thread.target, 6);     // block 0 again
-  detail::add_sample(thread.state, thread.target, 5000);  // a later block
+  thread.add(5);     // block 0
+  thread.add(6);     // block 0 again
+  thread.add(5000);  // a later block
+  EXPECT_EQ(thread.state.arena_used, 1u) << "buckets are filled in batches";
+  thread.read();
   EXPECT_EQ(thread.state.arena_used, 3u);
   EXPECT_EQ(thread.target.blocks[0], 1u);
 }
@@ -56,8 +62,8 @@ TEST(Slot, HistogramBlocksAreTakenFromTheArenaOnFirstUse) {
 TEST(Slot, AFullArenaDropsHistogramCountsButNothingElse) {
   fake_thread thread;
   thread.state.arena_capacity = 2;  // room for one block only
-  detail::add_sample(thread.state, thread.target, 5);
-  detail::add_sample(thread.state, thread.target, 1u << 30);
+  thread.add(5);
+  thread.add(1u << 30);
   const accumulator a = thread.read();
   EXPECT_EQ(a.calls, 2u);
   EXPECT_EQ(a.max, uint64_t{1} << 30);
@@ -66,10 +72,10 @@ TEST(Slot, AFullArenaDropsHistogramCountsButNothingElse) {
 
 TEST(Slot, FinishChargesTheParentAndCountsRecursionOnce) {
   fake_thread thread;
-  detail::slot other{};
-  detail::frame outer{&thread.target, 1000, 0, nullptr};
-  detail::frame inner{&thread.target, 1100, 0, &outer};
-  detail::frame leaf{&other, 1150, 0, &inner};
+  detail::slot& other = thread.slots[0];
+  detail::frame outer{&thread.target, 1000, 0, nullptr, 1};
+  detail::frame inner{&thread.target, 1100, 0, &outer, 1};
+  detail::frame leaf{&other, 1150, 0, &inner, 0};
   thread.target.active = 2;
   other.active = 1;
   thread.state.current = &leaf;
@@ -84,9 +90,29 @@ TEST(Slot, FinishChargesTheParentAndCountsRecursionOnce) {
   EXPECT_EQ(thread.target.active, 0u);
 }
 
+TEST(Slot, ABatchIsDrainedWhenItIsFull) {
+  fake_thread thread;
+  for (unsigned i = 0; i < detail::pending_capacity - 1; ++i) thread.add(10);
+  EXPECT_EQ(thread.state.pending_count, detail::pending_capacity - 1);
+  thread.add(10);
+  EXPECT_EQ(thread.state.pending_count, 0u);
+  EXPECT_EQ(thread.arena[thread.target.blocks[0] * detail::histogram_block_size + 10], detail::pending_capacity);
+}
+
+TEST(Slot, PendingDurationsAreReadWithoutDraining) {
+  fake_thread thread;
+  thread.add(7);
+  thread.add(9);
+  std::vector<accumulator> per_site(2);
+  add_pending_durations(thread.state, per_site);
+  EXPECT_EQ(per_site[1].durations.count(), 2u);
+  EXPECT_EQ(per_site[1].durations.quantile(1.0), 9.0);
+  EXPECT_EQ(thread.state.pending_count, 2u);
+}
+
 TEST(Slot, AClockThatStepsBackCountsZero) {
   fake_thread thread;
-  detail::frame f{&thread.target, 1000, 0, nullptr};
+  detail::frame f{&thread.target, 1000, 0, nullptr, 1};
   thread.target.active = 1;
   detail::finish(thread.state, f, 990);
   EXPECT_EQ(thread.target.calls, 1u);

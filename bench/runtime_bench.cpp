@@ -1,0 +1,146 @@
+// The runtime's costs as ratios measured in one run (see docs/performance.md):
+//   probe cost   = (measured empty function - empty function) / one bare clock read
+//   scaling      = per-thread throughput with N threads / with one thread
+//   report time  = snapshot + text report for 10,000 sites x 16 threads
+// Each time is the minimum over repetitions, the estimate least disturbed by noise.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <barrier>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "perf/perf.hpp"
+
+namespace {
+
+__attribute__((noinline)) void empty_function() { __asm__ __volatile__(""); }
+
+__attribute__((noinline)) void measured_function() {
+  PERF_MEASURE("bench.measured_function");
+  __asm__ __volatile__("");
+}
+
+// The clock the runtime chose, found through the block of a thread that measured something.
+perf::detail::clock_source runtime_clock() {
+  measured_function();
+  return perf::detail::current_thread->clock;
+}
+
+void bare_clock_read(benchmark::State& state) {
+  const perf::detail::clock_source source = runtime_clock();
+  for (auto _ : state) benchmark::DoNotOptimize(perf::detail::clock_now(source));
+}
+
+void empty_call(benchmark::State& state) {
+  for (auto _ : state) empty_function();
+}
+
+void measured_call(benchmark::State& state) {
+  for (auto _ : state) measured_function();
+}
+
+// Keeps every repetition's time per iteration, so the ratios can use the minimum.
+class ratio_reporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run& run : runs) {
+      if (run.run_type != Run::RT_Iteration) continue;
+      const std::string key = run.run_name.function_name + "/" + std::to_string(run.threads);
+      auto [entry, fresh] = best_ns.try_emplace(key, run.GetAdjustedRealTime());
+      if (!fresh) entry->second = std::min(entry->second, run.GetAdjustedRealTime());
+    }
+  }
+  std::map<std::string, double> best_ns;
+};
+
+const char* verdict(bool met) { return met ? "met" : "NOT MET"; }
+
+// Fills 10,000 sites on 16 threads and times the report while they are alive and after they exit.
+void report_time(int threads) {
+  constexpr int sites = 10'000;
+  // Sites live as long as the program, as PERF_MEASURE's static ones do.
+  static std::vector<std::string> names;
+  static std::vector<perf::detail::site> site_table;
+  for (int i = 0; i < sites; ++i) names.push_back("bench.site_" + std::to_string(i));
+  for (int i = 0; i < sites; ++i)
+    site_table.push_back({names[static_cast<size_t>(i)].c_str(), "bench.cpp", 1u + static_cast<unsigned>(i), 0});
+
+  auto time_report_ms = [] {
+    double best = 1e300;
+    for (int rep = 0; rep < 5; ++rep) {
+      const auto start = std::chrono::steady_clock::now();
+      benchmark::DoNotOptimize(perf::format_text(perf::take_snapshot()));
+      best = std::min(best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    return best;
+  };
+
+  std::barrier filled(threads + 1), measured(threads + 1);
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t)
+    workers.emplace_back([&, t] {
+      for (int i = 0; i < sites; ++i)
+        for (int call = 0; call < 3; ++call) {
+          perf::detail::scope s(site_table[static_cast<size_t>(i)]);
+          // Durations spread over a few histogram blocks, as real functions' do.
+          for (int spin = 0; spin < (i + t + call) % 5 * 40; ++spin) benchmark::ClobberMemory();
+        }
+      filled.arrive_and_wait();
+      measured.arrive_and_wait();
+    });
+  filled.arrive_and_wait();
+  const double living_ms = time_report_ms();
+  measured.arrive_and_wait();
+  for (std::thread& w : workers) w.join();
+  const double exited_ms = time_report_ms();
+  std::printf("exit report, %d sites x %d threads: %.1f ms with the threads running, %.1f ms after they exited "
+              "(target < 100 ms: %s)\n",
+              sites, threads, living_ms, exited_ms, verdict(std::max(living_ms, exited_ms) < 100));
+}
+
+void print_probe_ratios(const std::map<std::string, double>& ns) {
+  const double clock = ns.at("bare_clock_read/1");
+  const double probe = ns.at("measured_call/1") - ns.at("empty_call/1");
+  std::printf("probe cost: %.2f ns = %.2f bare clock reads of %.2f ns (target <= 2.30: %s)\n", probe, probe / clock,
+              clock, verdict(probe / clock <= 2.30));
+  for (const auto& [key, time] : ns) {
+    if (key.rfind("measured_call/", 0) != 0 || key == "measured_call/1") continue;
+    // With N threads the reported time is wall time over all threads' iterations.
+    const double per_thread = ns.at("measured_call/1") / (time * std::stod(key.substr(14)));
+    std::printf("per-thread throughput with %s threads: %.2f of one thread's (target >= 0.90: %s)\n",
+                key.c_str() + 14, per_thread, verdict(per_thread >= 0.90));
+    std::fflush(stdout);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int cores = static_cast<int>(std::max(2u, std::thread::hardware_concurrency()));
+  benchmark::RegisterBenchmark("bare_clock_read", bare_clock_read)->Repetitions(7);
+  benchmark::RegisterBenchmark("empty_call", empty_call)->Repetitions(7);
+  auto* measured = benchmark::RegisterBenchmark("measured_call", measured_call)->Repetitions(7)->UseRealTime();
+  for (int threads = 1; threads <= cores; threads *= 2) measured->Threads(threads);
+  if ((cores & (cores - 1)) != 0) measured->Threads(cores);
+
+  benchmark::Initialize(&argc, argv);
+  ratio_reporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+
+  std::cout.flush();
+  const auto& ns = reporter.best_ns;
+  const perf::snapshot s = perf::take_snapshot();
+  std::printf("\nclock: %s at %.3f GHz (%s)\n", s.clock.source.c_str(), s.clock.ghz, s.clock.frequency.c_str());
+  if (ns.count("bare_clock_read/1") && ns.count("empty_call/1") && ns.count("measured_call/1")) print_probe_ratios(ns);
+  report_time(16);
+  return 0;
+}
+
