@@ -60,6 +60,7 @@ std::string expand_path(const std::string& path) { return runtime::expand_pid(pa
 void runtime::write_exit_report() {
   const runtime::report_destination& destination = runtime::current_settings().environment.report;
   if (destination.where == runtime::report_destination::kind::off) return;
+  std::fflush(stdout);  // the program's own output first, where both share a terminal or pipe
   const snapshot s = take_snapshot();
   if (destination.where == runtime::report_destination::kind::file) {
     const std::string path = expand_path(destination.path);

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Builds everything and runs every test: runtime (plain, ASan+UBSan, TSan), the
+# rewriter's unit and lit tests, the install-package test. Usage: scripts/test.sh [BUILD_DIR]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build}
+
+"$root/scripts/setup.sh"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build" -j "$(nproc)"
+cd "$build"
+ctest -j "$(nproc)" --output-on-failure --timeout 300
