@@ -3,6 +3,8 @@
 
 #include <time.h>
 
+#include <vector>
+
 #include "clock.hpp"
 
 namespace perf::runtime {
@@ -53,22 +55,27 @@ TEST(ClockRate, MonotonicTicksAreNanoseconds) {
   EXPECT_EQ(rate.origin, "exact");
 }
 
-#if defined(__x86_64__)
-// The rate the runtime finds converts ticks to the time CLOCK_MONOTONIC measures.
-TEST(ClockRate, TscRateAgreesWithTheMonotonicClock) {
-  ASSERT_TRUE(detect_cpu_clock_features().tsc);
-  start_calibration(clock_source::rdtsc);
-  const clock_rate rate = measure_rate(clock_source::rdtsc);
-  ASSERT_GT(rate.ticks_per_ns, 0.0);
-  const uint64_t ticks_before = detail::clock_now(clock_source::rdtsc);
-  const uint64_t ns_before = detail::monotonic_now();
-  const timespec pause{0, 50'000'000};
-  nanosleep(&pause, nullptr);
-  const double ticks = static_cast<double>(detail::clock_now(clock_source::rdtsc) - ticks_before);
-  const double ns = static_cast<double>(detail::monotonic_now() - ns_before);
-  EXPECT_NEAR(ticks / rate.ticks_per_ns, ns, ns * 0.01);
+// Every clock this processor offers advances at the rate measure_rate() finds.
+// (RDTSCP is exercised only where CPUID reports it; the device runs in
+// docs/performance.md show it.)
+TEST(ClockRead, EveryOfferedSourceKeepsTimeWithTheMonotonicClock) {
+  const cpu_clock_features features = detect_cpu_clock_features();
+  std::vector<clock_source> offered = {clock_source::monotonic};
+  if (features.tsc) offered.insert(offered.end(), {clock_source::rdtsc, clock_source::rdtsc_fenced});
+  if (features.rdtscp) offered.push_back(clock_source::rdtscp);
+  if (features.cntvct) offered.push_back(clock_source::cntvct);
+  for (const clock_source source : offered) {
+    start_calibration(source);
+    const double ticks_per_ns = measure_rate(source).ticks_per_ns;
+    const uint64_t ticks_before = detail::clock_now(source);
+    const uint64_t ns_before = detail::monotonic_now();
+    const timespec pause{0, 20'000'000};
+    nanosleep(&pause, nullptr);
+    const double ticks = static_cast<double>(detail::clock_now(source) - ticks_before);
+    const double ns = static_cast<double>(detail::monotonic_now() - ns_before);
+    EXPECT_NEAR(ticks / ticks_per_ns, ns, ns * 0.02) << clock_name(source);
+  }
 }
-#endif
 
 TEST(ClockName, NamesEverySource) {
   EXPECT_EQ(clock_name(clock_source::rdtscp), "rdtscp");
