@@ -19,8 +19,9 @@ using location = std::tuple<std::string_view, std::string_view, unsigned>;
 function_stats to_function_stats(const location& where, const runtime::accumulator& a, double ticks_per_ns) {
   auto ns = [&](double ticks) { return ticks / ticks_per_ns; };
   // A bucket's midpoint may lie just outside the values seen; the extremes are exact.
+  // (Not std::clamp: a running thread's slot may be read between updating min and max.)
   auto quantile_ns = [&](double q) {
-    return ns(std::clamp(a.durations.quantile(q), static_cast<double>(a.min), static_cast<double>(a.max)));
+    return ns(std::min(std::max(a.durations.quantile(q), static_cast<double>(a.min)), static_cast<double>(a.max)));
   };
   function_stats f;
   f.name = std::get<0>(where);
