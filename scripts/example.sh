@@ -7,7 +7,7 @@ build=$root/build-example
 
 "$root/scripts/setup.sh"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DPERF_BUILD_TESTS=OFF -DPERF_BUILD_BENCH=OFF -DPERF_BUILD_TOOL=OFF >/dev/null
+  -DPERF_BUILD_TESTS=OFF -DPERF_BUILD_BENCH=OFF >/dev/null
 cmake --build "$build" --target log_pipeline >/dev/null
 
 if [[ ${1:-} == --json ]]; then
