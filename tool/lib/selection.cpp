@@ -1,0 +1,32 @@
+#include "selection.hpp"
+
+namespace perf::tool {
+
+std::string selection::add(std::vector<llvm::Regex>& to, const std::string& expression) {
+  const std::string anchored = "^(" + expression + ")$";
+  llvm::Regex regex(anchored);
+  std::string error;
+  if (!regex.isValid(error)) return "invalid regular expression '" + expression + "': " + error;
+  to.push_back(std::move(regex));
+  return {};
+}
+
+std::string selection::add_filter(const std::string& expression) { return add(filters_, expression); }
+
+std::string selection::add_exclude(const std::string& expression) { return add(excludes_, expression); }
+
+bool selection::any_matches(const std::vector<llvm::Regex>& expressions, const std::string& name) {
+  for (const llvm::Regex& regex : expressions)
+    if (regex.match(llvm::StringRef(name))) return true;
+  return false;
+}
+
+std::optional<std::string> selection::choose(const std::string& qualified_name,
+                                             const std::optional<std::string>& attribute_label) const {
+  if (any_matches(excludes_, qualified_name)) return std::nullopt;
+  if (attribute_label) return attribute_label;
+  if (any_matches(filters_, qualified_name)) return std::string();
+  return std::nullopt;
+}
+
+}  // namespace perf::tool

@@ -1,0 +1,37 @@
+// Which functions the rewriter measures: the attribute, --filter and --exclude.
+#ifndef PERF_TOOL_SELECTION_HPP
+#define PERF_TOOL_SELECTION_HPP
+
+#include <llvm/ADT/StringRef.h>
+#include <llvm/Support/Regex.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perf::tool {
+
+class selection {
+ public:
+  // Regular expressions (POSIX extended) that must match a whole qualified name.
+  // Returns an error message naming a bad expression, empty on success.
+  std::string add_filter(const std::string& expression);
+  std::string add_exclude(const std::string& expression);
+
+  // Whether a function is selected: nullopt if not, else its label ("" for the
+  // default name). `attribute_label` is what its [[perf::measure]] says (nullopt:
+  // no attribute).
+  std::optional<std::string> choose(const std::string& qualified_name,
+                                    const std::optional<std::string>& attribute_label) const;
+
+ private:
+  static std::string add(std::vector<llvm::Regex>& to, const std::string& expression);
+  static bool any_matches(const std::vector<llvm::Regex>& expressions, const std::string& name);
+
+  std::vector<llvm::Regex> filters_;
+  std::vector<llvm::Regex> excludes_;
+};
+
+}  // namespace perf::tool
+
+#endif  // PERF_TOOL_SELECTION_HPP

@@ -1,0 +1,4 @@
+// perf-instrument: see docs/rewriter.md.
+#include "lib/driver.hpp"
+
+int main(int argc, const char** argv) { return perf::tool::run(argc, argv); }
