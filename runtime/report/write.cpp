@@ -67,6 +67,8 @@ void runtime::write_exit_report() {
     const std::string error = write_snapshot(path, s);
     if (error.empty()) return;
     runtime::warn("cannot write the report to '" + path + "': " + error + "; writing it to stderr instead");
+  } else if (s.threads.empty()) {
+    return;  // nothing was ever measured: a program merely linked with the runtime stays quiet
   }
   write_all(STDERR_FILENO, format_text(s));
 }

@@ -1,6 +1,7 @@
 #include "collector.hpp"
 
 #include <clang/AST/ASTConsumer.h>
+#include <clang/AST/Attr.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
@@ -40,6 +41,9 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
   }
 
   void consider(const FunctionDecl& f) {
+    for (const auto* annotation : f.specific_attrs<AnnotateAttr>())
+      if (annotation->getAnnotation().startswith(measure_annotation))
+        if (const std::optional<std::string> file = project_file(annotation->getLocation())) edits_.prefix(*file);
     // Defaulted and deleted functions have no body but are still reported when selected.
     if (f.isImplicit() || !(f.doesThisDeclarationHaveABody() || f.isExplicitlyDefaulted() || f.isDeletedAsWritten()))
       return;

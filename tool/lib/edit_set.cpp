@@ -7,6 +7,11 @@ void edit_set::insert(const std::string& real_path, unsigned offset, std::string
   insertions_[real_path].emplace(offset, std::move(text));
 }
 
+void edit_set::prefix(const std::string& real_path) {
+  std::lock_guard lock(mutex_);
+  insertions_[real_path];
+}
+
 void edit_set::select(selected_function function) {
   std::lock_guard lock(mutex_);
   selected_.insert(std::move(function));

@@ -30,6 +30,9 @@ struct selected_function {
 class edit_set {
  public:
   void insert(const std::string& real_path, unsigned offset, std::string text);
+  // The file gets the instrumentation prefix even without insertions: it spells the
+  // attribute, which the prefix's header keeps the compilers quiet about.
+  void prefix(const std::string& real_path);
   void select(selected_function function);
   // A file some unit read, in the project: the -o mirror copies it.
   void read(const std::string& real_path);

@@ -1,0 +1,21 @@
+// A coroutine is not measured: a scope cannot follow it across suspensions.
+// RUN: %make-db %t c++20 %s
+// RUN: %perf-instrument -p %t 2>&1 | %FileCheck %s --check-prefix=WARN
+// RUN: %FileCheck %s --input-file %t/coroutine.cpp
+
+#include <coroutine>
+
+struct task {
+  struct promise_type {
+    task get_return_object() { return {}; }
+    std::suspend_never initial_suspend() noexcept { return {}; }
+    std::suspend_never final_suspend() noexcept { return {}; }
+    void return_void() {}
+    void unhandled_exception() {}
+  };
+};
+
+[[perf::measure]] task run() { co_return; }
+// WARN: coroutine.cpp:[[@LINE-1]]:24: warning: run is not measured: coroutine: a scope cannot follow it across suspensions
+
+// CHECK-NOT: {{^[^/]*}}PERF_INSTRUMENT

@@ -1,0 +1,28 @@
+# lit configuration for perf-instrument's rewrite tests: one test per rule.
+import os
+import lit.formats
+
+site = lit_config.params.get("site")
+if not site:
+    lit_config.fatal("run through ctest, or pass --param site=<build>/lit/lit.site.cfg.py")
+exec(open(site).read())
+
+config.name = "perf-instrument"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".cpp", ".test"]
+config.excludes = ["Inputs", "tools"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.perf_binary_dir, "lit")
+
+tools = os.path.join(config.test_source_root, "tools")
+config.substitutions += [
+    ("%perf-instrument", config.perf_instrument),
+    ("%make-db", "python3 " + os.path.join(tools, "make_db.py")),
+    ("%compile-all", os.path.join(tools, "compile_all.sh")),
+    ("%run-report", os.path.join(tools, "run_report.sh")),
+    ("%FileCheck", config.filecheck),
+    ("%inputs", os.path.join(config.test_source_root, "Inputs")),
+]
+config.environment["PERF_INCLUDE_DIR"] = config.perf_include_dir
+config.environment["PERF_RUNTIME_LIB_DIR"] = config.perf_runtime_lib_dir
+config.environment["PERF_JSON_CALLS"] = os.path.join(tools, "json_calls.py")
