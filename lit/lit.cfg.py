@@ -20,6 +20,7 @@ config.substitutions += [
     ("%make-db", "python3 " + os.path.join(tools, "make_db.py")),
     ("%compile-all", os.path.join(tools, "compile_all.sh")),
     ("%run-report", os.path.join(tools, "run_report.sh")),
+    ("%expect-exit", os.path.join(tools, "expect_exit.sh")),
     ("%FileCheck", config.filecheck),
     ("%inputs", os.path.join(config.test_source_root, "Inputs")),
 ]

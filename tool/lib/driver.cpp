@@ -115,6 +115,7 @@ bool collect(const clang::tooling::CompilationDatabase& database, const std::vec
           clang::tooling::ArgumentInsertPosition::BEGIN));
       CommandLineArguments after(opts.extra_args.begin(), opts.extra_args.end());
       after.push_back("-resource-dir=" PERF_CLANG_RESOURCE_DIR);
+      after.push_back("-idirafter" PERF_INCLUDE_DIR);  // for files an earlier run instrumented
       after.push_back("-w");  // the program's warnings are its compiler's business, not this tool's
       tool.appendArgumentsAdjuster(
           clang::tooling::getInsertArgumentAdjuster(after, clang::tooling::ArgumentInsertPosition::END));

@@ -1,0 +1,2 @@
+#include "counter.hpp"
+int first() { counter c; return c.next(); }
