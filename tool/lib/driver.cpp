@@ -9,6 +9,7 @@
 #include <llvm/Option/OptTable.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/JSON.h>
+#include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <unistd.h>
@@ -108,7 +109,11 @@ bool collect(const clang::tooling::CompilationDatabase& database, const std::vec
   std::vector<std::thread> workers;
   for (const std::vector<std::string>& share : shares) {
     workers.emplace_back([&, share] {
-      clang::tooling::ClangTool tool(database, share);
+      // A file system of its own per thread: the shared real one would chdir() the
+      // whole process to each command's directory, under the other threads' feet.
+      clang::tooling::ClangTool tool(database, share, std::make_shared<clang::PCHContainerOperations>(),
+                                     llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
+                                         llvm::vfs::createPhysicalFileSystem().release()));
       tool.appendArgumentsAdjuster(drop_unknown_arguments);
       tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
           CommandLineArguments(opts.extra_args_before.begin(), opts.extra_args_before.end()),
