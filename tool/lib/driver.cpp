@@ -12,6 +12,7 @@
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -158,7 +159,11 @@ std::map<std::string, std::string> reverted_files(const std::string& root) {
 // Writes every file or none: each one is first checked for being writable.
 int write_all(const std::map<std::string, std::string>& contents) {
   for (const auto& [path, text] : contents) {
-    if (::access(path.c_str(), W_OK) != 0 || ::access(fs::path(path).parent_path().c_str(), W_OK) != 0) {
+    // Write permission alone does not say it: root may write anything, yet a file
+    // without write bits was made read-only on purpose.
+    struct stat status {};
+    const bool read_only = ::stat(path.c_str(), &status) == 0 && (status.st_mode & 0222) == 0;
+    if (read_only || ::access(path.c_str(), W_OK) != 0 || ::access(fs::path(path).parent_path().c_str(), W_OK) != 0) {
       error(path + " is read-only; nothing was written");
       return input_error;
     }
@@ -173,16 +178,21 @@ int write_all(const std::map<std::string, std::string>& contents) {
 }
 
 std::string mirror_path(const std::string& output_dir, const project& where, const std::string& path) {
-  return (fs::path(output_dir) / fs::path(path).lexically_relative(where.root)).string();
+  return (fs::path(output_dir) / fs::path(path).lexically_relative(where.root)).lexically_normal().string();
 }
 
-// Rewrites every path under the project root in `argument` to its mirror.
-std::string mirror_argument(const std::string& argument, const std::string& output_dir, const project& where) {
-  const size_t at = argument.find(where.root);
-  if (at == std::string::npos) return argument;
-  const std::string path = argument.substr(at);
-  if (path != where.root && !where.contains(path)) return argument;
-  return argument.substr(0, at) + (fs::path(output_dir) / fs::path(path).lexically_relative(where.root)).lexically_normal().string();
+// `argument` of a command run in `directory`, with a path under the project root
+// (alone, or after -I, -iquote, -isystem, -include) turned into its mirror.
+std::string mirror_argument(const std::string& argument, const std::string& directory, const std::string& output_dir,
+                            const project& where) {
+  for (const std::string_view option : {"-iquote", "-isystem", "-include", "-I", ""}) {
+    if (argument.compare(0, option.size(), option) != 0 || argument.size() == option.size()) continue;
+    const fs::path path = argument.substr(option.size());
+    const std::string resolved = real_path((path.is_absolute() ? path : fs::path(directory) / path).string());
+    if ((resolved != where.root && !where.contains(resolved)) || !fs::exists(resolved)) return argument;
+    return std::string(option) + mirror_path(output_dir, where, resolved);
+  }
+  return argument;
 }
 
 int write_mirror(const std::string& output_dir, const project& where, const edit_set& edits,
@@ -197,10 +207,10 @@ int write_mirror(const std::string& output_dir, const project& where, const edit
     for (const clang::tooling::CompileCommand& command : database.getCompileCommands(file)) {
       llvm::json::Array arguments;
       for (const std::string& argument : command.CommandLine)
-        arguments.push_back(mirror_argument(argument, output_dir, where));
+        arguments.push_back(mirror_argument(argument, command.Directory, output_dir, where));
       arguments.push_back("-I" PERF_INCLUDE_DIR);
       entries.push_back(llvm::json::Object{{"directory", command.Directory},
-                                           {"file", mirror_argument(real_path(file), output_dir, where)},
+                                           {"file", mirror_path(output_dir, where, real_path(file))},
                                            {"arguments", std::move(arguments)}});
     }
   }

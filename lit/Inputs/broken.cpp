@@ -1,0 +1,2 @@
+// Does not parse.
+int broken( { return 0; }
