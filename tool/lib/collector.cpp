@@ -33,7 +33,7 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
   // The real path of the file `location` is spelled in, if it is the project's.
   std::optional<std::string> project_file(SourceLocation location) const {
     if (location.isInvalid() || sources_.isInSystemHeader(location)) return std::nullopt;
-    const FileEntry* file = sources_.getFileEntryForID(sources_.getFileID(sources_.getSpellingLoc(location)));
+    const FileEntry* file = sources_.getFileEntryForID(sources_.getFileID(sources_.getFileLoc(location)));
     if (file == nullptr) return std::nullopt;
     std::string path = file->tryGetRealPathName().str();
     if (path.empty() || !where_.contains(path)) return std::nullopt;
@@ -53,7 +53,7 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
     if (!label) return;
 
     const std::string name = label->empty() ? default_label(f, context_) : *label;
-    const PresumedLoc where = sources_.getPresumedLoc(sources_.getSpellingLoc(f.getLocation()));
+    const PresumedLoc where = sources_.getPresumedLoc(sources_.getFileLoc(f.getLocation()));
     const plan p = plan_function(f, context_);
     edits_.select({*file, where.getLine(), where.getColumn(), name, p.skip_reason});
     if (!p.skip_reason.empty() || p.already_instrumented) return;
