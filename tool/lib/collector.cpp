@@ -15,6 +15,10 @@ namespace {
 
 using namespace clang;
 
+// The file entry behind the source manager's key: a pointer up to LLVM 17, a reference after.
+[[maybe_unused]] const FileEntry& entry_of(const FileEntry* file) { return *file; }
+[[maybe_unused]] const FileEntry& entry_of(FileEntryRef file) { return file.getFileEntry(); }
+
 class function_visitor : public RecursiveASTVisitor<function_visitor> {
  public:
   function_visitor(ASTContext& context, const selection& chosen, const project& where, edit_set& edits)
@@ -42,7 +46,7 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
 
   void consider(const FunctionDecl& f) {
     for (const auto* annotation : f.specific_attrs<AnnotateAttr>())
-      if (annotation->getAnnotation().startswith(measure_annotation))
+      if (is_measure_annotation(*annotation))
         if (const std::optional<std::string> file = project_file(annotation->getLocation())) edits_.prefix(*file);
     // Defaulted and deleted functions have no body but are still reported when selected.
     if (f.isImplicit() || !(f.doesThisDeclarationHaveABody() || f.isExplicitlyDefaulted() || f.isDeletedAsWritten()))
@@ -79,7 +83,7 @@ class collector_consumer : public ASTConsumer {
     function_visitor(context, chosen_, where_, edits_).TraverseDecl(context.getTranslationUnitDecl());
     const SourceManager& sources = context.getSourceManager();
     for (auto file = sources.fileinfo_begin(); file != sources.fileinfo_end(); ++file) {
-      const std::string path = file->getFirst()->tryGetRealPathName().str();
+      const std::string path = entry_of(file->getFirst()).tryGetRealPathName().str();
       if (!path.empty() && where_.contains(path)) edits_.read(path);
     }
   }

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <map>
@@ -290,6 +291,7 @@ int run(int argc, const char** argv) {
 
   std::vector<std::string> all_files;
   for (const std::string& file : database->getAllFiles()) all_files.push_back(real_path(file));
+  std::sort(all_files.begin(), all_files.end());  // the database's own order varies between LLVM versions
   project where{common_directory(all_files)};
 
   std::vector<std::string> files;

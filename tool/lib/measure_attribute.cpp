@@ -47,8 +47,7 @@ class measure_attribute_info : public ParsedAttrInfo {
     }
     const std::string annotation = label->empty() ? std::string(measure_annotation)
                                                   : std::string(measure_annotation) + labelled_separator + *label;
-    decl->addAttr(AnnotateAttr::Create(sema.Context, annotation, nullptr, 0, attribute.getRange(),
-                                       AttributeCommonInfo::AS_CXX11));
+    decl->addAttr(AnnotateAttr::Create(sema.Context, annotation, nullptr, 0, attribute));
     return AttributeApplied;
   }
 
@@ -89,13 +88,19 @@ void register_measure_attribute() {
   static ParsedAttrInfoRegistry::Add<measure_attribute_info> registration("perf-measure", "[[perf::measure]]");
 }
 
+bool is_measure_annotation(const AnnotateAttr& annotation) {
+  const std::string_view text(annotation.getAnnotation().data(), annotation.getAnnotation().size());
+  return text == measure_annotation ||
+         text.substr(0, std::string_view(measure_annotation).size() + 1) ==
+             std::string(measure_annotation) + labelled_separator;
+}
+
 std::optional<std::string> measure_label(const FunctionDecl& f) {
   for (const FunctionDecl* declaration : f.redecls()) {
     for (const auto* annotation : declaration->specific_attrs<AnnotateAttr>()) {
+      if (!is_measure_annotation(*annotation)) continue;
       const llvm::StringRef text = annotation->getAnnotation();
-      if (text.startswith(std::string(measure_annotation) + labelled_separator))
-        return text.drop_front(std::string_view(measure_annotation).size() + 1).str();
-      if (text != measure_annotation) continue;
+      if (text != measure_annotation) return text.drop_front(std::string_view(measure_annotation).size() + 1).str();
       if (annotation->args_size() == 0) return std::string();
       if (const auto* label = dyn_cast<StringLiteral>((*annotation->args_begin())->IgnoreParenCasts()))
         return label->getString().str();

@@ -7,8 +7,9 @@
 #include <string>
 
 namespace clang {
+class AnnotateAttr;
 class FunctionDecl;
-}
+}  // namespace clang
 
 namespace perf::tool {
 
@@ -19,6 +20,9 @@ inline constexpr const char* measure_annotation = "perf::measure";
 // Makes Clang accept [[perf::measure]] and [[perf::measure("label")]] on functions
 // (and diagnose it elsewhere) in the calling process. Idempotent.
 void register_measure_attribute();
+
+// Whether `annotation` is one that any spelling of the attribute became.
+bool is_measure_annotation(const clang::AnnotateAttr& annotation);
 
 // Whether any declaration of `f` carries the attribute, and its label ("" when it
 // has none); nullopt when none does.
