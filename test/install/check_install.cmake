@@ -1,6 +1,9 @@
-# Installs the build tree into a fresh prefix, builds test/install/consumer against
-# it, runs the consumer and checks its JSON report for the exact call count.
-# Variables: BUILD_DIR, SOURCE_DIR, WORK_DIR, GENERATOR.
+# Installs the build tree into a fresh prefix and uses it as a user would:
+# - test/install/consumer links perf::runtime and measures by hand;
+# - test/install/rewritten is instrumented by the installed perf-instrument, built,
+#   run, and reverted to its original bytes.
+# Each program's JSON report is checked for exact call counts.
+# Variables: BUILD_DIR, SOURCE_DIR, WORK_DIR, GENERATOR, WITH_TOOL.
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 
@@ -23,10 +26,50 @@ run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/consumer -B ${WORK_DIR}/consumer -G ${GENE
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/consumer)
 run(${CMAKE_COMMAND} -E env PERF_REPORT=${WORK_DIR}/report.json ${WORK_DIR}/consumer/consumer)
 
-file(READ ${WORK_DIR}/report.json report)
-string(JSON name GET "${report}" functions 0 name)
-string(JSON calls GET "${report}" functions 0 calls)
-if(NOT name STREQUAL "consumer::square" OR NOT calls EQUAL 12)
-  message(FATAL_ERROR "expected consumer::square with 12 calls, got ${name} with ${calls}:\n${report}")
+# Fails unless the report at `path` has exactly the calls given as NAME=COUNT pairs.
+function(expect_calls path)
+  file(READ ${path} report)
+  string(JSON count LENGTH "${report}" functions)
+  list(LENGTH ARGN expected_count)
+  if(NOT count EQUAL expected_count)
+    message(FATAL_ERROR "expected ${expected_count} functions in ${path}:\n${report}")
+  endif()
+  foreach(pair ${ARGN})
+    string(REPLACE "=" ";" pair "${pair}")
+    list(GET pair 0 expected_name)
+    list(GET pair 1 expected_calls)
+    set(found FALSE)
+    math(EXPR last "${count} - 1")
+    foreach(i RANGE ${last})
+      string(JSON name GET "${report}" functions ${i} name)
+      string(JSON calls GET "${report}" functions ${i} calls)
+      if(name STREQUAL expected_name AND calls EQUAL expected_calls)
+        set(found TRUE)
+      endif()
+    endforeach()
+    if(NOT found)
+      message(FATAL_ERROR "expected ${expected_name} with ${expected_calls} calls in ${path}:\n${report}")
+    endif()
+  endforeach()
+endfunction()
+
+expect_calls(${WORK_DIR}/report.json "consumer::square=12")
+
+if(WITH_TOOL)
+  set(project ${WORK_DIR}/rewritten)
+  file(COPY ${SOURCE_DIR}/rewritten/ DESTINATION ${project})
+  run(${CMAKE_COMMAND} -S ${project} -B ${project}/build -G ${GENERATOR} -DCMAKE_PREFIX_PATH=${prefix})
+  run(${prefix}/bin/perf-instrument -p ${project}/build)
+  run(${CMAKE_COMMAND} --build ${project}/build)
+  run(${CMAKE_COMMAND} -E env PERF_REPORT=${WORK_DIR}/rewritten.json ${project}/build/shop)
+  expect_calls(${WORK_DIR}/rewritten.json "cart::add=10" "cart total=2")
+  run(${prefix}/bin/perf-instrument -p ${project}/build --revert)
+  foreach(file CMakeLists.txt cart.hpp cart.cpp main.cpp)
+    file(SHA256 ${SOURCE_DIR}/rewritten/${file} original)
+    file(SHA256 ${project}/${file} reverted)
+    if(NOT original STREQUAL reverted)
+      message(FATAL_ERROR "--revert did not restore ${file}")
+    endif()
+  endforeach()
 endif()
 file(REMOVE_RECURSE ${WORK_DIR})

@@ -8,6 +8,7 @@
 #include <llvm/Option/ArgList.h>
 #include <llvm/Option/OptTable.h>
 #include <llvm/Support/CommandLine.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
@@ -50,6 +51,17 @@ CommandLineArguments drop_unknown_arguments(const CommandLineArguments& argument
   for (size_t i = 1; i < arguments.size(); ++i)
     if (!unknown.count(arguments[i])) kept.push_back(arguments[i]);
   return kept;
+}
+
+// The perf headers: installed beside the binary (<prefix>/include), else the source tree's.
+std::string perf_include_dir() {
+  static const std::string directory = [] {
+    static int anchor;
+    const fs::path installed =
+        fs::path(llvm::sys::fs::getMainExecutable("perf-instrument", &anchor)).parent_path().parent_path() / "include";
+    return fs::exists(installed / "perf" / "instrumented.hpp") ? installed.string() : std::string(PERF_SOURCE_INCLUDE_DIR);
+  }();
+  return directory;
 }
 
 void error(const llvm::Twine& message) { llvm::errs() << "perf-instrument: error: " << message << "\n"; }
@@ -122,7 +134,7 @@ bool collect(const clang::tooling::CompilationDatabase& database, const std::vec
           clang::tooling::ArgumentInsertPosition::BEGIN));
       CommandLineArguments after(opts.extra_args.begin(), opts.extra_args.end());
       after.push_back("-resource-dir=" PERF_CLANG_RESOURCE_DIR);
-      after.push_back("-idirafter" PERF_INCLUDE_DIR);  // for files an earlier run instrumented
+      after.push_back("-idirafter" + perf_include_dir());  // for files an earlier run instrumented
       after.push_back("-w");  // the program's warnings are its compiler's business, not this tool's
       tool.appendArgumentsAdjuster(
           clang::tooling::getInsertArgumentAdjuster(after, clang::tooling::ArgumentInsertPosition::END));
@@ -209,7 +221,7 @@ int write_mirror(const std::string& output_dir, const project& where, const edit
       llvm::json::Array arguments;
       for (const std::string& argument : command.CommandLine)
         arguments.push_back(mirror_argument(argument, command.Directory, output_dir, where));
-      arguments.push_back("-I" PERF_INCLUDE_DIR);
+      arguments.push_back("-I" + perf_include_dir());
       entries.push_back(llvm::json::Object{{"directory", command.Directory},
                                            {"file", mirror_path(output_dir, where, real_path(file))},
                                            {"arguments", std::move(arguments)}});
