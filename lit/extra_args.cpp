@@ -9,7 +9,7 @@
 #endif
 [[perf::measure]] int always() { return 2; }
 
-// AFTER: extra_args.cpp:7: only_with_extra
-// AFTER-NEXT: extra_args.cpp:9: always
-// WITHOUT: extra_args.cpp:9: always
+// AFTER: extra_args.cpp:8: only_with_extra
+// AFTER-NEXT: extra_args.cpp:10: always
+// WITHOUT: extra_args.cpp:10: always
 // WITHOUT-NOT: only_with_extra
