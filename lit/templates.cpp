@@ -8,16 +8,16 @@
 
 template <class T>
 [[perf::measure]] T larger(T a, T b) { return a < b ? b : a; }
-// CHECK: {{^}}{{\[\[}}perf::measure{{\]\]}} T larger(T a, T b) { PERF_INSTRUMENT("larger"); return a < b ? b : a; }
+// CHECK: {{^}}{{\[\[}}perf::measure{{\]\]}} T larger(T a, T b) { PERF_INSTRUMENT("larger<T>"); return a < b ? b : a; }
 
 template <>
 [[perf::measure]] const char* larger(const char* a, const char*) { return a; }
-// CHECK: {{^}}{{\[\[}}perf::measure{{\]\]}} const char* larger(const char* a, const char*) { PERF_INSTRUMENT("larger"); return a; }
+// CHECK: {{^}}{{\[\[}}perf::measure{{\]\]}} const char* larger(const char* a, const char*) { PERF_INSTRUMENT("larger<const char *>"); return a; }
 
 template <class T>
 struct box {
   [[perf::measure]] T get() const { return value; }
-  // CHECK: {{^}}  {{\[\[}}perf::measure{{\]\]}} T get() const { PERF_INSTRUMENT("box::get"); return value; }
+  // CHECK: {{^}}  {{\[\[}}perf::measure{{\]\]}} T get() const { PERF_INSTRUMENT("box<T>::get"); return value; }
   T value;
 };
 
@@ -29,6 +29,6 @@ int main() {
 
 // The scope sits in the pattern, once for every instantiation; the report merges them.
 // CHECK-NOT: {{^[^/]*}}PERF_INSTRUMENT
-// REPORT: 2 box::get
-// REPORT-NEXT: 2 larger
-// REPORT-NEXT: 1 larger
+// REPORT: 2 box<T>::get
+// REPORT-NEXT: 2 larger<T>
+// REPORT-NEXT: 1 larger<const char *>

@@ -1,49 +1,110 @@
-// Gathering insertions from many translation units, and applying them.
+// Gathering the plans of many translation units into one edit per body, and
+// applying the edits.
 #include <gtest/gtest.h>
 
 #include <thread>
 #include <vector>
 
 #include "lib/edit_set.hpp"
+#include "lib/instrumentation_text.hpp"
 
 namespace perf::tool {
 namespace {
 
-TEST(EditSet, TheSameInsertionFromManyUnitsIsKeptOnce) {
+// What a unit plans for `name`, measured, whose body's '{' ends at `offset` of `file`.
+planned_function measured(const std::string& file, unsigned offset, const std::string& name,
+                          scope_kind kind = scope_kind::plain, const std::string& existing = "") {
+  return {file, 1, 1, name, "", file, offset, existing, scope_statement(name, kind)};
+}
+
+planned_function skipped(const std::string& file, unsigned offset, const std::string& name, const std::string& reason,
+                         const std::string& existing = "") {
+  return {file, 1, 1, name, reason, file, offset, existing, ""};
+}
+
+TEST(EditSet, TheSamePlanFromManyUnitsIsOneEdit) {
   edit_set edits;
   std::vector<std::thread> units;
   for (int unit = 0; unit < 8; ++unit)
     units.emplace_back([&] {
-      edits.insert("/src/shared.hpp", 40, " S(\"f\");");
-      edits.insert("/src/shared.hpp", 10, " S(\"g\");");
+      edits.add(measured("/src/shared.hpp", 40, "f"));
+      edits.add(measured("/src/shared.hpp", 10, "g"));
     });
   for (std::thread& unit : units) unit.join();
-  const auto insertions = edits.insertions();
-  ASSERT_EQ(insertions.size(), 1u);
-  const std::map<unsigned, std::string> expected = {{10, " S(\"g\");"}, {40, " S(\"f\");"}};
-  EXPECT_EQ(insertions.at("/src/shared.hpp"), expected);
+  const resolved_edits resolved = edits.resolve();
+  ASSERT_EQ(resolved.files.size(), 1u);
+  const file_edits& file = resolved.files.at("/src/shared.hpp");
+  EXPECT_TRUE(file.prefix);
+  const std::map<unsigned, replacement> expected = {{10, {0, " PERF_INSTRUMENT(\"g\");"}},
+                                                    {40, {0, " PERF_INSTRUMENT(\"f\");"}}};
+  EXPECT_EQ(file.replacements, expected);
+  EXPECT_EQ(resolved.functions.size(), 2u);
 }
 
-TEST(EditSet, APrefixOnlyFileHasNoInsertions) {
+TEST(EditSet, UnitsThatDisagreeLeaveTheFunctionUnmeasured) {
   edit_set edits;
-  edits.prefix("/src/attribute_only.hpp");
-  EXPECT_TRUE(edits.insertions().at("/src/attribute_only.hpp").empty());
+  // A constexpr function in a header that a C++20 and a C++17 unit include.
+  edits.add(measured("/src/h.hpp", 30, "square", scope_kind::constexpr_function));
+  edits.add(skipped("/src/h.hpp", 30, "square", "constexpr before C++20"));
+  const resolved_edits resolved = edits.resolve();
+  EXPECT_TRUE(resolved.files.at("/src/h.hpp").replacements.empty());
+  ASSERT_EQ(resolved.functions.size(), 1u);
+  EXPECT_EQ(resolved.functions.begin()->skip_reason, "in some of its translation units: constexpr before C++20");
 }
 
-TEST(EditSet, SelectedFunctionsAreListedOnceInFileOrder) {
+TEST(EditSet, UnitsThatWantDifferentStatementsLeaveTheFunctionUnmeasured) {
   edit_set edits;
-  edits.select({"/src/b.cpp", 3, 1, "b", ""});
-  edits.select({"/src/a.cpp", 9, 5, "a", "deleted: it has no body to measure"});
-  edits.select({"/src/b.cpp", 3, 1, "b", ""});
-  const std::set<selected_function> selected = edits.selected();
-  ASSERT_EQ(selected.size(), 2u);
-  EXPECT_EQ(selected.begin()->name, "a");
+  edits.add(measured("/src/h.hpp", 30, "f"));
+  edits.add(measured("/src/h.hpp", 30, "f", scope_kind::constexpr_function));
+  const resolved_edits resolved = edits.resolve();
+  EXPECT_TRUE(resolved.files.at("/src/h.hpp").replacements.empty());
+  EXPECT_EQ(resolved.functions.begin()->skip_reason,
+            "its translation units want different scope statements (are they compiled with different options?)");
 }
 
-TEST(ApplyInsertions, InsertsAtOffsetsAfterThePrefix) {
-  EXPECT_EQ(apply_insertions("int f() {}\nint g() {}\n", {{9, " A"}, {20, " B"}}, "P\n"),
-            "P\nint f() { A}\nint g() { B}\n");
-  EXPECT_EQ(apply_insertions("x", {}, ""), "x");
+TEST(EditSet, AnEarlierRunsStatementIsKeptReplacedOrRemoved) {
+  const std::string old_f = scope_statement("f", scope_kind::plain);
+  edit_set edits;
+  edits.add(measured("/src/a.cpp", 10, "f", scope_kind::plain, old_f));          // the same: kept
+  edits.add(measured("/src/a.cpp", 50, "new label", scope_kind::plain, old_f));  // relabelled: replaced
+  edits.add(skipped("/src/a.cpp", 90, "g", "a reason", old_f));                  // now skipped: removed
+  const std::map<unsigned, replacement> expected = {
+      {50, {static_cast<unsigned>(old_f.size()), " PERF_INSTRUMENT(\"new label\");"}},
+      {90, {static_cast<unsigned>(old_f.size()), ""}}};
+  EXPECT_EQ(edits.resolve().files.at("/src/a.cpp").replacements, expected);
+}
+
+TEST(EditSet, AFileSpellingTheAttributeGetsThePrefixAlone) {
+  edit_set edits;
+  edits.spells_attribute("/src/declarations.hpp");
+  const file_edits& file = edits.resolve().files.at("/src/declarations.hpp");
+  EXPECT_TRUE(file.prefix);
+  EXPECT_TRUE(file.replacements.empty());
+}
+
+TEST(EditSet, FunctionsWithoutABodyAreListedOnceInFileOrder) {
+  edit_set edits;
+  edits.add({"/src/b.cpp", 3, 1, "b", "deleted", "", 0, "", ""});
+  edits.add({"/src/a.cpp", 9, 5, "a", "defaulted", "", 0, "", ""});
+  edits.add({"/src/b.cpp", 3, 1, "b", "deleted", "", 0, "", ""});
+  const std::set<selected_function> expected = {{"/src/a.cpp", 9, 5, "a", "defaulted"},
+                                                {"/src/b.cpp", 3, 1, "b", "deleted"}};
+  EXPECT_EQ(edits.resolve().functions, expected);
+}
+
+TEST(ApplyEdits, PutsThePrefixFirstAndReplacesAtOffsets) {
+  file_edits edits{true, {{9, {0, " A"}}, {20, {3, "B"}}}};
+  EXPECT_EQ(apply_edits("int f() {}\nint g() {xyz}\n", "/src/a.cpp", edits),
+            file_prefix("/src/a.cpp") + "int f() { A}\nint g() {B}\n");
+}
+
+TEST(ApplyEdits, KeepsAByteOrderMarkFirstAndAPrefixOnce) {
+  const std::string bom = "\xEF\xBB\xBF";
+  const file_edits prefix_only{true, {}};
+  const std::string once = apply_edits(bom + "int x;\n", "/a.cpp", prefix_only);
+  EXPECT_EQ(once, bom + file_prefix("/a.cpp") + "int x;\n");
+  EXPECT_EQ(apply_edits(once, "/a.cpp", prefix_only), once);
+  EXPECT_EQ(remove_instrumentation(once), bom + "int x;\n");
 }
 
 }  // namespace

@@ -13,6 +13,12 @@ TEST(InstrumentationText, PrefixIncludesTheHeaderAndRestoresLineNumbers) {
             "#include <perf/instrumented.hpp> // perf-instrument\n#line 1 \"C:\\\\odd \\\"name\\\".cpp\"\n");
 }
 
+TEST(InstrumentationText, LabelsStayOnOneLineAndMeanWhatTheySay) {
+  EXPECT_EQ(string_literal_body("a\nb\tc\r\x01" "1"), "a\\nb\\tc\\015\\0011");
+  EXPECT_EQ(string_literal_body("what?" "?!"), "what?\\?!");  // no trigraph
+  EXPECT_EQ(string_literal_body("caf\xC3\xA9"), "caf\xC3\xA9");
+}
+
 TEST(InstrumentationText, ScopeStatementsEscapeTheLabel) {
   EXPECT_EQ(scope_statement("ns::f", scope_kind::plain), " PERF_INSTRUMENT(\"ns::f\");");
   EXPECT_EQ(scope_statement("say \"hi\"", scope_kind::constexpr_function),
@@ -20,12 +26,14 @@ TEST(InstrumentationText, ScopeStatementsEscapeTheLabel) {
 }
 
 TEST(InstrumentationText, RecognisesItsOwnInsertions) {
-  EXPECT_TRUE(starts_with_scope_statement(" PERF_INSTRUMENT(\"f\"); return 1; }"));
-  EXPECT_TRUE(starts_with_scope_statement(" PERF_INSTRUMENT_CONSTEXPR(\"f\"); }"));
-  EXPECT_FALSE(starts_with_scope_statement(" PERF_MEASURE(\"f\"); }"));
-  EXPECT_FALSE(starts_with_scope_statement("PERF_INSTRUMENT(\"f\"); }"));
-  EXPECT_TRUE(has_file_prefix(file_prefix("a.cpp") + "int x;\n"));
-  EXPECT_FALSE(has_file_prefix("#include <perf/perf.hpp>\n"));
+  EXPECT_EQ(scope_statement_length(" PERF_INSTRUMENT(\"f\"); return 1; }"), 22u);
+  EXPECT_EQ(scope_statement_length(" PERF_INSTRUMENT_CONSTEXPR(\"a\\\"b\"); }"), 35u);
+  EXPECT_EQ(scope_statement_length(" PERF_MEASURE(\"f\"); }"), 0u);
+  EXPECT_EQ(scope_statement_length("PERF_INSTRUMENT(\"f\"); }"), 0u);
+  EXPECT_EQ(scope_statement_length(" PERF_INSTRUMENT(\"f\n\"); }"), 0u);
+  EXPECT_EQ(file_prefix_length(file_prefix("a.cpp") + "int x;\n"), file_prefix("a.cpp").size());
+  EXPECT_EQ(file_prefix_length("#include <perf/perf.hpp>\n"), 0u);
+  EXPECT_EQ(file_prefix_length("#include <perf/instrumented.hpp> // perf-instrument\nint x;\n"), 0u);
 }
 
 TEST(InstrumentationText, RemovalRestoresTheOriginalExactly) {

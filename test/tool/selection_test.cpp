@@ -8,31 +8,42 @@ namespace {
 
 TEST(Selection, TheAttributeSelectsWithItsLabelOrTheDefaultName) {
   const selection chosen;
-  EXPECT_EQ(chosen.choose("ns::f", std::string()), std::string());
-  EXPECT_EQ(chosen.choose("ns::f", std::string("hot path")), std::string("hot path"));
-  EXPECT_EQ(chosen.choose("ns::f", std::nullopt), std::nullopt);
+  EXPECT_EQ(chosen.choose("ns::f", "ns::f", std::string()), std::string());
+  EXPECT_EQ(chosen.choose("ns::f", "ns::f", std::string("hot path")), std::string("hot path"));
+  EXPECT_EQ(chosen.choose("ns::f", "ns::f", std::nullopt), std::nullopt);
 }
 
-TEST(Selection, FiltersMatchWholeQualifiedNames) {
+TEST(Selection, FiltersMatchAWholeName) {
   selection chosen;
   ASSERT_EQ(chosen.add_filter("app::.*"), "");
-  EXPECT_EQ(chosen.choose("app::run", std::nullopt), std::string());
-  EXPECT_EQ(chosen.choose("myapp::run", std::nullopt), std::nullopt);
-  EXPECT_EQ(chosen.choose("app", std::nullopt), std::nullopt);
+  EXPECT_TRUE(chosen.has_filters());
+  EXPECT_EQ(chosen.choose("app::run", "app::run", std::nullopt), std::string());
+  EXPECT_EQ(chosen.choose("myapp::run", "myapp::run", std::nullopt), std::nullopt);
+  EXPECT_EQ(chosen.choose("app", "app", std::nullopt), std::nullopt);
+}
+
+TEST(Selection, FiltersMatchTheReportNameOrThePlainQualifiedName) {
+  selection chosen;
+  ASSERT_EQ(chosen.add_filter("box<T>::get"), "");
+  ASSERT_EQ(chosen.add_filter("larger"), "");
+  EXPECT_EQ(chosen.choose("box<T>::get", "box::get", std::nullopt), std::string());
+  EXPECT_EQ(chosen.choose("larger<T>", "larger", std::nullopt), std::string());
+  EXPECT_EQ(chosen.choose("box<T>::set", "box::set", std::nullopt), std::nullopt);
 }
 
 TEST(Selection, ExcludesWinOverFiltersAndAttributes) {
   selection chosen;
   ASSERT_EQ(chosen.add_filter(".*"), "");
   ASSERT_EQ(chosen.add_exclude("detail::.*|main"), "");
-  EXPECT_EQ(chosen.choose("detail::helper", std::string("label")), std::nullopt);
-  EXPECT_EQ(chosen.choose("main", std::nullopt), std::nullopt);
-  EXPECT_EQ(chosen.choose("app::run", std::nullopt), std::string());
+  EXPECT_EQ(chosen.choose("detail::helper", "detail::helper", std::string("label")), std::nullopt);
+  EXPECT_EQ(chosen.choose("main", "main", std::nullopt), std::nullopt);
+  EXPECT_EQ(chosen.choose("app::run", "app::run", std::nullopt), std::string());
 }
 
 TEST(Selection, ABadExpressionIsNamed) {
   selection chosen;
   EXPECT_EQ(chosen.add_filter("a(").substr(0, 30), "invalid regular expression 'a(");
+  EXPECT_FALSE(chosen.has_filters());
 }
 
 }  // namespace

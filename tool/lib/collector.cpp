@@ -6,6 +6,7 @@
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
 
+#include "function_label.hpp"
 #include "instrumentation_text.hpp"
 #include "measure_attribute.hpp"
 #include "planner.hpp"
@@ -24,46 +25,87 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
   function_visitor(ASTContext& context, const selection& chosen, const project& where, edit_set& edits)
       : context_(context), sources_(context.getSourceManager()), chosen_(chosen), where_(where), edits_(edits) {}
 
+  bool VisitDecl(Decl* declaration) {
+    if (declaration->hasAttrs()) check_annotations(*declaration);
+    return true;
+  }
   bool VisitFunctionDecl(FunctionDecl* f) {
     consider(*f);
     return true;
   }
   bool VisitLambdaExpr(LambdaExpr* lambda) {
+    // The call operator is not visited as a declaration.
+    check_annotations(*lambda->getCallOperator());
     consider(*lambda->getCallOperator());
     return true;
   }
 
  private:
-  // The real path of the file `location` is spelled in, if it is the project's.
-  std::optional<std::string> project_file(SourceLocation location) const {
-    if (location.isInvalid() || sources_.isInSystemHeader(location)) return std::nullopt;
-    const FileEntry* file = sources_.getFileEntryForID(sources_.getFileID(sources_.getFileLoc(location)));
-    if (file == nullptr) return std::nullopt;
-    std::string path = file->tryGetRealPathName().str();
-    if (path.empty() || !where_.contains(path)) return std::nullopt;
-    return path;
+  // The real path of the file `location` is written in ("" for none), and whether
+  // that is a system header.
+  std::pair<std::string, bool> file_of(SourceLocation location) const {
+    if (location.isInvalid()) return {};
+    const SourceLocation written = sources_.getFileLoc(location);
+    const FileEntry* file = sources_.getFileEntryForID(sources_.getFileID(written));
+    if (file == nullptr) return {};
+    return {file->tryGetRealPathName().str(), sources_.isInSystemHeader(written)};
+  }
+
+  // The attribute's spellings end up as annotations; the annotate spelling is
+  // Clang's own, so its misuse is diagnosed here.
+  void check_annotations(const Decl& declaration) {
+    for (const auto* annotation : declaration.specific_attrs<AnnotateAttr>()) {
+      if (!is_measure_annotation(*annotation)) continue;
+      if (const auto [path, system] = file_of(annotation->getLocation()); !system && where_.contains(path))
+        edits_.spells_attribute(path);
+      const char* problem = !isa<FunctionDecl>(declaration)       ? not_a_function_error
+                            : !has_well_formed_label(*annotation) ? bad_label_error
+                                                                  : nullptr;
+      if (problem != nullptr) {
+        DiagnosticsEngine& diagnostics = context_.getDiagnostics();
+        diagnostics.Report(annotation->getLocation(), diagnostics.getCustomDiagID(DiagnosticsEngine::Error, "%0"))
+            << problem;
+      }
+    }
   }
 
   void consider(const FunctionDecl& f) {
-    for (const auto* annotation : f.specific_attrs<AnnotateAttr>())
-      if (is_measure_annotation(*annotation))
-        if (const std::optional<std::string> file = project_file(annotation->getLocation())) edits_.prefix(*file);
-    // Defaulted and deleted functions have no body but are still reported when selected.
-    if (f.isImplicit() || !(f.doesThisDeclarationHaveABody() || f.isExplicitlyDefaulted() || f.isDeletedAsWritten()))
+    // Instantiations are seen in their pattern; defaulted and deleted functions have
+    // no body but are still reported when selected.
+    if (f.isImplicit() || f.isTemplateInstantiation() ||
+        !(f.doesThisDeclarationHaveABody() || f.isExplicitlyDefaulted() || f.isDeletedAsWritten()))
       return;
-    const std::optional<std::string> file = project_file(f.getLocation());
-    if (!file) return;
-    const std::optional<std::string> label = chosen_.choose(f.getQualifiedNameAsString(), measure_label(f));
+    const std::optional<std::string> attribute_label = measure_label(f);
+    if (!attribute_label && !chosen_.has_filters()) return;
+    const auto [file, system] = file_of(f.getLocation());
+    if (file.empty() || system) return;
+    const std::string name = default_label(f);
+    const std::optional<std::string> label = chosen_.choose(name, f.getQualifiedNameAsString(), attribute_label);
     if (!label) return;
 
-    const std::string name = label->empty() ? default_label(f, context_) : *label;
+    planned_function planned;
+    planned.file = file;
     const PresumedLoc where = sources_.getPresumedLoc(sources_.getFileLoc(f.getLocation()));
+    planned.line = where.getLine();
+    planned.column = where.getColumn();
+    planned.name = label->empty() ? name : *label;
+    if (!where_.contains(file)) {
+      // Marked code elsewhere (a --filter match there is not worth a word).
+      if (!attribute_label) return;
+      planned.skip_reason = "outside the project " + where_.root;
+      edits_.add(std::move(planned));
+      return;
+    }
     const plan p = plan_function(f, context_);
-    edits_.select({*file, where.getLine(), where.getColumn(), name, p.skip_reason});
-    if (!p.skip_reason.empty() || p.already_instrumented) return;
-    const std::optional<std::string> body_file = project_file(p.after);
-    if (!body_file) return;
-    edits_.insert(*body_file, sources_.getFileOffset(p.after) + 1, scope_statement(name, p.kind));
+    planned.skip_reason = p.skip_reason;
+    if (p.insert_at.isValid()) {
+      planned.body_file = file_of(p.insert_at).first;
+      planned.body_offset = sources_.getFileOffset(p.insert_at);
+      const char* after_brace = sources_.getCharacterData(p.insert_at);
+      planned.existing.assign(after_brace, scope_statement_length(after_brace));
+      if (p.skip_reason.empty()) planned.statement = scope_statement(planned.name, p.kind);
+    }
+    edits_.add(std::move(planned));
   }
 
   ASTContext& context_;
@@ -84,7 +126,7 @@ class collector_consumer : public ASTConsumer {
     const SourceManager& sources = context.getSourceManager();
     for (auto file = sources.fileinfo_begin(); file != sources.fileinfo_end(); ++file) {
       const std::string path = entry_of(file->getFirst()).tryGetRealPathName().str();
-      if (!path.empty() && where_.contains(path)) edits_.read(path);
+      if (where_.contains(path)) edits_.read(path);
     }
   }
 
@@ -125,11 +167,6 @@ class collector_factory : public tooling::FrontendActionFactory {
 };
 
 }  // namespace
-
-bool project::contains(const std::string& real_path) const {
-  return real_path.size() > root.size() && real_path.compare(0, root.size(), root) == 0 &&
-         real_path[root.size()] == '/';
-}
 
 std::unique_ptr<tooling::FrontendActionFactory> make_collector(const selection& chosen, const project& where,
                                                                edit_set& edits) {

@@ -5,23 +5,19 @@
 #include <clang/Tooling/Tooling.h>
 
 #include <memory>
-#include <string>
 
 #include "edit_set.hpp"
+#include "project.hpp"
 #include "selection.hpp"
 
 namespace perf::tool {
 
-// Files under `root` (a real, absolute directory) are the project's; nothing else
-// is ever edited.
-struct project {
-  std::string root;
-  bool contains(const std::string& real_path) const;
-};
-
 // A factory for the frontend action that visits every function definition of a
 // translation unit once (template patterns, not instantiations; lambdas through
-// their call operators) and records the selected ones in `edits`.
+// their call operators), plans the selected ones and adds the plans to `edits`.
+// Selected functions outside `where` are reported as skipped, never edited.
+// Misuse of the annotate spelling is an error of the unit. The factory may be
+// shared by threads parsing units in parallel.
 std::unique_ptr<clang::tooling::FrontendActionFactory> make_collector(const selection& chosen,
                                                                       const project& where, edit_set& edits);
 

@@ -1,20 +1,42 @@
 #include "edit_set.hpp"
 
+#include <algorithm>
+
+#include "instrumentation_text.hpp"
+
 namespace perf::tool {
+namespace {
 
-void edit_set::insert(const std::string& real_path, unsigned offset, std::string text) {
-  std::lock_guard lock(mutex_);
-  insertions_[real_path].emplace(offset, std::move(text));
+// Whether two plans are about the same body (or, without one, the same function).
+bool same_place(const planned_function& a, const planned_function& b) {
+  if (a.body_file.empty() || b.body_file.empty())
+    return a.body_file.empty() && b.body_file.empty() && std::tie(a.file, a.line, a.column) == std::tie(b.file, b.line, b.column);
+  return std::tie(a.body_file, a.body_offset) == std::tie(b.body_file, b.body_offset);
 }
 
-void edit_set::prefix(const std::string& real_path) {
-  std::lock_guard lock(mutex_);
-  insertions_[real_path];
+// Why the plans [first, last) for one body, from every unit that saw it, do not
+// agree on one statement; empty when they do.
+template <class Iterator>
+std::string disagreement(Iterator first, Iterator last) {
+  std::set<std::string> statements, reasons;
+  for (Iterator plan = first; plan != last; ++plan)
+    (plan->skip_reason.empty() ? statements : reasons).insert(plan->skip_reason.empty() ? plan->statement : plan->skip_reason);
+  if (statements.size() > 1)
+    return "its translation units want different scope statements (are they compiled with different options?)";
+  if (reasons.empty()) return {};
+  return (statements.empty() ? "" : "in some of its translation units: ") + *reasons.begin();
 }
 
-void edit_set::select(selected_function function) {
+}  // namespace
+
+void edit_set::add(planned_function function) {
   std::lock_guard lock(mutex_);
-  selected_.insert(std::move(function));
+  plans_.insert(std::move(function));
+}
+
+void edit_set::spells_attribute(const std::string& real_path) {
+  std::lock_guard lock(mutex_);
+  spelling_attribute_.insert(real_path);
 }
 
 void edit_set::read(const std::string& real_path) {
@@ -22,14 +44,24 @@ void edit_set::read(const std::string& real_path) {
   files_read_.insert(real_path);
 }
 
-std::map<std::string, std::map<unsigned, std::string>> edit_set::insertions() const {
+resolved_edits edit_set::resolve() const {
   std::lock_guard lock(mutex_);
-  return insertions_;
-}
-
-std::set<selected_function> edit_set::selected() const {
-  std::lock_guard lock(mutex_);
-  return selected_;
+  resolved_edits result;
+  for (const std::string& path : spelling_attribute_) result.files[path].prefix = true;
+  for (auto first = plans_.begin(); first != plans_.end();) {
+    const auto last = std::find_if(first, plans_.end(), [&](const planned_function& p) { return !same_place(*first, p); });
+    const planned_function& f = *first;
+    const std::string reason = disagreement(first, last);
+    result.functions.insert({f.file, f.line, f.column, f.name, reason});
+    if (!f.body_file.empty()) {
+      const std::string wanted = reason.empty() ? f.statement : "";
+      file_edits& edits = result.files[f.body_file];
+      if (!wanted.empty()) edits.prefix = true;
+      if (wanted != f.existing) edits.replacements[f.body_offset] = {static_cast<unsigned>(f.existing.size()), wanted};
+    }
+    first = last;
+  }
+  return result;
 }
 
 std::set<std::string> edit_set::files_read() const {
@@ -37,14 +69,18 @@ std::set<std::string> edit_set::files_read() const {
   return files_read_;
 }
 
-std::string apply_insertions(std::string_view original, const std::map<unsigned, std::string>& insertions,
-                             std::string_view prefix) {
-  std::string out(prefix);
-  size_t done = 0;
-  for (const auto& [offset, text] : insertions) {
+std::string apply_edits(std::string_view original, std::string_view path, const file_edits& edits) {
+  std::string out;
+  std::size_t done = 0;
+  if (edits.prefix && file_prefix_length(original) == 0) {
+    done = file_prefix_offset(original);
+    out.append(original.substr(0, done));
+    out += file_prefix(path);
+  }
+  for (const auto& [offset, change] : edits.replacements) {
     out.append(original.substr(done, offset - done));
-    out += text;
-    done = offset;
+    out += change.text;
+    done = offset + change.length;
   }
   out.append(original.substr(done));
   return out;

@@ -1,53 +1,107 @@
 #include "files.hpp"
 
+#include <llvm/Support/Signals.h>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <iterator>
 
 namespace perf::tool {
 
-std::optional<std::string> read_file(const std::string& path) {
+std::optional<std::string> read_file(const std::string& path, std::size_t limit) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  std::string text;
+  if (limit == std::string::npos) {
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  } else {
+    text.resize(limit);
+    in.read(text.data(), static_cast<std::streamsize>(limit));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+  }
+  if (in.bad()) return std::nullopt;
+  return text;
 }
 
-std::string write_file_atomically(const std::string& path, const std::string& text) {
+std::string real_path(const std::string& path) {
+  std::error_code ignored;
+  return std::filesystem::weakly_canonical(std::filesystem::absolute(path), ignored).string();
+}
+
+bool is_read_only(const std::string& path) {
+  struct stat status {};
+  return ::stat(path.c_str(), &status) == 0 && (status.st_mode & 0222) == 0;
+}
+
+namespace {
+
+llvm::Error failure(const std::string& what, int error) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), what + ": " + std::strerror(error));
+}
+
+// Writes `text` to a new temporary file beside `path`, with the permissions of
+// `path` (or 0644); returns the temporary file's name.
+llvm::Expected<std::string> stage(const std::string& path, const std::string& text) {
+  std::error_code ignored;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ignored);
   struct stat existing {};
   const mode_t mode = ::stat(path.c_str(), &existing) == 0 ? (existing.st_mode & 07777) : 0644;
   std::string temporary = path + ".perf-instrument-XXXXXX";
-  const int fd = ::mkstemp(temporary.data());
-  if (fd < 0) return std::strerror(errno);
-  auto fail = [&](int error) {
-    ::close(fd);
+  int fd = ::mkstemp(temporary.data());
+  if (fd < 0) return failure("cannot write beside " + path, errno);
+  llvm::sys::RemoveFileOnSignal(temporary);
+  auto fail = [&](int error) -> llvm::Expected<std::string> {
+    if (fd >= 0) ::close(fd);
     ::unlink(temporary.c_str());
-    return std::string(std::strerror(error));
+    llvm::sys::DontRemoveFileOnSignal(temporary);
+    return failure("cannot write beside " + path, error);
   };
-  for (size_t done = 0; done < text.size();) {
+  for (std::size_t done = 0; done < text.size();) {
     const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return fail(errno);
-    done += static_cast<size_t>(n);
+    if (n <= 0) return fail(n < 0 ? errno : EIO);
+    done += static_cast<std::size_t>(n);
   }
   if (::fchmod(fd, mode) != 0 || ::fsync(fd) != 0) return fail(errno);
-  if (::close(fd) != 0) {
-    const int error = errno;
-    ::unlink(temporary.c_str());
-    return std::strerror(error);
+  const int closed = ::close(fd);
+  fd = -1;
+  if (closed != 0) return fail(errno);
+  return temporary;
+}
+
+void discard(const std::string& temporary) {
+  ::unlink(temporary.c_str());
+  llvm::sys::DontRemoveFileOnSignal(temporary);
+}
+
+}  // namespace
+
+llvm::Error write_files_atomically(const std::map<std::string, std::string>& texts) {
+  std::map<std::string, std::string> staged;  // path -> temporary file
+  for (const auto& [path, text] : texts) {
+    llvm::Expected<std::string> temporary = stage(path, text);
+    if (!temporary) {
+      for (const auto& [unused, written] : staged) discard(written);
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     llvm::toString(temporary.takeError()) + "; nothing was written");
+    }
+    staged[path] = *temporary;
   }
-  if (::rename(temporary.c_str(), path.c_str()) != 0) {
-    const int error = errno;
-    ::unlink(temporary.c_str());
-    return std::strerror(error);
+  for (const auto& [path, temporary] : staged) {
+    if (::rename(temporary.c_str(), path.c_str()) != 0) {
+      const int error = errno;
+      for (auto left = staged.find(path); left != staged.end(); ++left) discard(left->second);
+      return failure("cannot replace " + path, error);
+    }
+    llvm::sys::DontRemoveFileOnSignal(temporary);
   }
-  return {};
+  return llvm::Error::success();
 }
 
 }  // namespace perf::tool

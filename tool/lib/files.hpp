@@ -2,16 +2,33 @@
 #ifndef PERF_TOOL_FILES_HPP
 #define PERF_TOOL_FILES_HPP
 
+#include <llvm/Support/Error.h>
+
+#include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 
 namespace perf::tool {
 
-std::optional<std::string> read_file(const std::string& path);
+// The file's bytes (at most `limit` of them), nullopt when it cannot be read.
+std::optional<std::string> read_file(const std::string& path, std::size_t limit = std::string::npos);
 
-// Replaces `path` with `text` through a temporary file in the same directory and a
-// rename, keeping the file's permissions. Returns an error message, empty on success.
-std::string write_file_atomically(const std::string& path, const std::string& text);
+// `path` made absolute, with symbolic links, `.` and `..` resolved as far as the
+// file system has them.
+std::string real_path(const std::string& path);
+
+// Whether the file was made read-only on purpose: no write permission bit at all.
+// (Write access alone does not say it: root may write anything.)
+bool is_read_only(const std::string& path);
+
+// Gives each path (the key) its text, creating missing directories: first every
+// text goes to a temporary file beside its path (removed again if the process is
+// interrupted), then, only when all were written, each is renamed over its path
+// (atomic), keeping the permissions of the file it replaces. An interruption
+// leaves each file old or new, never half-written; an error before the renames
+// leaves all of them as they were.
+llvm::Error write_files_atomically(const std::map<std::string, std::string>& texts);
 
 }  // namespace perf::tool
 

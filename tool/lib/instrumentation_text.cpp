@@ -1,53 +1,98 @@
 #include "instrumentation_text.hpp"
 
-#include <regex>
-
 namespace perf::tool {
 namespace {
 
 constexpr std::string_view include_line = "#include <perf/instrumented.hpp> // perf-instrument\n";
+constexpr std::string_view line_directive = "#line 1 \"";
+constexpr std::string_view byte_order_mark = "\xEF\xBB\xBF";
+constexpr std::string_view plain_macro = " PERF_INSTRUMENT(\"";
+constexpr std::string_view constexpr_macro = " PERF_INSTRUMENT_CONSTEXPR(\"";
 
-// A C string literal's body for `text`.
-std::string escaped(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
+bool starts_with(std::string_view text, std::string_view start) { return text.substr(0, start.size()) == start; }
+
+// The length of a string literal's body and closing quote at the start of `text`
+// (what string_literal_body() writes, then '"'), 0 if the literal does not end on
+// this line.
+std::size_t literal_rest_length(std::string_view text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n') return 0;
+    if (text[i] == '"') return i + 1;
+    if (text[i] == '\\') ++i;
   }
-  return out;
-}
-
-// The scope statement scope_statement() writes, anchored right after a '{'.
-const std::regex& scope_statement_pattern() {
-  static const std::regex pattern(R"re(\{ PERF_INSTRUMENT(_CONSTEXPR)?\("(?:[^"\\]|\\.)*"\);)re");
-  return pattern;
+  return 0;
 }
 
 }  // namespace
 
-std::string file_prefix(std::string_view original_path) {
-  return std::string(include_line) + "#line 1 \"" + escaped(original_path) + "\"\n";
+std::string string_literal_body(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c == 0x7f) {
+      // Three octal digits: a following digit cannot extend the escape.
+      out += '\\';
+      out += static_cast<char>('0' + (c >> 6));
+      out += static_cast<char>('0' + ((c >> 3) & 7));
+      out += static_cast<char>('0' + (c & 7));
+    } else if (c == '?' && i > 0 && text[i - 1] == '?') {
+      out += "\\?";  // no trigraph (GCC reads them in its strict -std=c++11 and c++14 modes)
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
 }
 
-bool has_file_prefix(std::string_view text) { return text.substr(0, include_line.size()) == include_line; }
+std::string file_prefix(std::string_view original_path) {
+  return std::string(include_line) + std::string(line_directive) + string_literal_body(original_path) + "\"\n";
+}
+
+std::size_t file_prefix_offset(std::string_view text) {
+  return starts_with(text, byte_order_mark) ? byte_order_mark.size() : 0;
+}
+
+std::size_t file_prefix_length(std::string_view text) {
+  text.remove_prefix(file_prefix_offset(text));
+  if (!starts_with(text, include_line)) return 0;
+  const std::string_view line = text.substr(include_line.size());
+  if (!starts_with(line, line_directive)) return 0;
+  const std::size_t path = literal_rest_length(line.substr(line_directive.size()));
+  if (path == 0 || line.substr(line_directive.size() + path, 1) != "\n") return 0;
+  return include_line.size() + line_directive.size() + path + 1;
+}
 
 std::string scope_statement(std::string_view label, scope_kind kind) {
-  return std::string(kind == scope_kind::plain ? " PERF_INSTRUMENT(\"" : " PERF_INSTRUMENT_CONSTEXPR(\"") +
-         escaped(label) + "\");";
+  return std::string(kind == scope_kind::plain ? plain_macro : constexpr_macro) + string_literal_body(label) + "\");";
 }
 
-bool starts_with_scope_statement(std::string_view body_text) {
-  return body_text.substr(0, 17) == " PERF_INSTRUMENT(" || body_text.substr(0, 27) == " PERF_INSTRUMENT_CONSTEXPR(";
+std::size_t scope_statement_length(std::string_view body_text) {
+  std::size_t macro = 0;
+  if (starts_with(body_text, plain_macro)) macro = plain_macro.size();
+  else if (starts_with(body_text, constexpr_macro)) macro = constexpr_macro.size();
+  else return 0;
+  const std::size_t literal = literal_rest_length(body_text.substr(macro));
+  if (literal == 0 || body_text.substr(macro + literal, 2) != ");") return 0;
+  return macro + literal + 2;
 }
 
 std::string remove_instrumentation(std::string_view text) {
-  std::string_view rest = text;
-  if (has_file_prefix(rest)) {
-    rest.remove_prefix(include_line.size());
-    rest.remove_prefix(rest.find('\n') + 1);  // the #line directive
+  std::string out(text.substr(0, file_prefix_offset(text)));
+  text.remove_prefix(out.size() + file_prefix_length(text));
+  for (std::size_t brace = text.find('{'); brace != std::string_view::npos; brace = text.find('{')) {
+    out.append(text.substr(0, brace + 1));
+    text.remove_prefix(brace + 1);
+    text.remove_prefix(scope_statement_length(text));
   }
-  const std::string body(rest);
-  return std::regex_replace(body, scope_statement_pattern(), "{");
+  out.append(text);
+  return out;
 }
 
 }  // namespace perf::tool

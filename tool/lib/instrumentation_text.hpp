@@ -2,17 +2,27 @@
 #ifndef PERF_TOOL_INSTRUMENTATION_TEXT_HPP
 #define PERF_TOOL_INSTRUMENTATION_TEXT_HPP
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
 namespace perf::tool {
 
+// The body of a C string literal whose value is `text`: quotes, backslashes and
+// control characters escaped, so the literal never spans lines (line numbers stay
+// put) and means the same under every standard and compiler.
+std::string string_literal_body(std::string_view text);
+
 // The lines put before the first line of an instrumented file: the runtime header,
 // then `#line 1 "<original_path>"` so every later line keeps its number and name.
 std::string file_prefix(std::string_view original_path);
 
-// Whether `text` (a file's contents) starts with a prefix from file_prefix().
-bool has_file_prefix(std::string_view text);
+// Where file_prefix() goes in `text`: at the start, or after a UTF-8 byte order mark
+// (which must stay the file's first bytes).
+std::size_t file_prefix_offset(std::string_view text);
+
+// The length of the prefix `text` carries at file_prefix_offset(), 0 if none.
+std::size_t file_prefix_length(std::string_view text);
 
 enum class scope_kind { plain, constexpr_function };
 
@@ -20,9 +30,9 @@ enum class scope_kind { plain, constexpr_function };
 // ` PERF_INSTRUMENT("label");` (or PERF_INSTRUMENT_CONSTEXPR).
 std::string scope_statement(std::string_view label, scope_kind kind);
 
-// Whether `body_text`, the text right after a body's opening brace, starts with a
-// statement from scope_statement().
-bool starts_with_scope_statement(std::string_view body_text);
+// The length of the statement scope_statement() writes, if `body_text` (the text
+// right after a body's opening brace) starts with one; else 0.
+std::size_t scope_statement_length(std::string_view body_text);
 
 // `text` without anything file_prefix() and scope_statement() put in it: the file
 // as it was before the rewriter ran, byte for byte.

@@ -5,11 +5,15 @@
 #include <clang/AST/Decl.h>
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/Expr.h>
-#include <clang/Sema/ParsedAttr.h>
 #include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Lex/LiteralSupport.h>
+#include <clang/Lex/Preprocessor.h>
+#include <clang/Sema/ParsedAttr.h>
 #include <clang/Sema/Sema.h>
 
 #include <string_view>
+#include <vector>
 
 namespace perf::tool {
 namespace {
@@ -19,8 +23,8 @@ using namespace clang;
 // [[perf::measure("label")]] becomes the annotation "perf::measure=label".
 constexpr char labelled_separator = '=';
 
-// [[perf::measure]] and [[perf::measure("label")]], turned into the annotation that
-// [[clang::annotate("perf::measure", "label")]] gives, so both read back the same way.
+// [[perf::measure]] and [[perf::measure("label")]], turned into an annotation that
+// reaches every redeclaration and that measure_label() reads back.
 class measure_attribute_info : public ParsedAttrInfo {
  public:
   measure_attribute_info() {
@@ -31,8 +35,7 @@ class measure_attribute_info : public ParsedAttrInfo {
 
   bool diagAppertainsToDecl(Sema& sema, const ParsedAttr& attribute, const Decl* decl) const override {
     if (isa<FunctionDecl>(decl)) return true;
-    const unsigned id = sema.getDiagnostics().getCustomDiagID(
-        DiagnosticsEngine::Error, "'perf::measure' applies to functions only");
+    const unsigned id = sema.getDiagnostics().getCustomDiagID(DiagnosticsEngine::Error, not_a_function_error);
     sema.Diag(attribute.getLoc(), id);
     return false;
   }
@@ -40,8 +43,7 @@ class measure_attribute_info : public ParsedAttrInfo {
   AttrHandling handleDeclAttribute(Sema& sema, Decl* decl, const ParsedAttr& attribute) const override {
     const std::optional<std::string> label = written_label(sema, attribute);
     if (!label) {
-      const unsigned id = sema.getDiagnostics().getCustomDiagID(
-          DiagnosticsEngine::Error, "'perf::measure' takes at most one argument, a string literal (the label)");
+      const unsigned id = sema.getDiagnostics().getCustomDiagID(DiagnosticsEngine::Error, bad_label_error);
       sema.Diag(attribute.getLoc(), id);
       return AttributeNotApplied;
     }
@@ -53,32 +55,33 @@ class measure_attribute_info : public ParsedAttrInfo {
 
  private:
   // The label in `perf::measure("label")`: "" without parentheses, nullopt when what
-  // stands in them is not one string literal. Read from the source, since Clang
-  // before 17 does not parse the arguments of a plugin's C++11 attribute.
+  // stands in them is not one string literal (or adjacent ones). Lexed from the
+  // source, since Clang before 17 does not parse the arguments of a plugin's C++11
+  // attribute; a label passed in as a macro argument is therefore not understood.
   static std::optional<std::string> written_label(Sema& sema, const ParsedAttr& attribute) {
     const SourceManager& sources = sema.getSourceManager();
-    std::string_view text = sources.getCharacterData(sources.getSpellingLoc(attribute.getLoc()));
+    const auto [file, offset] = sources.getDecomposedLoc(sources.getSpellingLoc(attribute.getLoc()));
+    bool invalid = false;
+    const llvm::StringRef buffer = sources.getBufferData(file, &invalid);
+    if (invalid) return std::nullopt;
+    Lexer lexer(sources.getLocForStartOfFile(file), sema.getLangOpts(), buffer.begin(), buffer.begin() + offset,
+                buffer.end());
+    Token token;
     // The attribute's location is its scope, `perf`, or its name, `measure`, depending on the Clang version.
-    const size_t name = text.find("measure");
-    if (name == std::string_view::npos) return std::string();
-    text.remove_prefix(name + std::string_view("measure").size());
-    const size_t open = text.find_first_not_of(" \t\r\n");
-    if (open == std::string_view::npos || text[open] != '(') return std::string();
-    text.remove_prefix(open + 1);
-    text.remove_prefix(std::min(text.size(), text.find_first_not_of(" \t\r\n")));
-    if (text.empty() || text.front() != '"') return std::nullopt;
-    std::string label;
-    size_t i = 1;
-    for (; i < text.size() && text[i] != '"'; ++i) {
-      if (text[i] == '\\' && i + 1 < text.size()) ++i;
-      if (text[i] == '\n') return std::nullopt;
-      label += text[i];
+    for (int i = 0; i < 3; ++i) {
+      lexer.LexFromRawLexer(token);
+      if (token.is(tok::raw_identifier) && token.getRawIdentifier() == "measure") break;
     }
-    if (i == text.size()) return std::nullopt;
-    text.remove_prefix(i + 1);
-    const size_t close = text.find_first_not_of(" \t\r\n");
-    if (close == std::string_view::npos || text[close] != ')') return std::nullopt;
-    return label;
+    lexer.LexFromRawLexer(token);
+    if (!token.is(tok::l_paren)) return std::string();
+    std::vector<Token> literal;
+    for (lexer.LexFromRawLexer(token); token.isOneOf(tok::string_literal, tok::utf8_string_literal);
+         lexer.LexFromRawLexer(token))
+      literal.push_back(token);
+    if (literal.empty() || !token.is(tok::r_paren)) return std::nullopt;
+    const StringLiteralParser parsed(literal, sema.getPreprocessor());
+    if (parsed.hadError) return std::nullopt;
+    return parsed.GetString().str();
   }
 };
 
@@ -95,14 +98,20 @@ bool is_measure_annotation(const AnnotateAttr& annotation) {
              std::string(measure_annotation) + labelled_separator;
 }
 
+bool has_well_formed_label(const AnnotateAttr& annotation) {
+  return annotation.args_size() == 0 ||
+         (annotation.args_size() == 1 && isa<StringLiteral>((*annotation.args_begin())->IgnoreParenCasts()));
+}
+
 std::optional<std::string> measure_label(const FunctionDecl& f) {
   for (const FunctionDecl* declaration : f.redecls()) {
     for (const auto* annotation : declaration->specific_attrs<AnnotateAttr>()) {
       if (!is_measure_annotation(*annotation)) continue;
       const llvm::StringRef text = annotation->getAnnotation();
       if (text != measure_annotation) return text.drop_front(std::string_view(measure_annotation).size() + 1).str();
-      if (annotation->args_size() == 0) return std::string();
-      if (const auto* label = dyn_cast<StringLiteral>((*annotation->args_begin())->IgnoreParenCasts()))
+      if (const auto* label = annotation->args_size() == 1
+                                  ? dyn_cast<StringLiteral>((*annotation->args_begin())->IgnoreParenCasts())
+                                  : nullptr)
         return label->getString().str();
       return std::string();
     }

@@ -1,11 +1,13 @@
 #include "planner.hpp"
 
 #include <clang/AST/ASTContext.h>
+#include <clang/AST/ASTLambda.h>
 #include <clang/AST/Decl.h>
 #include <clang/AST/DeclCXX.h>
-#include <clang/AST/ExprCXX.h>
 #include <clang/AST/StmtCXX.h>
+#include <clang/AST/TypeLoc.h>
 #include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
 
 namespace perf::tool {
 namespace {
@@ -20,58 +22,68 @@ const CompoundStmt* measured_block(const FunctionDecl& f) {
   return dyn_cast_or_null<CompoundStmt>(body);
 }
 
-bool is_lambda(const FunctionDecl& f) {
-  const auto* method = dyn_cast<CXXMethodDecl>(&f);
-  return method != nullptr && method->getParent()->isLambda();
+// Where the text of the brace at `brace` is written, if it can be edited: in the
+// file, or in a macro argument written in the file (then each expansion of the
+// argument is the function, and the edit is made once, in the argument). Invalid
+// when the brace comes from a macro's definition, where an edit would reach every
+// expansion of the macro, or — through another macro — none.
+SourceLocation written_brace(SourceLocation brace, const SourceManager& sources) {
+  while (brace.isMacroID()) {
+    if (!sources.isMacroArgExpansion(brace)) return {};
+    brace = sources.getImmediateSpellingLoc(brace);
+  }
+  return brace;
 }
 
-plan skip(std::string reason) { return plan{std::move(reason), false, {}, scope_kind::plain}; }
+// Whether a lambda's call operator says `constexpr` itself (between its parameter
+// list and its body), rather than being constexpr implicitly (C++17).
+bool spells_constexpr(const FunctionDecl& call_operator, SourceLocation body_brace, const SourceManager& sources,
+                      const LangOptions& language) {
+  const TypeSourceInfo* type = call_operator.getTypeSourceInfo();
+  const FunctionTypeLoc function = type ? type->getTypeLoc().getAsAdjusted<FunctionTypeLoc>() : FunctionTypeLoc();
+  if (!function || function.getRParenLoc().isInvalid()) return false;  // `[] { }`: no room for the keyword
+  const SourceLocation from = sources.getSpellingLoc(function.getRParenLoc());
+  if (sources.getFileID(from) != sources.getFileID(body_brace)) return true;  // cannot tell: assume it does
+  const llvm::StringRef buffer = sources.getBufferData(sources.getFileID(from));
+  Lexer lexer(sources.getLocForStartOfFile(sources.getFileID(from)), language, buffer.begin(),
+              sources.getCharacterData(from), buffer.end());
+  Token token;
+  for (lexer.LexFromRawLexer(token); !token.is(tok::eof) && token.getLocation() < body_brace;
+       lexer.LexFromRawLexer(token))
+    if (token.is(tok::raw_identifier) && token.getRawIdentifier() == "constexpr") return true;
+  return false;
+}
+
+plan skip(std::string reason, SourceLocation insert_at = {}) { return plan{std::move(reason), insert_at, scope_kind::plain}; }
 
 }  // namespace
 
-plan plan_function(const FunctionDecl& f, ASTContext& context) {
+plan plan_function(const FunctionDecl& f, const ASTContext& context) {
   const SourceManager& sources = context.getSourceManager();
-  if (f.isConsteval()) return skip("consteval: it runs only during compilation");
+  const LangOptions& language = context.getLangOpts();
   if (f.isDefaulted()) return skip("defaulted: it has no body to measure");
   if (f.isDeleted()) return skip("deleted: it has no body to measure");
-  if (isa_and_nonnull<CoroutineBodyStmt>(f.getBody())) return skip("coroutine: a scope cannot follow it across suspensions");
+  if (isa_and_nonnull<CoroutineBodyStmt>(f.getBody()))
+    return skip("coroutine: a scope cannot follow it across suspensions");
   const CompoundStmt* block = measured_block(f);
-  if (block == nullptr) return skip("no body");
+  if (block == nullptr) return skip("no body to measure");
+  const SourceLocation brace = written_brace(block->getLBracLoc(), sources);
+  if (brace.isInvalid())
+    return skip("body spelled inside a macro definition: an edit there would reach every expansion of the macro");
+  const SourceLocation insert_at = Lexer::getLocForEndOfToken(brace, 0, sources, language);
 
-  SourceLocation brace = block->getLBracLoc();
-  if (brace.isMacroID()) {
-    // A body passed as a macro argument is spelled in the file; one in a macro's
-    // definition would be instrumented in every expansion, or in none.
-    if (!sources.isMacroArgExpansion(brace)) return skip("body spelled inside a macro definition");
-    brace = sources.getSpellingLoc(brace);
-  }
-
-  plan result;
-  result.after = brace;
-  if (f.isConstexpr()) {
-    // Lambdas are constexpr by default from C++17; before C++20 they keep a plain
-    // scope and lose only that (a lambda used in a constant expression must then be
-    // excluded).
-    if (!context.getLangOpts().CPlusPlus20 && is_lambda(f)) return result;
-    if (!context.getLangOpts().CPlusPlus20)
-      return skip("constexpr before C++20: the scope would stop it being a constant expression");
+  if (!language.CPlusPlus) return skip("C: the measuring scope needs C++", insert_at);
+  if (f.isConsteval()) return skip("consteval: it runs only during compilation", insert_at);
+  plan result{{}, insert_at, scope_kind::plain};
+  if (!f.isConstexpr()) return result;
+  if (language.CPlusPlus20) {
     result.kind = scope_kind::constexpr_function;
+    return result;
   }
-  const char* text = sources.getCharacterData(brace);
-  result.already_instrumented = starts_with_scope_statement(text + 1);
-  return result;
-}
-
-std::string default_label(const FunctionDecl& f, const ASTContext& context) {
-  if (is_lambda(f)) {
-    const CXXRecordDecl* closure = cast<CXXMethodDecl>(f).getParent();
-    const PresumedLoc where = context.getSourceManager().getPresumedLoc(closure->getLocation());
-    std::string enclosing;
-    if (const auto* outer = dyn_cast<FunctionDecl>(closure->getDeclContext()))
-      enclosing = default_label(*outer, context) + "::";
-    return enclosing + "(lambda at line " + std::to_string(where.getLine()) + ")";
-  }
-  return f.getQualifiedNameAsString();
+  // A lambda that is constexpr only implicitly (C++17) keeps a plain scope and loses
+  // only that: one used in a constant expression must be excluded.
+  if (isLambdaCallOperator(&f) && !spells_constexpr(f, brace, sources, language)) return result;
+  return skip("constexpr before C++20: the scope would stop it being a constant expression", insert_at);
 }
 
 }  // namespace perf::tool

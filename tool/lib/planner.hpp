@@ -1,5 +1,5 @@
 // Whether and where a selected function gets its measuring scope: one rule per
-// construct, each in one place.
+// construct, each in one place (see the table in docs/rewriter.md).
 #ifndef PERF_TOOL_PLANNER_HPP
 #define PERF_TOOL_PLANNER_HPP
 
@@ -17,18 +17,15 @@ class FunctionDecl;
 namespace perf::tool {
 
 struct plan {
-  std::string skip_reason;        // non-empty: not instrumented, and why
-  bool already_instrumented = false;
-  clang::SourceLocation after;    // insert right after this character (the body's '{'), a file location
+  std::string skip_reason;          // non-empty: not instrumented, and why
+  clang::SourceLocation insert_at;  // right after the body's '{' (a file location); invalid when there is none
   scope_kind kind = scope_kind::plain;
 };
 
-// The plan for a function definition that the selection chose.
-plan plan_function(const clang::FunctionDecl& f, clang::ASTContext& context);
-
-// The name the report shows for `f` when its attribute gives no label: the qualified
-// name, with lambdas named after where they stand.
-std::string default_label(const clang::FunctionDecl& f, const clang::ASTContext& context);
+// The plan for a function definition (or a defaulted or deleted declaration) that
+// the selection chose. A skipped function keeps `insert_at` where it has a body, so
+// that units which disagree about it can be told apart (see edit_set::resolve).
+plan plan_function(const clang::FunctionDecl& f, const clang::ASTContext& context);
 
 }  // namespace perf::tool
 

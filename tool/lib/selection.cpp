@@ -15,17 +15,18 @@ std::string selection::add_filter(const std::string& expression) { return add(fi
 
 std::string selection::add_exclude(const std::string& expression) { return add(excludes_, expression); }
 
-bool selection::any_matches(const std::vector<llvm::Regex>& expressions, const std::string& name) {
+bool selection::any_matches(const std::vector<llvm::Regex>& expressions, const std::string& default_label,
+                            const std::string& qualified_name) {
   for (const llvm::Regex& regex : expressions)
-    if (regex.match(llvm::StringRef(name))) return true;
+    if (regex.match(default_label) || regex.match(qualified_name)) return true;
   return false;
 }
 
-std::optional<std::string> selection::choose(const std::string& qualified_name,
+std::optional<std::string> selection::choose(const std::string& default_label, const std::string& qualified_name,
                                              const std::optional<std::string>& attribute_label) const {
-  if (any_matches(excludes_, qualified_name)) return std::nullopt;
+  if (any_matches(excludes_, default_label, qualified_name)) return std::nullopt;
   if (attribute_label) return attribute_label;
-  if (any_matches(filters_, qualified_name)) return std::string();
+  if (any_matches(filters_, default_label, qualified_name)) return std::string();
   return std::nullopt;
 }
 

@@ -13,20 +13,25 @@ namespace perf::tool {
 
 class selection {
  public:
-  // Regular expressions (POSIX extended) that must match a whole qualified name.
-  // Returns an error message naming a bad expression, empty on success.
+  // Regular expressions (POSIX extended) that must match a whole name: the one the
+  // report shows by default (box<T>::get, see function_label.hpp), or the plain
+  // qualified name (box::get). Returns an error message naming a bad expression,
+  // empty on success.
   std::string add_filter(const std::string& expression);
   std::string add_exclude(const std::string& expression);
+
+  bool has_filters() const { return !filters_.empty(); }
 
   // Whether a function is selected: nullopt if not, else its label ("" for the
   // default name). `attribute_label` is what its [[perf::measure]] says (nullopt:
   // no attribute).
-  std::optional<std::string> choose(const std::string& qualified_name,
+  std::optional<std::string> choose(const std::string& default_label, const std::string& qualified_name,
                                     const std::optional<std::string>& attribute_label) const;
 
  private:
   static std::string add(std::vector<llvm::Regex>& to, const std::string& expression);
-  static bool any_matches(const std::vector<llvm::Regex>& expressions, const std::string& name);
+  static bool any_matches(const std::vector<llvm::Regex>& expressions, const std::string& default_label,
+                          const std::string& qualified_name);
 
   std::vector<llvm::Regex> filters_;
   std::vector<llvm::Regex> excludes_;

@@ -1,0 +1,63 @@
+#include "changes.hpp"
+
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "files.hpp"
+#include "instrumentation_text.hpp"
+
+namespace perf::tool {
+namespace {
+
+namespace fs = std::filesystem;
+
+llvm::Error error(const std::string& message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+// Enough of a file's start to hold the prefix, whatever the path in it.
+constexpr std::size_t prefix_probe = 4096;
+
+}  // namespace
+
+llvm::Expected<change_set> instrumentation_changes(const resolved_edits& edits) {
+  change_set changes;
+  for (const auto& [path, file] : edits.files) {
+    std::optional<std::string> before = read_file(path);
+    if (!before) return error("cannot read " + path);
+    std::string after = apply_edits(*before, path, file);
+    if (after != *before) changes[path] = {std::move(*before), std::move(after)};
+  }
+  return changes;
+}
+
+change_set revert_changes(const project& where) {
+  change_set changes;
+  std::error_code failure;
+  for (auto entry = fs::recursive_directory_iterator(where.root, fs::directory_options::skip_permission_denied, failure);
+       entry != fs::recursive_directory_iterator(); entry.increment(failure)) {
+    if (failure) break;
+    if (entry->is_symlink() || !entry->is_regular_file()) continue;
+    const std::string path = entry->path().string();
+    const std::optional<std::string> start = read_file(path, prefix_probe);
+    if (!start || file_prefix_length(*start) == 0) continue;
+    std::optional<std::string> before = read_file(path);
+    if (!before) continue;
+    std::string after = remove_instrumentation(*before);
+    changes[path] = {std::move(*before), std::move(after)};
+  }
+  return changes;
+}
+
+llvm::Error write_changes(const change_set& changes) {
+  for (const auto& [path, change] : changes)
+    if (is_read_only(path) || ::access(path.c_str(), W_OK) != 0 ||
+        ::access(fs::path(path).parent_path().c_str(), W_OK) != 0)
+      return error(path + " is read-only; nothing was written");
+  std::map<std::string, std::string> texts;
+  for (const auto& [path, change] : changes) texts[path] = change.after;
+  return write_files_atomically(texts);
+}
+
+}  // namespace perf::tool

@@ -1,0 +1,99 @@
+#include "command_line.hpp"
+
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <thread>
+
+namespace perf::tool {
+namespace {
+
+namespace cl = llvm::cl;
+
+struct options {
+  cl::OptionCategory category{"perf-instrument options"};
+  cl::opt<std::string> build_dir{"p", cl::desc("Build directory holding compile_commands.json (default: .)"),
+                                 cl::value_desc("BUILD_DIR"), cl::init("."), cl::cat(category)};
+  cl::opt<std::string> root{"root",
+                            cl::desc("The project: only files under DIR are edited (default: CMake's source "
+                                     "directory, else the directory the database's files have in common)"),
+                            cl::value_desc("DIR"), cl::cat(category)};
+  cl::opt<bool> in_place{"in-place", cl::desc("Edit the sources (the default)"), cl::cat(category)};
+  cl::opt<bool> diff{"diff", cl::desc("Print a unified diff; write nothing"), cl::cat(category)};
+  cl::opt<bool> list{"list", cl::desc("List the functions that would be measured, and those skipped; write nothing"),
+                     cl::cat(category)};
+  cl::opt<bool> revert{"revert", cl::desc("Remove everything earlier runs inserted"), cl::cat(category)};
+  cl::opt<std::string> output_dir{"o",
+                                  cl::desc("Write an instrumented mirror of the sources and a compile_commands.json "
+                                           "building it to DIR (outside the project)"),
+                                  cl::value_desc("DIR"), cl::cat(category)};
+  cl::list<std::string> filters{"filter", cl::desc("Also measure functions whose name matches REGEX (repeatable)"),
+                                cl::value_desc("REGEX"), cl::cat(category)};
+  cl::list<std::string> excludes{"exclude", cl::desc("Never measure functions whose name matches REGEX (repeatable)"),
+                                 cl::value_desc("REGEX"), cl::cat(category)};
+  cl::opt<unsigned> jobs{"j", cl::desc("Translation units parsed in parallel (default: all cores)"),
+                         cl::value_desc("N"), cl::init(0), cl::cat(category)};
+  cl::list<std::string> extra_args{"extra-arg", cl::desc("Append an argument to every compiler command"),
+                                   cl::value_desc("ARG"), cl::cat(category)};
+  cl::list<std::string> extra_args_before{"extra-arg-before", cl::desc("Prepend an argument to every compiler command"),
+                                          cl::value_desc("ARG"), cl::cat(category)};
+  cl::list<std::string> files{cl::Positional, cl::desc("[FILES...]"), cl::cat(category)};
+};
+
+void print_usage_problem(const std::string& message) { llvm::errs() << "perf-instrument: error: " << message << "\n"; }
+
+}  // namespace
+
+std::optional<run_options> parse_command_line(int argc, const char** argv) {
+  // LLVM's libraries register options of their own (one is named "filter"): start
+  // from an empty parser so that only perf-instrument's options exist.
+  cl::ResetCommandLineParser();
+  options given;
+  cl::HideUnrelatedOptions(given.category);
+  std::string problems;
+  llvm::raw_string_ostream problem_stream(problems);
+  if (!cl::ParseCommandLineOptions(argc, argv,
+                                   "Inserts call statistics into the functions marked [[perf::measure]] "
+                                   "(or matched by --filter)\n",
+                                   &problem_stream)) {
+    llvm::errs() << problem_stream.str();
+    return std::nullopt;
+  }
+
+  run_options result;
+  result.build_dir = given.build_dir;
+  result.root = given.root;
+  result.output_dir = given.output_dir;
+  const std::pair<bool, mode> modes[] = {{given.in_place, mode::in_place},
+                                         {given.diff, mode::diff},
+                                         {given.list, mode::list},
+                                         {given.revert, mode::revert},
+                                         {!given.output_dir.empty(), mode::mirror}};
+  int chosen_modes = 0;
+  for (const auto& [on, which] : modes)
+    if (on) {
+      result.mode = which;
+      ++chosen_modes;
+    }
+  if (chosen_modes > 1) {
+    print_usage_problem("choose one of --in-place, --diff, --list, --revert and -o");
+    return std::nullopt;
+  }
+  for (const std::string& expression : given.filters)
+    if (const std::string problem = result.chosen.add_filter(expression); !problem.empty()) {
+      print_usage_problem("--filter: " + problem);
+      return std::nullopt;
+    }
+  for (const std::string& expression : given.excludes)
+    if (const std::string problem = result.chosen.add_exclude(expression); !problem.empty()) {
+      print_usage_problem("--exclude: " + problem);
+      return std::nullopt;
+    }
+  result.jobs = given.jobs != 0 ? given.jobs.getValue() : std::max(1u, std::thread::hardware_concurrency());
+  result.extra.before.assign(given.extra_args_before.begin(), given.extra_args_before.end());
+  result.extra.after.assign(given.extra_args.begin(), given.extra_args.end());
+  result.files.assign(given.files.begin(), given.files.end());
+  return result;
+}
+
+}  // namespace perf::tool

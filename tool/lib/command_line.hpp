@@ -1,0 +1,33 @@
+// perf-instrument's command line (see docs/rewriter.md).
+#ifndef PERF_TOOL_COMMAND_LINE_HPP
+#define PERF_TOOL_COMMAND_LINE_HPP
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler_arguments.hpp"
+#include "selection.hpp"
+
+namespace perf::tool {
+
+enum class mode { in_place, diff, list, revert, mirror };
+
+struct run_options {
+  std::string build_dir;  // holds compile_commands.json
+  std::string root;       // --root, "" when not given
+  tool::mode mode = mode::in_place;
+  std::string output_dir;  // -o
+  selection chosen;
+  unsigned jobs = 1;
+  extra_arguments extra;
+  std::vector<std::string> files;  // as given; empty: every file of the database
+};
+
+// The options of `argv`; nullopt after printing the problem, for a usage error
+// (an unknown option, two modes, a bad regular expression).
+std::optional<run_options> parse_command_line(int argc, const char** argv);
+
+}  // namespace perf::tool
+
+#endif  // PERF_TOOL_COMMAND_LINE_HPP

@@ -1,0 +1,65 @@
+#include "project.hpp"
+
+#include <filesystem>
+
+#include "files.hpp"
+
+namespace perf::tool {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The deepest directory holding every one of `paths` (real, absolute).
+std::string common_directory(const std::vector<std::string>& paths) {
+  fs::path common;
+  for (const std::string& path : paths) {
+    const fs::path directory = fs::path(path).parent_path();
+    if (common.empty()) {
+      common = directory;
+      continue;
+    }
+    fs::path shared;
+    for (auto a = common.begin(), b = directory.begin(); a != common.end() && b != directory.end() && *a == *b; ++a, ++b)
+      shared /= *a;
+    common = shared;
+  }
+  return common.string();
+}
+
+// CMAKE_HOME_DIRECTORY from BUILD_DIR/CMakeCache.txt, "" when there is none.
+std::string cmake_source_dir(const std::string& build_dir) {
+  const std::optional<std::string> cache = read_file((fs::path(build_dir) / "CMakeCache.txt").string());
+  if (!cache) return {};
+  constexpr std::string_view key = "\nCMAKE_HOME_DIRECTORY:INTERNAL=";
+  const std::size_t at = cache->find(key);
+  if (at == std::string::npos) return {};
+  const std::size_t start = at + key.size();
+  return cache->substr(start, cache->find('\n', start) - start);
+}
+
+}  // namespace
+
+bool project::contains(const std::string& real_path) const {
+  return real_path.size() > root.size() && real_path.compare(0, root.size(), root) == 0 &&
+         real_path[root.size()] == '/';
+}
+
+llvm::Expected<project> find_project(const std::string& explicit_root, const std::string& build_dir,
+                                     const std::vector<std::string>& database_files) {
+  std::string root = explicit_root;
+  if (root.empty()) root = cmake_source_dir(build_dir);
+  if (root.empty()) root = common_directory(database_files);
+  if (root.empty()) return llvm::createStringError(llvm::inconvertibleErrorCode(), "the database has no files");
+  root = real_path(root);
+  while (root.size() > 1 && root.back() == '/') root.pop_back();
+  if (!fs::is_directory(root))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "the project root " + root + " is not a directory");
+  if (fs::path(root) == fs::path(root).root_path())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "the project would be all of " + root +
+                                       " (the database's files have no other directory in common); "
+                                       "name it with --root DIR");
+  return project{root};
+}
+
+}  // namespace perf::tool
