@@ -246,13 +246,15 @@ int write_mirror(const std::string& output_dir, const project& where, const edit
   return success;
 }
 
+// Skipped functions always warn; --list also prints every selected function.
 void print_selection(const edit_set& edits, bool list) {
   for (const selected_function& f : edits.selected()) {
     if (!f.skip_reason.empty())
       llvm::errs() << f.file << ":" << f.line << ":" << f.column << ": warning: " << f.name
                    << " is not measured: " << f.skip_reason << "\n";
-    else if (list)
-      llvm::outs() << f.file << ":" << f.line << ": " << f.name << "\n";
+    if (list)
+      llvm::outs() << f.file << ":" << f.line << ": " << f.name
+                   << (f.skip_reason.empty() ? "" : " (skipped: " + f.skip_reason + ")") << "\n";
   }
 }
 
