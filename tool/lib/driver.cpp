@@ -145,13 +145,15 @@ bool collect(const clang::tooling::CompilationDatabase& database, const std::vec
   return !failed;
 }
 
-// The new contents of every file the run changes.
+// The new contents of every file the run changes (a file already instrumented is
+// left out, so a second run does not even touch its modification time).
 std::map<std::string, std::string> instrumented_files(const edit_set& edits) {
   std::map<std::string, std::string> result;
   for (const auto& [path, insertions] : edits.insertions()) {
     const std::optional<std::string> original = read_file(path);
     if (!original) continue;
-    result[path] = apply_insertions(*original, insertions, has_file_prefix(*original) ? "" : file_prefix(path));
+    std::string updated = apply_insertions(*original, insertions, has_file_prefix(*original) ? "" : file_prefix(path));
+    if (updated != *original) result[path] = std::move(updated);
   }
   return result;
 }
@@ -163,8 +165,10 @@ std::map<std::string, std::string> reverted_files(const std::string& root) {
   for (auto entry = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, error);
        entry != fs::recursive_directory_iterator(); entry.increment(error)) {
     if (error || !entry->is_regular_file()) continue;
-    const std::optional<std::string> text = read_file(entry->path().string());
-    if (text && has_file_prefix(*text)) result[entry->path().string()] = remove_instrumentation(*text);
+    const std::optional<std::string> start = read_file(entry->path().string(), file_prefix("").size());
+    if (!start || !has_file_prefix(*start)) continue;  // most files: decided on their first bytes
+    if (const std::optional<std::string> text = read_file(entry->path().string()))
+      result[entry->path().string()] = remove_instrumentation(*text);
   }
   return result;
 }

@@ -11,9 +11,15 @@
 
 namespace perf::tool {
 
-std::optional<std::string> read_file(const std::string& path) {
+std::optional<std::string> read_file(const std::string& path, size_t limit) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
+  if (limit != std::string::npos) {
+    std::string start(limit, '\0');
+    in.read(start.data(), static_cast<std::streamsize>(limit));
+    start.resize(static_cast<size_t>(in.gcount()));
+    return start;
+  }
   std::stringstream text;
   text << in.rdbuf();
   return text.str();

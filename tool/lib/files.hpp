@@ -7,7 +7,8 @@
 
 namespace perf::tool {
 
-std::optional<std::string> read_file(const std::string& path);
+// The file's contents, or its first `limit` bytes; nullopt if it cannot be read.
+std::optional<std::string> read_file(const std::string& path, size_t limit = std::string::npos);
 
 // Replaces `path` with `text` through a temporary file in the same directory and a
 // rename, keeping the file's permissions. Returns an error message, empty on success.
