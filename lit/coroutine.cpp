@@ -1,7 +1,6 @@
 // A coroutine is not measured: a scope cannot follow it across suspensions.
-// RUN: %make-db %t c++20 %s
-// RUN: %perf-instrument -p %t 2>&1 | %FileCheck %s --check-prefix=WARN
-// RUN: %FileCheck %s --input-file %t/coroutine.cpp
+// RUN: %rewrite-test %s 20 %t
+// RUN: %FileCheck %s --check-prefix=WARN --input-file %t/stderr
 
 #include <coroutine>
 
@@ -17,5 +16,4 @@ struct task {
 
 [[perf::measure]] task run() { co_return; }
 // WARN: coroutine.cpp:[[@LINE-1]]:24: warning: run is not measured: coroutine: a scope cannot follow it across suspensions
-
 // CHECK-NOT: {{^[^/]*}}PERF_INSTRUMENT

@@ -21,9 +21,12 @@ config.substitutions += [
     ("%compile-all", os.path.join(tools, "compile_all.sh")),
     ("%run-report", os.path.join(tools, "run_report.sh")),
     ("%expect-exit", os.path.join(tools, "expect_exit.sh")),
+    ("%rewrite-test", os.path.join(tools, "rewrite_test.sh")),
     ("%FileCheck", config.filecheck),
     ("%inputs", os.path.join(config.test_source_root, "Inputs")),
 ]
 config.environment["PERF_INCLUDE_DIR"] = config.perf_include_dir
 config.environment["PERF_RUNTIME_LIB_DIR"] = config.perf_runtime_lib_dir
 config.environment["PERF_JSON_CALLS"] = os.path.join(tools, "json_calls.py")
+config.environment["PERF_INSTRUMENT"] = config.perf_instrument
+config.environment["FILECHECK"] = config.filecheck

@@ -4,15 +4,12 @@
 #include <map>
 #include <vector>
 
-#include <perf/perf.hpp>
-
 namespace logs {
 
 template <class Key>
 class counter {
  public:
-  void add(const Key& key, int weight) {
-    PERF_MEASURE("logs::counter::add");
+  [[perf::measure]] void add(const Key& key, int weight) {
     counts_[key] += weight;
   }
   void merge(const counter& other) {
@@ -26,8 +23,7 @@ class counter {
 
 // Merges parts[first, last) pairwise, halving the work at each level.
 template <class Key>
-counter<Key> merge_range(const std::vector<counter<Key>>& parts, size_t first, size_t last) {
-  PERF_MEASURE("logs::merge_range");
+[[perf::measure]] counter<Key> merge_range(const std::vector<counter<Key>>& parts, size_t first, size_t last) {
   if (last - first == 1) return parts[first];
   const size_t middle = first + (last - first) / 2;
   counter<Key> merged = merge_range(parts, first, middle);

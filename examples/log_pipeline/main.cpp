@@ -1,7 +1,7 @@
-// A small log pipeline, measured with PERF_MEASURE: generates N log lines,
-// parses them on four worker threads, weighs and counts them per path, merges
-// the workers' counts and prints the five heaviest paths. The exit report shows
-// where the time went. Usage: log_pipeline [LINES]
+// A small log pipeline, measured by perf-instrument through its [[perf::measure]]
+// attributes: it generates N log lines, parses them on four worker threads, weighs
+// and counts them per path, merges the workers' counts and prints the five heaviest
+// paths. The exit report shows where the time went. Usage: log_pipeline [LINES]
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -17,8 +17,7 @@ namespace {
 constexpr int workers = 4;
 
 // Deterministic input: every 50th line is malformed, every 7th an error.
-std::vector<std::string> generate_lines(int count) {
-  PERF_MEASURE("generate_lines");
+[[perf::measure]] std::vector<std::string> generate_lines(int count) {
   static const char* const paths[] = {"/", "/login", "/api/items", "/api/items/42", "/static/app.js", "/health"};
   std::vector<std::string> lines;
   for (int i = 0; i < count; ++i) {
@@ -34,9 +33,8 @@ std::vector<std::string> generate_lines(int count) {
   return lines;
 }
 
-logs::counter<std::string> process_chunk(const std::vector<std::string>& lines, size_t first, size_t last,
+[[perf::measure("process_chunk (one worker's share)")]] logs::counter<std::string> process_chunk(const std::vector<std::string>& lines, size_t first, size_t last,
                                          long& malformed) {
-  PERF_MEASURE("process_chunk");
   logs::counter<std::string> counts;
   for (size_t i = first; i < last; ++i) {
     try {
@@ -49,12 +47,15 @@ logs::counter<std::string> process_chunk(const std::vector<std::string>& lines, 
   return counts;
 }
 
-void print_top(const logs::counter<std::string>& total, long malformed) {
-  PERF_MEASURE("print_top");
+[[perf::measure]] void print_top(const logs::counter<std::string>& total, long malformed) {
   std::vector<std::pair<std::string, long>> rows(total.counts().begin(), total.counts().end());
-  const auto heavier = [](const auto& a, const auto& b) { return a.second > b.second; };
-  std::sort(rows.begin(), rows.end(), heavier);
-  for (size_t i = 0; i < rows.size() && i < 5; ++i) std::printf("%8ld  %s\n", rows[i].second, rows[i].first.c_str());
+  const size_t shown = std::min<size_t>(rows.size(), 5);
+  std::partial_sort(rows.begin(), rows.begin() + static_cast<long>(shown), rows.end(),
+                    [](const auto& a, const auto& b) { return a.second > b.second; });
+  const auto print_row = [] [[perf::measure]] (const std::pair<std::string, long>& row) {
+    std::printf("%8ld  %s\n", row.second, row.first.c_str());
+  };
+  for (size_t i = 0; i < shown; ++i) print_row(rows[i]);
   std::printf("%8ld  malformed lines\n", malformed);
 }
 

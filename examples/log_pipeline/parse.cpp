@@ -6,8 +6,7 @@
 namespace logs {
 namespace {
 
-long parse_timestamp(std::string_view field) {
-  PERF_MEASURE("logs::parse_timestamp");
+[[perf::measure]] long parse_timestamp(std::string_view field) {
   long value = 0;
   const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value);
   if (error != std::errc() || end != field.data() + field.size()) throw parse_error("bad timestamp");
@@ -24,7 +23,6 @@ std::string_view next_field(std::string_view& rest) {
 }  // namespace
 
 std::unique_ptr<record> parse_line(std::string_view line) {
-  PERF_MEASURE("logs::parse_line");
   std::string_view rest = line;
   const long timestamp = parse_timestamp(next_field(rest));
   const std::string_view kind = next_field(rest);

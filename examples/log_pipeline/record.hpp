@@ -4,8 +4,6 @@
 #include <memory>
 #include <string>
 
-#include <perf/perf.hpp>
-
 namespace logs {
 
 class record {
@@ -25,10 +23,7 @@ class record {
 class access_record : public record {
  public:
   access_record(long timestamp, std::string path, int status) : record(timestamp, std::move(path)), status_(status) {}
-  int weight() const override {
-    PERF_MEASURE("logs::access_record::weight");
-    return status_ >= 400 ? 5 : 1;
-  }
+  [[perf::measure]] int weight() const override { return status_ >= 400 ? 5 : 1; }
 
  private:
   int status_;
@@ -37,10 +32,7 @@ class access_record : public record {
 class error_record : public record {
  public:
   using record::record;
-  int weight() const override {
-    PERF_MEASURE("logs::error_record::weight");
-    return 20;
-  }
+  [[perf::measure]] int weight() const override { return 20; }
 };
 
 }  // namespace logs

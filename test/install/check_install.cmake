@@ -1,9 +1,9 @@
 # Installs the build tree into a fresh prefix and uses it as a user would:
 # - test/install/consumer links perf::runtime and measures by hand;
-# - test/install/rewritten is instrumented by the installed perf-instrument, built,
-#   run, and reverted to its original bytes.
+# - test/install/rewritten and the example log pipeline are instrumented by the
+#   installed perf-instrument, built, run, and reverted to their original bytes.
 # Each program's JSON report is checked for exact call counts.
-# Variables: BUILD_DIR, SOURCE_DIR, WORK_DIR, GENERATOR, WITH_TOOL.
+# Variables: BUILD_DIR, SOURCE_DIR, EXAMPLE_DIR, WORK_DIR, GENERATOR, WITH_TOOL.
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 
@@ -55,21 +55,42 @@ endfunction()
 
 expect_calls(${WORK_DIR}/report.json "consumer::square=12")
 
-if(WITH_TOOL)
-  set(project ${WORK_DIR}/rewritten)
-  file(COPY ${SOURCE_DIR}/rewritten/ DESTINATION ${project})
+# Copies the project at `source` to WORK_DIR/`name`, instruments the copy with the
+# installed perf-instrument, builds it, runs `name` with ARGS, checks the report
+# for the exact CALLS (NAME=COUNT), and checks that --revert restores every file.
+function(instrument_build_run name source)
+  cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "ARGS;CALLS")
+  set(project ${WORK_DIR}/${name})
+  file(COPY ${source}/ DESTINATION ${project})
   run(${CMAKE_COMMAND} -S ${project} -B ${project}/build -G ${GENERATOR} -DCMAKE_PREFIX_PATH=${prefix})
   run(${prefix}/bin/perf-instrument -p ${project}/build)
   run(${CMAKE_COMMAND} --build ${project}/build)
-  run(${CMAKE_COMMAND} -E env PERF_REPORT=${WORK_DIR}/rewritten.json ${project}/build/shop)
-  expect_calls(${WORK_DIR}/rewritten.json "cart::add=10" "cart total=2")
+  run(${CMAKE_COMMAND} -E env PERF_REPORT=${WORK_DIR}/${name}.json ${project}/build/${name} ${arg_ARGS})
+  expect_calls(${WORK_DIR}/${name}.json ${arg_CALLS})
   run(${prefix}/bin/perf-instrument -p ${project}/build --revert)
-  foreach(file CMakeLists.txt cart.hpp cart.cpp main.cpp)
-    file(SHA256 ${SOURCE_DIR}/rewritten/${file} original)
+  file(GLOB originals RELATIVE ${source} ${source}/*)
+  foreach(file ${originals})
+    file(SHA256 ${source}/${file} original)
     file(SHA256 ${project}/${file} reverted)
     if(NOT original STREQUAL reverted)
-      message(FATAL_ERROR "--revert did not restore ${file}")
+      message(FATAL_ERROR "--revert did not restore ${name}/${file}")
     endif()
   endforeach()
+endfunction()
+
+if(WITH_TOOL)
+  instrument_build_run(shop ${SOURCE_DIR}/rewritten CALLS "cart::add=10" "cart total=2")
+  # The README's example: every measured function, worker threads included.
+  instrument_build_run(log_pipeline ${EXAMPLE_DIR} ARGS 20000 CALLS
+    "(anonymous namespace)::generate_lines=1"
+    "process_chunk (one worker's share)=4"
+    "logs::parse_line=20000"
+    "logs::(anonymous namespace)::parse_timestamp=36800"
+    "logs::counter::add=19600"
+    "logs::access_record::weight=16800"
+    "logs::error_record::weight=2800"
+    "logs::merge_range=7"
+    "(anonymous namespace)::print_top=1"
+    "(anonymous namespace)::print_top::(lambda at line 55)=5")
 endif()
 file(REMOVE_RECURSE ${WORK_DIR})

@@ -115,55 +115,51 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
   edit_set& edits_;
 };
 
+// What every unit of a run shares: the selection, the project and the edit set.
+struct collection {
+  const selection& chosen;
+  const project& where;
+  edit_set& edits;
+};
+
 class collector_consumer : public ASTConsumer {
  public:
-  collector_consumer(const selection& chosen, const project& where, edit_set& edits)
-      : chosen_(chosen), where_(where), edits_(edits) {}
+  explicit collector_consumer(const collection& run) : run_(run) {}
 
   void HandleTranslationUnit(ASTContext& context) override {
     if (context.getDiagnostics().hasErrorOccurred()) return;
-    function_visitor(context, chosen_, where_, edits_).TraverseDecl(context.getTranslationUnitDecl());
+    function_visitor(context, run_.chosen, run_.where, run_.edits).TraverseDecl(context.getTranslationUnitDecl());
     const SourceManager& sources = context.getSourceManager();
     for (auto file = sources.fileinfo_begin(); file != sources.fileinfo_end(); ++file) {
       const std::string path = entry_of(file->getFirst()).tryGetRealPathName().str();
-      if (where_.contains(path)) edits_.read(path);
+      if (run_.where.contains(path)) run_.edits.read(path);
     }
   }
 
  private:
-  const selection& chosen_;
-  const project& where_;
-  edit_set& edits_;
+  const collection& run_;
 };
 
 class collector_action : public ASTFrontendAction {
  public:
-  collector_action(const selection& chosen, const project& where, edit_set& edits)
-      : chosen_(chosen), where_(where), edits_(edits) {}
+  explicit collector_action(const collection& run) : run_(run) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance&, StringRef) override {
-    return std::make_unique<collector_consumer>(chosen_, where_, edits_);
+    return std::make_unique<collector_consumer>(run_);
   }
 
  private:
-  const selection& chosen_;
-  const project& where_;
-  edit_set& edits_;
+  const collection& run_;
 };
 
 class collector_factory : public tooling::FrontendActionFactory {
  public:
-  collector_factory(const selection& chosen, const project& where, edit_set& edits)
-      : chosen_(chosen), where_(where), edits_(edits) {}
+  collector_factory(const selection& chosen, const project& where, edit_set& edits) : run_{chosen, where, edits} {}
 
-  std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<collector_action>(chosen_, where_, edits_);
-  }
+  std::unique_ptr<FrontendAction> create() override { return std::make_unique<collector_action>(run_); }
 
  private:
-  const selection& chosen_;
-  const project& where_;
-  edit_set& edits_;
+  const collection run_;
 };
 
 }  // namespace

@@ -51,20 +51,18 @@ llvm::Expected<std::vector<std::string>> units_to_parse(const std::vector<std::s
   return units;
 }
 
-// The selected functions: skipped ones as warnings on stderr, and with --list every
-// one on stdout (`file:line: name`, and the reason for a skipped one). A name is
-// escaped as in a string literal, so that each stays on its line.
+// The selected functions: skipped ones always warn (on stderr); --list also prints
+// every one on stdout (`file:line: name`, and the reason for a skipped one). A name
+// is escaped as in a string literal, so that each stays on its line.
 void report(const std::set<selected_function>& functions, bool list) {
   for (const selected_function& f : functions) {
     const std::string name = string_literal_body(f.name);
-    if (list) {
-      llvm::outs() << f.file << ":" << f.line << ": " << name;
-      if (!f.skip_reason.empty()) llvm::outs() << " (not measured: " << f.skip_reason << ")";
-      llvm::outs() << "\n";
-    } else if (!f.skip_reason.empty()) {
+    if (!f.skip_reason.empty())
       llvm::errs() << f.file << ":" << f.line << ":" << f.column << ": warning: " << name
                    << " is not measured: " << f.skip_reason << "\n";
-    }
+    if (list)
+      llvm::outs() << f.file << ":" << f.line << ": " << name
+                   << (f.skip_reason.empty() ? "" : " (skipped: " + f.skip_reason + ")") << "\n";
   }
 }
 

@@ -104,19 +104,23 @@ bool has_well_formed_label(const AnnotateAttr& annotation) {
 }
 
 std::optional<std::string> measure_label(const FunctionDecl& f) {
+  // An explicit specialisation also inherits its template's annotation: a label
+  // written anywhere wins over an annotation without one.
+  std::optional<std::string> label;
   for (const FunctionDecl* declaration : f.redecls()) {
     for (const auto* annotation : declaration->specific_attrs<AnnotateAttr>()) {
       if (!is_measure_annotation(*annotation)) continue;
+      std::string written;
       const llvm::StringRef text = annotation->getAnnotation();
-      if (text != measure_annotation) return text.drop_front(std::string_view(measure_annotation).size() + 1).str();
-      if (const auto* label = annotation->args_size() == 1
-                                  ? dyn_cast<StringLiteral>((*annotation->args_begin())->IgnoreParenCasts())
-                                  : nullptr)
-        return label->getString().str();
-      return std::string();
+      if (text != measure_annotation)
+        written = text.drop_front(std::string_view(measure_annotation).size() + 1).str();
+      else if (annotation->args_size() == 1)
+        if (const auto* literal = dyn_cast<StringLiteral>((*annotation->args_begin())->IgnoreParenCasts()))
+          written = literal->getString().str();
+      if (!label || label->empty()) label = written;
     }
   }
-  return std::nullopt;
+  return label;
 }
 
 }  // namespace perf::tool
