@@ -18,6 +18,7 @@ tools = os.path.join(config.test_source_root, "tools")
 config.substitutions += [
     ("%perf-instrument", config.perf_instrument),
     ("%make-db", "python3 " + os.path.join(tools, "make_db.py")),
+    ("%make-tree-db", "python3 " + os.path.join(tools, "make_tree_db.py")),
     ("%compile-all", os.path.join(tools, "compile_all.sh")),
     ("%run-report", os.path.join(tools, "run_report.sh")),
     ("%expect-exit", os.path.join(tools, "expect_exit.sh")),

@@ -1,0 +1,2 @@
+extern "C" int checksum(const char* text);
+int modern_checksum(const char* text) { return checksum(text); }

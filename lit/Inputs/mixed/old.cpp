@@ -1,0 +1,2 @@
+#include "square.hpp"
+int old_twice() { return twice(square(1)); }
