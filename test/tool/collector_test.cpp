@@ -139,6 +139,20 @@ TEST_F(Collector, FilesOutsideTheProjectAreNeverEdited) {
             "#include \"library.hpp\"\nint mine() { PERF_INSTRUMENT(\"mine\"); return library_function(); }\n");
 }
 
+TEST_F(Collector, AFileIncludedInsideADeclarationHasTheUnitsMainFilePrefixed) {
+  write(project_dir / "methods.inc", "[[perf::measure]] int size() const { return 3; }\n");
+  const collected c = collect("struct widget {\n#include \"methods.inc\"\n};\n");
+  EXPECT_EQ(c.selected, std::vector<std::string>{"1 widget::size"});
+  EXPECT_TRUE(c.edits.prefix);  // the main file's prefix comes before the class
+}
+
+TEST_F(Collector, AFileIncludedAtFileScopeLeavesTheMainFileAlone) {
+  write(project_dir / "functions.hpp", "[[perf::measure]] inline int size() { return 3; }\n");
+  const collected c = collect("#include \"functions.hpp\"\nnamespace n { int unrelated(); }\n");
+  EXPECT_EQ(c.selected, std::vector<std::string>{"1 size"});
+  EXPECT_FALSE(c.edits.prefix);
+}
+
 TEST_F(Collector, LabelsComeFromEverySpellingWithTheirEscapes) {
   const collected c = collect(
       "[[perf::measure(\"tab\\there\")]] int a() { return 1; }\n"

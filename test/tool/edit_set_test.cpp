@@ -76,7 +76,7 @@ TEST(EditSet, AnEarlierRunsStatementIsKeptReplacedOrRemoved) {
 
 TEST(EditSet, AFileSpellingTheAttributeGetsThePrefixAlone) {
   edit_set edits;
-  edits.spells_attribute("/src/declarations.hpp");
+  edits.needs_prefix("/src/declarations.hpp");
   const file_edits& file = edits.resolve().files.at("/src/declarations.hpp");
   EXPECT_TRUE(file.prefix);
   EXPECT_TRUE(file.replacements.empty());

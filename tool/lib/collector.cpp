@@ -9,6 +9,7 @@
 #include "function_label.hpp"
 #include "instrumentation_text.hpp"
 #include "measure_attribute.hpp"
+#include "nested_inclusion.hpp"
 #include "planner.hpp"
 
 namespace perf::tool {
@@ -23,7 +24,12 @@ using namespace clang;
 class function_visitor : public RecursiveASTVisitor<function_visitor> {
  public:
   function_visitor(ASTContext& context, const selection& chosen, const project& where, edit_set& edits)
-      : context_(context), sources_(context.getSourceManager()), chosen_(chosen), where_(where), edits_(edits) {}
+      : context_(context),
+        sources_(context.getSourceManager()),
+        chosen_(chosen),
+        where_(where),
+        edits_(edits),
+        nesting_(context) {}
 
   bool VisitDecl(Decl* declaration) {
     if (declaration->hasAttrs()) check_annotations(*declaration);
@@ -51,13 +57,26 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
     return {file->tryGetRealPathName().str(), sources_.isInSystemHeader(written)};
   }
 
+  // Makes sure the runtime header comes before the prefix of the file `location` is
+  // in: a file included inside a declaration has the unit's main file prefixed too
+  // (the header's include guard then makes its own #include empty). False when that
+  // cannot be: the main file is not the project's.
+  bool runtime_header_reachable(SourceLocation location) {
+    if (!nesting_.inside_declaration(sources_.getFileID(sources_.getFileLoc(location)))) return true;
+    const std::string main_file = file_of(sources_.getLocForStartOfFile(sources_.getMainFileID())).first;
+    if (!where_.contains(main_file)) return false;
+    edits_.needs_prefix(main_file);
+    return true;
+  }
+
   // The attribute's spellings end up as annotations; the annotate spelling is
   // Clang's own, so its misuse is diagnosed here.
   void check_annotations(const Decl& declaration) {
     for (const auto* annotation : declaration.specific_attrs<AnnotateAttr>()) {
       if (!is_measure_annotation(*annotation)) continue;
-      if (const auto [path, system] = file_of(annotation->getLocation()); !system && where_.contains(path))
-        edits_.spells_attribute(path);
+      if (const auto [path, system] = file_of(annotation->getLocation());
+          !system && where_.contains(path) && runtime_header_reachable(annotation->getLocation()))
+        edits_.needs_prefix(path);
       const char* problem = !isa<FunctionDecl>(declaration)       ? not_a_function_error
                             : !has_well_formed_label(*annotation) ? bad_label_error
                                                                   : nullptr;
@@ -96,7 +115,9 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
       edits_.add(std::move(planned));
       return;
     }
-    const plan p = plan_function(f, context_);
+    plan p = plan_function(f, context_);
+    if (p.skip_reason.empty() && p.insert_at.isValid() && !runtime_header_reachable(p.insert_at))
+      p.skip_reason = "its file is included inside a declaration by a unit outside the project";
     planned.skip_reason = p.skip_reason;
     if (p.insert_at.isValid()) {
       planned.body_file = file_of(p.insert_at).first;
@@ -113,6 +134,7 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
   const selection& chosen_;
   const project& where_;
   edit_set& edits_;
+  nested_inclusion nesting_;
 };
 
 // What every unit of a run shares: the selection, the project and the edit set.

@@ -34,9 +34,9 @@ void edit_set::add(planned_function function) {
   plans_.insert(std::move(function));
 }
 
-void edit_set::spells_attribute(const std::string& real_path) {
+void edit_set::needs_prefix(const std::string& real_path) {
   std::lock_guard lock(mutex_);
-  spelling_attribute_.insert(real_path);
+  prefixed_.insert(real_path);
 }
 
 void edit_set::read(const std::string& real_path) {
@@ -47,7 +47,7 @@ void edit_set::read(const std::string& real_path) {
 resolved_edits edit_set::resolve() const {
   std::lock_guard lock(mutex_);
   resolved_edits result;
-  for (const std::string& path : spelling_attribute_) result.files[path].prefix = true;
+  for (const std::string& path : prefixed_) result.files[path].prefix = true;
   for (auto first = plans_.begin(); first != plans_.end();) {
     const auto last = std::find_if(first, plans_.end(), [&](const planned_function& p) { return !same_place(*first, p); });
     const planned_function& f = *first;

@@ -65,9 +65,11 @@ struct resolved_edits {
 class edit_set {
  public:
   void add(planned_function function);
-  // The file spells the attribute: it gets the prefix, whose header keeps the
-  // compilers quiet about the attribute, even when nothing in it is measured.
-  void spells_attribute(const std::string& real_path);
+  // The file gets the prefix even when nothing in it is measured: it spells the
+  // attribute (the prefix's header keeps the compilers quiet about it), or it is a
+  // unit's main file whose headers are measured inside a declaration (see
+  // nested_inclusion.hpp).
+  void needs_prefix(const std::string& real_path);
   // A file some unit read, in the project: the -o mirror copies it.
   void read(const std::string& real_path);
 
@@ -81,7 +83,7 @@ class edit_set {
  private:
   mutable std::mutex mutex_;
   std::set<planned_function> plans_;  // a header's functions come once from all the units including it
-  std::set<std::string> spelling_attribute_;
+  std::set<std::string> prefixed_;
   std::set<std::string> files_read_;
 };
 
