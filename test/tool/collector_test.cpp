@@ -153,6 +153,14 @@ TEST_F(Collector, AFileIncludedAtFileScopeLeavesTheMainFileAlone) {
   EXPECT_FALSE(c.edits.prefix);
 }
 
+TEST_F(Collector, ABodyWrittenOutsideTheProjectIsNotEdited) {
+  write(outside_dir / "body.inc", "{ return 1; }\n");
+  const collected c = collect("[[perf::measure]] int f()\n#include \"body.inc\"\n");
+  EXPECT_EQ(c.selected, std::vector<std::string>{"1 f: its body is outside the project " +
+                                                 std::filesystem::canonical(project_dir).string()});
+  EXPECT_TRUE(c.edits.replacements.empty());
+}
+
 TEST_F(Collector, LabelsComeFromEverySpellingWithTheirEscapes) {
   const collected c = collect(
       "[[perf::measure(\"tab\\there\")]] int a() { return 1; }\n"

@@ -116,11 +116,16 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
       return;
     }
     plan p = plan_function(f, context_);
+    const auto [body_file, body_in_system_header] = file_of(p.insert_at);
+    if (p.insert_at.isValid() && (body_in_system_header || !where_.contains(body_file))) {
+      p.skip_reason = "its body is outside the project " + where_.root;
+      p.insert_at = {};
+    }
     if (p.skip_reason.empty() && p.insert_at.isValid() && !runtime_header_reachable(p.insert_at))
       p.skip_reason = "its file is included inside a declaration by a unit outside the project";
     planned.skip_reason = p.skip_reason;
     if (p.insert_at.isValid()) {
-      planned.body_file = file_of(p.insert_at).first;
+      planned.body_file = body_file;
       planned.body_offset = sources_.getFileOffset(p.insert_at);
       const char* after_brace = sources_.getCharacterData(p.insert_at);
       planned.existing.assign(after_brace, scope_statement_length(after_brace));

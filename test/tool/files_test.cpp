@@ -1,0 +1,69 @@
+// Writing all files or none, atomically.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "lib/files.hpp"
+
+namespace perf::tool {
+namespace {
+
+namespace fs = std::filesystem;
+
+class Files : public ::testing::Test {
+ protected:
+  fs::path dir = fs::temp_directory_path() / ("perf-files-" + std::to_string(::getpid()));
+  void SetUp() override { fs::create_directories(dir); }
+  void TearDown() override { fs::remove_all(dir); }
+
+  static void write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
+  // write_files_atomically's error message, "" on success.
+  static std::string write_all(const std::map<std::string, std::string>& texts) {
+    llvm::Error error = write_files_atomically(texts);
+    return error ? llvm::toString(std::move(error)) : "";
+  }
+  std::vector<std::string> names() const {
+    std::vector<std::string> found;
+    for (const auto& entry : fs::recursive_directory_iterator(dir)) found.push_back(entry.path().lexically_relative(dir));
+    std::sort(found.begin(), found.end());
+    return found;
+  }
+};
+
+TEST_F(Files, EveryFileIsReplacedKeepingItsPermissionsAndMissingDirectoriesAreMade) {
+  write(dir / "a.cpp", "old");
+  fs::permissions(dir / "a.cpp", fs::perms::owner_read | fs::perms::owner_write | fs::perms::owner_exec);
+  ASSERT_EQ(write_all({{(dir / "a.cpp").string(), "new a"}, {(dir / "sub/b.cpp").string(), "new b"}}), "");
+  EXPECT_EQ(read_file((dir / "a.cpp").string()), "new a");
+  EXPECT_EQ(read_file((dir / "sub/b.cpp").string()), "new b");
+  EXPECT_EQ(fs::status(dir / "a.cpp").permissions() & fs::perms::all,
+            fs::perms::owner_read | fs::perms::owner_write | fs::perms::owner_exec);
+  EXPECT_EQ(names(), (std::vector<std::string>{"a.cpp", "sub", "sub/b.cpp"}));
+}
+
+TEST_F(Files, WhenOneFileCannotBeWrittenNoneIsAndNoTemporaryIsLeft) {
+  write(dir / "a.cpp", "old a");
+  write(dir / "not_a_directory", "");
+  const std::string message =
+      write_all({{(dir / "a.cpp").string(), "new a"}, {(dir / "not_a_directory/b.cpp").string(), "new b"}});
+  EXPECT_NE(message.find("not_a_directory/b.cpp"), std::string::npos) << message;
+  EXPECT_NE(message.find("; nothing was written"), std::string::npos) << message;
+  EXPECT_EQ(read_file((dir / "a.cpp").string()), "old a");
+  EXPECT_EQ(names(), (std::vector<std::string>{"a.cpp", "not_a_directory"}));
+}
+
+TEST_F(Files, AFileCanBeReadInPartAndReadOnlyMeansNoWriteBit) {
+  write(dir / "a.cpp", "0123456789");
+  EXPECT_EQ(read_file((dir / "a.cpp").string(), 4), "0123");
+  EXPECT_EQ(read_file((dir / "missing.cpp").string()), std::nullopt);
+  EXPECT_FALSE(is_read_only((dir / "a.cpp").string()));
+  fs::permissions(dir / "a.cpp", fs::perms::owner_read | fs::perms::group_read);
+  EXPECT_TRUE(is_read_only((dir / "a.cpp").string()));
+}
+
+}  // namespace
+}  // namespace perf::tool
