@@ -10,7 +10,7 @@
 Usage: rewriter_bench.py PERF_INSTRUMENT CLANGXX [REPETITIONS]. The runs of the
 things compared alternate, and each figure is the best of REPETITIONS (default 5),
 the estimate least disturbed by other load. Every run of the rewriter starts from
-fresh, uninstrumented copies of the sources.
+fresh, uninstrumented sources.
 """
 import json
 import os
@@ -20,7 +20,7 @@ import sys
 import tempfile
 import time
 
-tool, clangxx = sys.argv[1], sys.argv[2]
+tool, clangxx = os.path.abspath(sys.argv[1]), sys.argv[2]
 repetitions = int(sys.argv[3]) if len(sys.argv) > 3 else 5
 flags = ["-std=c++17", "-O2", "-Wall"]
 headers = ["algorithm", "functional", "iostream", "map", "memory", "regex", "string", "thread",
@@ -37,7 +37,8 @@ def unit(functions, seed):
 
 
 def write_sources(directory, units, functions):
-    """The pristine sources and their database; returns the units' names."""
+    """Fresh sources and their database in `directory`; returns the units' names."""
+    shutil.rmtree(directory, ignore_errors=True)
     os.makedirs(directory)
     names, entries = [], []
     for u in range(units):
@@ -52,18 +53,18 @@ def write_sources(directory, units, functions):
     return names
 
 
-def timed(command, cwd, fresh_copy_of=None):
-    """Seconds `command` takes; with `fresh_copy_of`, cwd is first made a fresh copy of it."""
-    if fresh_copy_of:
-        shutil.rmtree(cwd, ignore_errors=True)
-        shutil.copytree(fresh_copy_of, cwd)
+def timed(command, cwd, fresh_sources=None):
+    """Seconds `command` takes; with `fresh_sources` (units, functions), cwd is first
+    given fresh sources."""
+    if fresh_sources:
+        write_sources(cwd, *fresh_sources)
     start = time.perf_counter()
     subprocess.run(command, cwd=cwd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return time.perf_counter() - start
 
 
 def best_of_alternating(runs):
-    """The best time of each (command, cwd, fresh_copy_of), the runs interleaved."""
+    """The best time of each (command, cwd, fresh_sources), the runs interleaved."""
     best = [float("inf")] * len(runs)
     for _ in range(repetitions):
         for i, run in enumerate(runs):
@@ -85,7 +86,7 @@ with tempfile.TemporaryDirectory() as scratch:
     [name] = write_sources(large, 1, 3000)
     syntax, rewrite = best_of_alternating([
         ([clangxx, *flags, "-fsyntax-only", name], large, None),
-        ([tool, "-p", large_work, "--in-place"], large_work, large)])
+        ([tool, "-p", large_work, "--in-place"], large_work, (1, 3000))])
     print(f"large unit (10 standard headers, 3000 measured functions): clang++ -fsyntax-only {syntax:.3f} s, "
           f"perf-instrument --in-place {rewrite:.3f} s: {rewrite / syntax:.2f}x "
           f"(target <= 1.30: {verdict(rewrite / syntax <= 1.30)})")
@@ -95,8 +96,8 @@ with tempfile.TemporaryDirectory() as scratch:
     one_by_one = syntax_only(names)
     two_at_a_time = f"({syntax_only(names[0::2])}) & ({syntax_only(names[1::2])}); wait"
     serial, parallel, one_process, two_processes = best_of_alternating([
-        ([tool, "-p", many_work, "-j", "1"], many_work, many),
-        ([tool, "-p", many_work, "-j", "2"], many_work, many),
+        ([tool, "-p", many_work, "-j", "1"], many_work, (24, 50)),
+        ([tool, "-p", many_work, "-j", "2"], many_work, (24, 50)),
         (["bash", "-c", one_by_one], many, None),
         (["bash", "-c", two_at_a_time], many, None)])
     print(f"24 units: perf-instrument -j 1 {serial:.2f} s, -j 2 {parallel:.2f} s: {serial / parallel:.2f}x faster "
