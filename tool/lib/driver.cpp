@@ -66,11 +66,23 @@ void report(const std::set<selected_function>& functions, bool list) {
   }
 }
 
+int revert(const project& where) {
+  const change_set changes = revert_changes(where);
+  if (llvm::Error error = write_changes(changes)) return fail(input_error, llvm::toString(std::move(error)));
+  llvm::errs() << "perf-instrument: reverted " << changes.size() << " file" << (changes.size() == 1 ? "" : "s")
+               << " under " << where.root << "\n";
+  return success;
+}
+
 }  // namespace
 
 int run(int argc, const char** argv) {
   std::optional<run_options> options = parse_command_line(argc, argv);
   if (!options) return usage_error;
+  if (options->mode == mode::revert && !options->root.empty()) {  // no database needed
+    llvm::Expected<project> where = find_project(options->root, options->build_dir, {});
+    return where ? revert(*where) : fail(input_error, llvm::toString(where.takeError()));
+  }
 
   const std::string database_path = (fs::path(options->build_dir) / "compile_commands.json").string();
   std::string load_error;
@@ -87,13 +99,7 @@ int run(int argc, const char** argv) {
   llvm::Expected<project> where = find_project(options->root, options->build_dir, known_paths);
   if (!where) return fail(input_error, llvm::toString(where.takeError()));
 
-  if (options->mode == mode::revert) {
-    const change_set changes = revert_changes(*where);
-    if (llvm::Error error = write_changes(changes)) return fail(input_error, llvm::toString(std::move(error)));
-    llvm::errs() << "perf-instrument: reverted " << changes.size() << " file" << (changes.size() == 1 ? "" : "s")
-                 << " under " << where->root << "\n";
-    return success;
-  }
+  if (options->mode == mode::revert) return revert(*where);
   const std::string output_dir = options->mode == mode::mirror ? real_path(options->output_dir) : "";
   if (!output_dir.empty() && (output_dir == where->root || where->contains(output_dir)))
     return fail(usage_error, "the output directory " + output_dir + " is inside the project " + where->root);
