@@ -86,10 +86,10 @@ if(WITH_TOOL)
     "process_chunk (one worker's share)=4"
     "logs::parse_line=20000"
     "logs::(anonymous namespace)::parse_timestamp=36800"
-    "logs::counter::add=19600"
+    "logs::counter<Key>::add=19600"
     "logs::access_record::weight=16800"
     "logs::error_record::weight=2800"
-    "logs::merge_range=7"
+    "logs::merge_range<Key>=7"
     "(anonymous namespace)::print_top=1"
     "(anonymous namespace)::print_top::(lambda at line 55)=5")
 endif()
