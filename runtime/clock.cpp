@@ -146,6 +146,14 @@ std::string_view clock_name(clock_source source) {
 
 void start_calibration(clock_source source) { calibration_start = read_pair(source); }
 
+double quick_ticks_per_ns(clock_source source) noexcept {
+  if (source == clock_source::monotonic) return 1.0;
+  const uint64_t ticks = detail::clock_now(source);
+  const uint64_t ns = raw_ns();
+  if (ns <= calibration_start.ns || ticks <= calibration_start.ticks) return 1.0;
+  return static_cast<double>(ticks - calibration_start.ticks) / static_cast<double>(ns - calibration_start.ns);
+}
+
 clock_rate measure_rate(clock_source source) {
   switch (source) {
     case clock_source::monotonic: return {1.0, "exact"};

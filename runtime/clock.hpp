@@ -47,6 +47,10 @@ void start_calibration(detail::clock_source source);
 // the program has run for a while; call it off the hot path.
 clock_rate measure_rate(detail::clock_source source);
 
+// One estimate of the rate of `source` from the start_calibration() pair to now,
+// without waiting: async-signal-safe, for the crash dump; rough in a young program.
+double quick_ticks_per_ns(detail::clock_source source) noexcept;
+
 }  // namespace perf::runtime
 
 #endif  // PERF_RUNTIME_CLOCK_HPP

@@ -2,7 +2,26 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
+
 namespace perf::runtime {
+namespace {
+
+// A count from 16 to max_ring_events, rounded up to a power of two.
+uint64_t parse_ring_events(std::string_view value, std::vector<std::string>& warnings) {
+  uint64_t count = 0;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), count);
+  if (error != std::errc() || end != value.data() + value.size() || count < 16 || count > max_ring_events) {
+    warnings.push_back(fmt::format("PERF_RING_EVENTS='{}' is not a count from 16 to {}; using {}", value,
+                                   max_ring_events, default_ring_events));
+    return default_ring_events;
+  }
+  uint64_t capacity = 16;
+  while (capacity < count) capacity *= 2;
+  return capacity;
+}
+
+}  // namespace
 
 config parse_config(const std::function<const char*(const char*)>& getenv_fn) {
   config result;
@@ -20,6 +39,17 @@ config parse_config(const std::function<const char*(const char*)>& getenv_fn) {
     }
   }
   if (const char* clock = getenv_fn("PERF_CLOCK")) result.clock = clock;
+  if (const char* ticks = getenv_fn("PERF_TICKS"); ticks != nullptr && *ticks != '\0') {
+    const std::string_view value = ticks;
+    if (value == "off")
+      result.ticks = false;
+    else if (value != "on")
+      result.warnings.push_back(fmt::format("PERF_TICKS='{}' is neither on nor off; the tick log stays on", value));
+  }
+  if (const char* events = getenv_fn("PERF_RING_EVENTS"); events != nullptr && *events != '\0')
+    result.ring_events = parse_ring_events(events, result.warnings);
+  if (const char* path = getenv_fn("PERF_TICKLOG")) result.ticklog_path = path;
+  if (const char* path = getenv_fn("PERF_TRACE")) result.trace_path = path;
   return result;
 }
 

@@ -2,6 +2,7 @@
 #ifndef PERF_RUNTIME_CONFIG_HPP
 #define PERF_RUNTIME_CONFIG_HPP
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -16,9 +17,17 @@ struct report_destination {
   std::string path;  // for kind::file, with %p not yet expanded
 };
 
+// Events each thread's tick ring holds unless PERF_RING_EVENTS says otherwise.
+constexpr uint64_t default_ring_events = uint64_t{1} << 16;
+constexpr uint64_t max_ring_events = uint64_t{1} << 28;
+
 struct config {
   report_destination report;
   std::string clock;  // PERF_CLOCK as given; runtime/clock.cpp interprets it
+  bool ticks = true;  // PERF_TICKS: tick log on (the default) or off
+  uint64_t ring_events = default_ring_events;  // PERF_RING_EVENTS, a power of two
+  std::string ticklog_path;  // PERF_TICKLOG, %p not yet expanded; empty: none
+  std::string trace_path;    // PERF_TRACE, likewise
   // One line per value that could not be used, naming the variable.
   std::vector<std::string> warnings;
 };

@@ -3,6 +3,7 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <cstring>
 #include <new>
 
 namespace perf::runtime {
@@ -24,6 +25,14 @@ std::string thread_name(pthread_t handle) {
   return name;
 }
 
+ring_counts tick_counts(const thread_record& thread) {
+  return thread.state.ring != nullptr ? count_events(*thread.state.ring) : ring_counts{};
+}
+
+// Site names by id for the crash dump, which may not take the registry's lock.
+// Zero pages until used.
+const char* signal_safe_site_names[registry::max_sites];
+
 }  // namespace
 
 registry& registry::instance() {
@@ -38,6 +47,7 @@ unsigned registry::register_site(detail::site& s) {
   if (sites_.size() < max_sites - 1) {
     id = static_cast<unsigned>(sites_.size());
     sites_.push_back({s.name, s.file, s.line});
+    __atomic_store_n(&signal_safe_site_names[id], strdup(s.name), __ATOMIC_RELEASE);
   } else if (sites_.size() == max_sites - 1) {
     sites_.push_back(overflow_site);
   }
@@ -55,7 +65,9 @@ void registry::retire_thread(thread_record* thread) {
   const auto site_count = static_cast<unsigned>(sites_.size());
   if (retired_.size() < site_count) retired_.resize(site_count);
   for (unsigned id = 1; id < site_count; ++id) retired_[id].add(thread->state.slots[id], thread->state.arena);
-  retired_threads_.push_back({thread->tid, thread_name(thread->handle), thread_calls(*thread, site_count), true});
+  std::string name = thread_name(thread->handle);
+  if (thread->state.ring != nullptr) retired_rings_.push_back({thread->state.ring, thread->tid, name});
+  retired_threads_.push_back({thread->tid, std::move(name), thread_calls(*thread, site_count), true, tick_counts(*thread)});
   living_.erase(std::find(living_.begin(), living_.end(), thread));
 }
 
@@ -72,8 +84,26 @@ registry_view registry::collect() {
   for (const thread_record* thread : living_) add_pending_durations(thread->state, view.per_site);
   view.threads = retired_threads_;
   for (const thread_record* thread : living_)
-    view.threads.push_back({thread->tid, thread_name(thread->handle), thread_calls(*thread, site_count), false});
+    view.threads.push_back(
+        {thread->tid, thread_name(thread->handle), thread_calls(*thread, site_count), false, tick_counts(*thread)});
   return view;
+}
+
+tick_view registry::collect_ticks(const detail::tick_ring* caller) {
+  std::lock_guard lock(mutex_);
+  tick_view view;
+  view.sites = sites_;
+  for (const retired_ring& r : retired_rings_) view.threads.push_back({r.tid, r.name, copy_events(*r.ring, true)});
+  for (const thread_record* thread : living_) {
+    if (thread->state.ring == nullptr) continue;
+    view.threads.push_back({thread->tid, thread_name(thread->handle),
+                            copy_events(*thread->state.ring, thread->state.ring == caller)});
+  }
+  return view;
+}
+
+const char* registry::site_name(unsigned id) noexcept {
+  return id < max_sites ? __atomic_load_n(&signal_safe_site_names[id], __ATOMIC_ACQUIRE) : nullptr;
 }
 
 void registry::lock_for_fork() { mutex_.lock(); }
@@ -93,6 +123,8 @@ void registry::reset_in_child(thread_record* survivor) {
   }
   retired_.clear();
   retired_threads_.clear();
+  retired_rings_.clear();
+  keep_only_ring(survivor != nullptr ? reinterpret_cast<ring_record*>(survivor->state.ring) : nullptr);
   // The lock was taken by this very thread before fork(); unlock it here.
   mutex_.unlock();
 }

@@ -13,6 +13,7 @@
 
 #include "perf/detail/thread_state.hpp"
 #include "stats.hpp"
+#include "ticklog.hpp"
 
 namespace perf::runtime {
 
@@ -30,6 +31,7 @@ struct thread_summary {
   std::string name;
   uint64_t calls = 0;
   bool exited = false;
+  ring_counts ticks;
 };
 
 // What the report shows of a site, copied at registration: a library unloaded with
@@ -38,6 +40,19 @@ struct site_info {
   std::string name;
   std::string file;
   unsigned line = 0;
+};
+
+// One thread's tick log, read back.
+struct thread_ticks {
+  long tid = 0;
+  std::string name;
+  ring_contents contents;
+};
+
+// Every thread's tick log, exited threads first, and the sites its events name.
+struct tick_view {
+  std::vector<site_info> sites;  // index = site id
+  std::vector<thread_ticks> threads;
 };
 
 // A consistent copy of everything measured so far, per site id.
@@ -59,6 +74,12 @@ class registry {
   // Merges an exiting thread's statistics into the totals and forgets the thread.
   void retire_thread(thread_record* thread);
   registry_view collect();
+  // The tick logs of every thread; `caller` (may be null) is the calling thread's
+  // ring, which is not being written while this runs.
+  tick_view collect_ticks(const detail::tick_ring* caller);
+
+  // The name of site `id`, or null. Async-signal-safe: for the crash dump.
+  static const char* site_name(unsigned id) noexcept;
 
   // fork(): the registry is locked across the call; the child keeps only `survivor`
   // (the forking thread), with its statistics cleared, and starts from nothing.
@@ -72,6 +93,12 @@ class registry {
   std::vector<thread_record*> living_;
   std::vector<accumulator> retired_;  // index = site id
   std::vector<thread_summary> retired_threads_;
+  struct retired_ring {
+    const detail::tick_ring* ring;
+    long tid;
+    std::string name;
+  };
+  std::vector<retired_ring> retired_rings_;
 };
 
 // The calling thread's statistics cleared; its open activations stay open.

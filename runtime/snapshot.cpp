@@ -66,7 +66,14 @@ snapshot take_snapshot() {
     result.functions.push_back(to_function_stats(where, a, rate.ticks_per_ns));
   std::stable_sort(result.functions.begin(), result.functions.end(),
                    [](const function_stats& a, const function_stats& b) { return a.total_ns > b.total_ns; });
-  for (const runtime::thread_summary& t : view.threads) result.threads.push_back({t.tid, t.name, t.calls, t.exited});
+  const runtime::config& environment = runtime::current_settings().environment;
+  result.ticklog.enabled = environment.ticks;
+  result.ticklog.ring_events = environment.ticks ? environment.ring_events : 0;
+  for (const runtime::thread_summary& t : view.threads) {
+    result.threads.push_back({t.tid, t.name, t.calls, t.exited, t.ticks.kept, t.ticks.dropped});
+    result.ticklog.events += t.ticks.kept;
+    result.ticklog.dropped += t.ticks.dropped;
+  }
   result.clock = {std::string(runtime::clock_name(runtime::current_settings().clock)), rate.ticks_per_ns, rate.origin};
   return result;
 }

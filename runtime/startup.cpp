@@ -33,8 +33,10 @@ const clock_rate& current_clock_rate() {
 // exit report registered here runs after the program's static destructors. This
 // file is linked whenever anything is measured, so a static runtime has it too.
 __attribute__((constructor(101))) static void start_runtime() {
-  current_settings();
+  const settings& chosen = current_settings();
   std::atexit(write_exit_report);
+  std::atexit(write_exit_ticks);
+  if (chosen.environment.ticks) install_crash_dump(chosen.environment.ticklog_path);
 }
 
 void warn(const std::string& message) { std::fprintf(stderr, "perf: %s\n", message.c_str()); }

@@ -23,6 +23,15 @@ const clock_rate& current_clock_rate();
 // atexit() when the runtime starts.
 void write_exit_report();
 
+// Writes the tick log and the trace where PERF_TICKLOG and PERF_TRACE say
+// (report/ticklog.cpp); registered with atexit() when the runtime starts.
+void write_exit_ticks();
+
+// Makes SIGSEGV, SIGABRT, SIGBUS and SIGFPE dump the last events of every thread
+// to `ticklog_path` (%p expanded; stderr when empty) before the signal takes its
+// course (crash_dump.cpp).
+void install_crash_dump(const std::string& ticklog_path);
+
 // Prints one "perf: ..." line to stderr.
 void warn(const std::string& message);
 

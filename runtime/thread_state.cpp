@@ -1,5 +1,6 @@
-// The lifecycle of a thread's block: created on the thread's first measured call,
-// handed to the registry when the thread exits, cleared in a forked child.
+// The lifecycle of a thread's block: created on the thread's first measured call or
+// tick, handed to the registry when the thread exits, cleared in a forked child.
+// The thread's tick ring outlives the block.
 #include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -91,8 +92,10 @@ thread_state* attach_thread() noexcept {
   thread->state.arena = static_cast<uint64_t*>(reserve(arena_bytes));
   thread->state.arena_used = 1;
   thread->state.arena_capacity = arena_blocks;
-  thread->state.clock = current_settings().clock;
+  const settings& chosen = current_settings();
+  thread->state.clock = chosen.clock;
   thread->tid = static_cast<long>(gettid());
+  if (chosen.environment.ticks) thread->state.ring = &create_ring(chosen.environment.ring_events, thread->tid)->ring;
   thread->handle = pthread_self();
   registry::instance().add_thread(thread);
   pthread_setspecific(key, thread);

@@ -19,7 +19,9 @@
 namespace perf {
 namespace detail {
 
-// Opens an activation of `s` on the calling thread.
+// Opens an activation of `s` on the calling thread; with `Logged`, also logs its
+// enter event, at the very clock value the statistics use.
+template <bool Logged>
 PERF_DETAIL_ALWAYS_INLINE thread_state* begin(site& s, frame& f) noexcept {
   thread_state* thread = current_thread;
   if (PERF_DETAIL_UNLIKELY(thread == nullptr)) thread = attach_thread();
@@ -32,17 +34,28 @@ PERF_DETAIL_ALWAYS_INLINE thread_state* begin(site& s, frame& f) noexcept {
   thread->current = &f;
   ++f.target->active;
   f.start = clock_now(thread->clock);
+  if (Logged && thread->ring != nullptr) log_scope_event(*thread->ring, f.start, event_kind::enter, id);
   return thread;
 }
 
-// Measures the lifetime of the object: from construction to destruction.
-class scope {
- public:
-  PERF_DETAIL_ALWAYS_INLINE explicit scope(site& s) noexcept : thread_(begin(s, frame_)) {}
-  PERF_DETAIL_ALWAYS_INLINE ~scope() { finish(*thread_, frame_, clock_now(thread_->clock)); }
+// Closes the activation opened by begin<Logged>().
+template <bool Logged>
+PERF_DETAIL_ALWAYS_INLINE void end(thread_state& thread, frame& f) noexcept {
+  const uint64_t now = clock_now(thread.clock);
+  if (Logged && thread.ring != nullptr) log_scope_event(*thread.ring, now, event_kind::exit, f.site);
+  finish(thread, f, now);
+}
 
-  scope(const scope&) = delete;
-  scope& operator=(const scope&) = delete;
+// Measures the lifetime of the object: from construction to destruction. With
+// `Logged`, the tick log also gets an enter and an exit event.
+template <bool Logged>
+class basic_scope {
+ public:
+  PERF_DETAIL_ALWAYS_INLINE explicit basic_scope(site& s) noexcept : thread_(begin<Logged>(s, frame_)) {}
+  PERF_DETAIL_ALWAYS_INLINE ~basic_scope() { end<Logged>(*thread_, frame_); }
+
+  basic_scope(const basic_scope&) = delete;
+  basic_scope& operator=(const basic_scope&) = delete;
 
  private:
   frame frame_;
@@ -57,10 +70,10 @@ class constexpr_scope {
  public:
   template <class SiteOf>
   constexpr explicit constexpr_scope(SiteOf site_of) noexcept {
-    if (!__builtin_is_constant_evaluated()) thread_ = begin(site_of(), frame_);
+    if (!__builtin_is_constant_evaluated()) thread_ = begin<true>(site_of(), frame_);
   }
   constexpr ~constexpr_scope() {
-    if (!__builtin_is_constant_evaluated()) finish(*thread_, frame_, clock_now(thread_->clock));
+    if (!__builtin_is_constant_evaluated()) end<true>(*thread_, frame_);
   }
 
   constexpr_scope(const constexpr_scope&) = delete;
@@ -75,9 +88,9 @@ class constexpr_scope {
 }  // namespace detail
 }  // namespace perf
 
-#define PERF_DETAIL_MEASURE(name, n)                                                        \
+#define PERF_DETAIL_MEASURE(name, n, logged)                                                       \
   static ::perf::detail::site PERF_DETAIL_CONCAT(perf_site_, n) = {name, __FILE__, __LINE__, 0}; \
-  ::perf::detail::scope PERF_DETAIL_CONCAT(perf_scope_, n)(PERF_DETAIL_CONCAT(perf_site_, n))
+  ::perf::detail::basic_scope<logged> PERF_DETAIL_CONCAT(perf_scope_, n)(PERF_DETAIL_CONCAT(perf_site_, n))
 
 #define PERF_DETAIL_MEASURE_CONSTEXPR(name, n)                                 \
   ::perf::detail::constexpr_scope PERF_DETAIL_CONCAT(perf_scope_, n)(          \
@@ -87,8 +100,13 @@ class constexpr_scope {
       })
 
 // Measures the rest of the enclosing block under `name` (a string literal).
-// Usable several times in one function, in nested blocks.
-#define PERF_MEASURE(name) PERF_DETAIL_MEASURE(name, __COUNTER__)
+// Usable several times in one function, in nested blocks. Each call also logs an
+// enter and an exit event in the tick log (perf/tick.hpp) unless PERF_TICKS=off.
+#define PERF_MEASURE(name) PERF_DETAIL_MEASURE(name, __COUNTER__, true)
+
+// PERF_MEASURE without the tick-log events: for a scope so hot that its events
+// would crowd everything else out of the ring.
+#define PERF_MEASURE_NO_TICKS(name) PERF_DETAIL_MEASURE(name, __COUNTER__, false)
 
 // PERF_MEASURE for the body of a constexpr function (C++20 and later): measured
 // when called at run time, invisible during constant evaluation.
@@ -96,7 +114,7 @@ class constexpr_scope {
 
 // What perf-instrument inserts; the same as PERF_MEASURE, spelled apart so that
 // `perf-instrument --revert` removes its own insertions and never a hand-written one.
-#define PERF_INSTRUMENT(name) PERF_DETAIL_MEASURE(name, __COUNTER__)
+#define PERF_INSTRUMENT(name) PERF_DETAIL_MEASURE(name, __COUNTER__, true)
 #define PERF_INSTRUMENT_CONSTEXPR(name) PERF_DETAIL_MEASURE_CONSTEXPR(name, __COUNTER__)
 
 #endif  // PERF_MEASURE_HPP

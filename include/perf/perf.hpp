@@ -11,5 +11,6 @@
 
 #include "perf/measure.hpp"
 #include "perf/report.hpp"
+#include "perf/tick.hpp"
 
 #endif  // PERF_PERF_HPP

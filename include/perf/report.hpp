@@ -41,6 +41,15 @@ struct thread_stats {
   std::string name;
   uint64_t calls = 0;  // measured calls made on this thread
   bool exited = false;
+  uint64_t tick_events = 0;   // tick-log events its ring holds
+  uint64_t tick_dropped = 0;  // older events the ring overwrote
+};
+
+struct ticklog_stats {
+  bool enabled = false;      // PERF_TICKS is not off
+  uint64_t events = 0;       // held in the rings, all threads
+  uint64_t dropped = 0;      // overwritten, all threads
+  uint64_t ring_events = 0;  // capacity of each thread's ring
 };
 
 struct clock_stats {
@@ -54,6 +63,7 @@ struct snapshot {
   std::vector<function_stats> functions;  // by total time, largest first
   std::vector<thread_stats> threads;
   clock_stats clock;
+  ticklog_stats ticklog;
 };
 
 // Everything measured so far, in every thread, living or exited. Threads that are

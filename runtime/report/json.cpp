@@ -2,35 +2,16 @@
 // (docs/report-format.md).
 #include <fmt/format.h>
 
+#include "json_string.hpp"
 #include "perf/report.hpp"
 
 namespace perf {
-namespace {
 
-std::string quoted(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20)
-          out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-        else
-          out += c;
-    }
-  }
-  return out + "\"";
-}
-
-}  // namespace
+using runtime::json_string;
 
 std::string format_json(const snapshot& s) {
   std::string out = fmt::format("{{\n  \"pid\": {},\n  \"clock\": {{\"source\": {}, \"ghz\": {}, \"frequency\": {}}},\n",
-                                s.pid, quoted(s.clock.source), s.clock.ghz, quoted(s.clock.frequency));
+                                s.pid, json_string(s.clock.source), s.clock.ghz, json_string(s.clock.frequency));
   out += "  \"functions\": [";
   for (size_t i = 0; i < s.functions.size(); ++i) {
     const function_stats& f = s.functions[i];
@@ -38,17 +19,20 @@ std::string format_json(const snapshot& s) {
         "{}\n    {{\"name\": {}, \"file\": {}, \"line\": {}, \"calls\": {}, \"total_ns\": {:.1f}, \"self_ns\": {:.1f}, "
         "\"mean_ns\": {:.1f}, \"min_ns\": {:.1f}, \"max_ns\": {:.1f}, \"stddev_ns\": {:.1f}, \"p50_ns\": {:.1f}, "
         "\"p90_ns\": {:.1f}, \"p99_ns\": {:.1f}, \"p999_ns\": {:.1f}}}",
-        i == 0 ? "" : ",", quoted(f.name), quoted(f.file), f.line, f.calls, f.total_ns, f.self_ns, f.mean_ns,
+        i == 0 ? "" : ",", json_string(f.name), json_string(f.file), f.line, f.calls, f.total_ns, f.self_ns, f.mean_ns,
         f.min_ns, f.max_ns, f.stddev_ns, f.p50_ns, f.p90_ns, f.p99_ns, f.p999_ns);
   }
   out += s.functions.empty() ? "],\n" : "\n  ],\n";
   out += "  \"threads\": [";
   for (size_t i = 0; i < s.threads.size(); ++i) {
     const thread_stats& t = s.threads[i];
-    out += fmt::format("{}\n    {{\"tid\": {}, \"name\": {}, \"calls\": {}, \"exited\": {}}}", i == 0 ? "" : ",",
-                       t.tid, quoted(t.name), t.calls, t.exited);
+    out += fmt::format(
+        "{}\n    {{\"tid\": {}, \"name\": {}, \"calls\": {}, \"exited\": {}, \"tick_events\": {}, \"tick_dropped\": {}}}",
+        i == 0 ? "" : ",", t.tid, json_string(t.name), t.calls, t.exited, t.tick_events, t.tick_dropped);
   }
-  out += s.threads.empty() ? "]\n}\n" : "\n  ]\n}\n";
+  out += s.threads.empty() ? "],\n" : "\n  ],\n";
+  out += fmt::format("  \"ticklog\": {{\"enabled\": {}, \"events\": {}, \"dropped\": {}, \"ring_events\": {}}}\n}}\n",
+                     s.ticklog.enabled, s.ticklog.events, s.ticklog.dropped, s.ticklog.ring_events);
   return out;
 }
 

@@ -55,6 +55,13 @@ std::string pad(const std::string& text, size_t width, bool right_align) {
   return right_align ? fill + text : text + fill;
 }
 
+// The tick log's line under the table.
+std::string ticklog_line(const ticklog_stats& t) {
+  if (!t.enabled) return "tick log: off (PERF_TICKS=off)\n";
+  return fmt::format("tick log: {} event{} kept, {} dropped (ring of {} events per thread)\n", format_count(t.events),
+                     t.events == 1 ? "" : "s", format_count(t.dropped), format_count(t.ring_events));
+}
+
 }  // namespace
 
 std::string format_text(const snapshot& s) {
@@ -64,7 +71,8 @@ std::string format_text(const snapshot& s) {
       "perf-instrument report (pid {}): {} function{} measured on {} thread{} ({} exited); clock {} at {:.3f} GHz ({})\n",
       s.pid, s.functions.size(), s.functions.size() == 1 ? "" : "s", s.threads.size(),
       s.threads.size() == 1 ? "" : "s", exited, s.clock.source, s.clock.ghz, s.clock.frequency);
-  if (s.functions.empty()) return out;
+  if (s.threads.empty()) return out;  // nothing measured, nothing logged
+  if (s.functions.empty()) return out + ticklog_line(s.ticklog);
 
   static constexpr const char* headings[] = {"function", "calls", "total", "self", "mean", "min",
                                              "max",      "stddev", "p50",  "p99",  "where"};
@@ -93,7 +101,7 @@ std::string format_text(const snapshot& s) {
   };
   append_row(std::vector<std::string>(std::begin(headings), std::end(headings)));
   for (const auto& row : rows) append_row(row);
-  return out;
+  return out + ticklog_line(s.ticklog);
 }
 
 }  // namespace perf

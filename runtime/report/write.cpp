@@ -1,14 +1,11 @@
 // Writing a report to a file or stderr, and the report written when the program exits.
-#include <fcntl.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <string_view>
 
 #include "../startup.hpp"
+#include "file_output.hpp"
 #include "perf/report.hpp"
 
 namespace perf {
@@ -18,42 +15,13 @@ bool ends_with(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
 }
 
-bool write_all(int fd, const std::string& text) {
-  for (size_t done = 0; done < text.size();) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<size_t>(n);
-  }
-  return true;
-}
-
-// Writes `text` beside `path` and renames it over `path`, so a reader never sees
-// half a report. Returns an error description, empty on success.
-std::string replace_file(const std::string& path, const std::string& text) {
-  const std::string temporary = path + ".tmp." + std::to_string(getpid());
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return std::strerror(errno);
-  const bool written = write_all(fd, text);
-  const int saved_errno = errno;
-  if (::close(fd) != 0 || !written) {
-    ::unlink(temporary.c_str());
-    return std::strerror(written ? errno : saved_errno);
-  }
-  if (::rename(temporary.c_str(), path.c_str()) != 0) {
-    const int rename_errno = errno;
-    ::unlink(temporary.c_str());
-    return std::strerror(rename_errno);
-  }
-  return {};
-}
-
 // Writes `s` to `path`, JSON when it ends in ".json". Returns an error description, empty on success.
 std::string write_snapshot(const std::string& path, const snapshot& s) {
-  return replace_file(path, ends_with(path, ".json") ? format_json(s) : format_text(s));
+  const std::string text = ends_with(path, ".json") ? format_json(s) : format_text(s);
+  return runtime::replace_file(path, [&](int fd) { return runtime::write_all(fd, text.data(), text.size()); });
 }
 
-std::string expand_path(const std::string& path) { return runtime::expand_pid(path, static_cast<long>(getpid())); }
+using runtime::expand_path;
 
 }  // namespace
 
@@ -70,7 +38,8 @@ void runtime::write_exit_report() {
   } else if (s.threads.empty()) {
     return;  // nothing was ever measured: a program merely linked with the runtime stays quiet
   }
-  write_all(STDERR_FILENO, format_text(s));
+  const std::string text = format_text(s);
+  runtime::write_all(STDERR_FILENO, text.data(), text.size());
 }
 
 bool write_report(const std::string& path) {

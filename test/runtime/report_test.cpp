@@ -39,7 +39,8 @@ snapshot example() {
   quote.calls = 1;
   quote.total_ns = quote.self_ns = quote.mean_ns = quote.min_ns = quote.max_ns = 7.5;
   s.functions = {parse, quote};
-  s.threads = {{101, "main", 1234567, false}, {102, "worker", 1, true}};
+  s.threads = {{101, "main", 1234567, false, 65536, 2469070}, {102, "worker", 1, true, 2, 0}};
+  s.ticklog = {true, 65538, 2469070, 65536};
   return s;
 }
 
@@ -49,7 +50,15 @@ TEST(TextReport, ATableInReadableUnitsSortedAsGiven) {
             "clock rdtsc at 2.500 GHz (calibrated)\n"
             "function           calls    total     self     mean      min      max   stddev      p50      p99  where\n"
             "config::parse  1,234,567   12.3 s  2.00 ms  10.0 µs   950 ns  1.50 ms  85.2 ns  9.99 µs   123 µs  src/config.cpp:18\n"
-            "say \"hi\"\\n             1  7.50 ns  7.50 ns  7.50 ns  7.50 ns  7.50 ns  0.00 ns  0.00 ns  0.00 ns\n");
+            "say \"hi\"\\n             1  7.50 ns  7.50 ns  7.50 ns  7.50 ns  7.50 ns  0.00 ns  0.00 ns  0.00 ns\n"
+            "tick log: 65,538 events kept, 2,469,070 dropped (ring of 65,536 events per thread)\n");
+}
+
+TEST(TextReport, SaysWhenTheTickLogIsOff) {
+  snapshot s = example();
+  s.ticklog = {false, 0, 0, 0};
+  const std::string text = format_text(s);
+  EXPECT_EQ(text.substr(text.rfind('\n', text.size() - 2) + 1), "tick log: off (PERF_TICKS=off)\n");
 }
 
 TEST(TextReport, NothingMeasuredIsOneLine) {
@@ -82,8 +91,10 @@ TEST(JsonReport, ParsesAndCarriesEveryField) {
   EXPECT_EQ(parse.at("p999_ns"), 654'321.0);
   EXPECT_EQ(report.at("functions").at(1).at("name"), "say \"hi\"\n");
   EXPECT_EQ(report.at("threads"), nlohmann::json::parse(R"([
-      {"tid": 101, "name": "main", "calls": 1234567, "exited": false},
-      {"tid": 102, "name": "worker", "calls": 1, "exited": true}])"));
+      {"tid": 101, "name": "main", "calls": 1234567, "exited": false, "tick_events": 65536, "tick_dropped": 2469070},
+      {"tid": 102, "name": "worker", "calls": 1, "exited": true, "tick_events": 2, "tick_dropped": 0}])"));
+  EXPECT_EQ(report.at("ticklog"),
+            nlohmann::json::parse(R"({"enabled": true, "events": 65538, "dropped": 2469070, "ring_events": 65536})"));
 }
 
 TEST(JsonReport, EmptySnapshotIsStillValid) {

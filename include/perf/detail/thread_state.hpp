@@ -14,6 +14,7 @@
 #include "perf/detail/clock.hpp"
 #include "perf/detail/compiler.hpp"
 #include "perf/detail/histogram_index.hpp"
+#include "perf/detail/tick_ring.hpp"
 
 namespace perf {
 namespace detail {
@@ -62,6 +63,7 @@ constexpr uint64_t pending_duration_mask = (uint64_t{1} << pending_duration_bits
 struct thread_state {
   frame* current;          // innermost measured activation, for self time
   slot* slots;             // indexed by site id
+  tick_ring* ring;         // null when tick logging is off (PERF_TICKS=off)
   clock_source clock;
   uint32_t pending_count;
   uint64_t* arena;         // histogram blocks of histogram_block_size counters
@@ -72,7 +74,7 @@ struct thread_state {
 
 extern PERF_DETAIL_TLS thread_state* current_thread PERF_DETAIL_EXPORT;
 
-// Creates and registers the calling thread's block on its first measured call.
+// Creates and registers the calling thread's block on its first measured call or tick.
 PERF_DETAIL_EXPORT thread_state* attach_thread() noexcept;
 // Gives `s` its id; safe to call from many threads at once.
 PERF_DETAIL_EXPORT unsigned register_site(site& s) noexcept;

@@ -1,0 +1,99 @@
+// The per-thread ring of tick-log events, and the inline code that appends to it.
+// Not part of the public API.
+//
+// Only the owning thread appends; dumps read concurrently. Every field a reader may
+// see is written with a relaxed atomic store (a plain store on x86-64 and aarch64)
+// before `written` is advanced, so a reader can tell a finished event from one
+// being overwritten (see runtime/ticklog.cpp for the reading side).
+#ifndef PERF_DETAIL_TICK_RING_HPP
+#define PERF_DETAIL_TICK_RING_HPP
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perf/detail/compiler.hpp"
+
+namespace perf {
+namespace detail {
+
+enum class event_kind : unsigned char { none, tick, enter, exit };
+
+// A label is cut to this many bytes.
+constexpr size_t max_label_length = 63;
+constexpr size_t label_words = 8;  // 64 bytes of label storage per event
+
+// One event as the clock saw it: raw clock ticks, converted when dumped.
+struct tick_event {
+  uint64_t time;
+  int64_t value;  // `n` of a tick; unused by scope events
+  uint64_t meta;  // site id << 32 | label length << 8 | kind
+};
+
+PERF_DETAIL_ALWAYS_INLINE constexpr uint64_t event_meta(event_kind kind, uint64_t site, uint64_t label_length) {
+  return site << 32 | label_length << 8 | static_cast<uint64_t>(kind);
+}
+
+// A power-of-two ring of events, and beside it a label buffer per event.
+struct tick_ring {
+  uint64_t written;     // events ever appended; event i lives at index i & mask
+  uint64_t mask;        // capacity - 1
+  tick_event* events;
+  uint64_t* labels;     // label_words per event
+};
+
+template <class T>
+PERF_DETAIL_ALWAYS_INLINE void store_relaxed(T& field, T value) noexcept {
+  __atomic_store(&field, &value, __ATOMIC_RELAXED);
+}
+
+// Orders the stores before it ahead of the stores after it. x86-64 never reorders
+// stores, so there it only stops the compiler (and keeps ThreadSanitizer, which
+// does not model fences, quiet).
+PERF_DETAIL_ALWAYS_INLINE void store_store_barrier() noexcept {
+#if defined(__x86_64__)
+  __asm__ __volatile__("" ::: "memory");
+#else
+  __atomic_thread_fence(__ATOMIC_RELEASE);
+#endif
+}
+
+// The slot the next event goes to.
+PERF_DETAIL_ALWAYS_INLINE uint64_t next_index(const tick_ring& ring) noexcept { return ring.written & ring.mask; }
+
+// Publishes the event written at next_index(). A reader that has seen any field of
+// the event after this one also sees `written` advanced past this one.
+PERF_DETAIL_ALWAYS_INLINE void commit_event(tick_ring& ring) noexcept {
+  __atomic_store_n(&ring.written, ring.written + 1, __ATOMIC_RELEASE);
+  store_store_barrier();
+}
+
+// Appends an event without value or label: a scope's enter or exit.
+PERF_DETAIL_ALWAYS_INLINE void log_scope_event(tick_ring& ring, uint64_t time, event_kind kind, unsigned site) noexcept {
+  tick_event& event = ring.events[next_index(ring)];
+  store_relaxed(event.time, time);
+  store_relaxed(event.meta, event_meta(kind, site, 0));
+  commit_event(ring);
+}
+
+// Appends a tick with value `n` and the first max_label_length bytes of `label`.
+PERF_DETAIL_ALWAYS_INLINE void log_tick(tick_ring& ring, uint64_t time, int64_t n, const char* label,
+                                        size_t length) noexcept {
+  if (length > max_label_length) length = max_label_length;
+  const uint64_t index = next_index(ring);
+  if (length != 0) {
+    uint64_t words[label_words] = {};
+    __builtin_memcpy(words, label, length);
+    uint64_t* stored = ring.labels + index * label_words;
+    for (size_t i = 0; i * 8 < length; ++i) store_relaxed(stored[i], words[i]);
+  }
+  tick_event& event = ring.events[index];
+  store_relaxed(event.time, time);
+  store_relaxed(event.value, n);
+  store_relaxed(event.meta, event_meta(event_kind::tick, 0, length));
+  commit_event(ring);
+}
+
+}  // namespace detail
+}  // namespace perf
+
+#endif  // PERF_DETAIL_TICK_RING_HPP

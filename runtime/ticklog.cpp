@@ -1,0 +1,121 @@
+#include "ticklog.hpp"
+
+#include <sys/mman.h>
+
+#include <cstdlib>
+
+#include "startup.hpp"
+
+namespace perf::runtime {
+namespace {
+
+using detail::tick_event;
+using detail::tick_ring;
+
+ring_record* all_rings = nullptr;  // atomic: pushed by attaching threads, read by the crash dump
+
+size_t ring_bytes(uint64_t capacity) {
+  return static_cast<size_t>(capacity) * (sizeof(tick_event) + detail::label_words * sizeof(uint64_t));
+}
+
+// Orders the loads before it ahead of the loads after it; x86-64 never reorders
+// loads (see store_store_barrier for the other side).
+void load_load_barrier() noexcept {
+#if defined(__x86_64__)
+  __asm__ __volatile__("" ::: "memory");
+#else
+  __atomic_thread_fence(__ATOMIC_ACQUIRE);
+#endif
+}
+
+template <class T>
+T load_relaxed(const T& field) noexcept {
+  T value;
+  __atomic_load(&field, &value, __ATOMIC_RELAXED);
+  return value;
+}
+
+}  // namespace
+
+ring_record* create_ring(uint64_t capacity, long tid) {
+  void* memory = mmap(nullptr, ring_bytes(capacity), PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (memory == MAP_FAILED) {
+    warn("cannot reserve memory for a thread's tick log; aborting");
+    std::abort();
+  }
+  auto* record = new ring_record{};
+  record->ring.mask = capacity - 1;
+  record->ring.events = static_cast<tick_event*>(memory);
+  record->ring.labels = reinterpret_cast<uint64_t*>(record->ring.events + capacity);
+  record->tid = tid;
+  record->next = __atomic_load_n(&all_rings, __ATOMIC_RELAXED);
+  while (!__atomic_compare_exchange_n(&all_rings, &record->next, record, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+  }
+  return record;
+}
+
+ring_record* newest_ring() noexcept { return __atomic_load_n(&all_rings, __ATOMIC_ACQUIRE); }
+
+void keep_only_ring(ring_record* survivor) {
+  for (ring_record* record = newest_ring(); record != nullptr;) {
+    ring_record* const next = record->next;
+    if (record != survivor) {
+      munmap(record->ring.events, ring_bytes(capacity(record->ring)));
+      delete record;
+    }
+    record = next;
+  }
+  if (survivor != nullptr) {
+    survivor->next = nullptr;
+    survivor->ring.written = 0;
+  }
+  __atomic_store_n(&all_rings, survivor, __ATOMIC_RELEASE);
+}
+
+event_copy read_event(const tick_ring& ring, uint64_t index) noexcept {
+  const uint64_t at = index & ring.mask;
+  const tick_event& event = ring.events[at];
+  const uint64_t meta = load_relaxed(event.meta);
+  event_copy copy;
+  copy.time = load_relaxed(event.time);
+  copy.value = load_relaxed(event.value);
+  copy.kind = static_cast<detail::event_kind>(meta & 0xff);
+  copy.site = static_cast<unsigned>(meta >> 32);
+  copy.label_length = static_cast<unsigned>((meta >> 8) & 0xff);
+  const uint64_t* words = ring.labels + at * detail::label_words;
+  for (unsigned i = 0; i * 8 < copy.label_length; ++i) {
+    const uint64_t word = load_relaxed(words[i]);
+    __builtin_memcpy(copy.label + i * 8, &word, 8);
+  }
+  copy.label[copy.label_length] = '\0';
+  return copy;
+}
+
+ring_counts count_events(const tick_ring& ring) noexcept {
+  const uint64_t written = __atomic_load_n(&ring.written, __ATOMIC_ACQUIRE);
+  const uint64_t kept = written < capacity(ring) ? written : capacity(ring);
+  return {kept, written - kept};
+}
+
+ring_contents copy_events(const tick_ring& ring, bool quiescent) {
+  const uint64_t before = __atomic_load_n(&ring.written, __ATOMIC_ACQUIRE);
+  const uint64_t first = before > capacity(ring) ? before - capacity(ring) : 0;
+  std::vector<event_copy> read;
+  read.reserve(before - first);
+  for (uint64_t index = first; index < before; ++index) read.push_back(read_event(ring, index));
+  load_load_barrier();
+  // The owner writes event i only after publishing written = i, so any event
+  // overwritten while we read lies below the count we see now (plus the one the
+  // owner may be writing), less the capacity.
+  const uint64_t after = __atomic_load_n(&ring.written, __ATOMIC_RELAXED);
+  const uint64_t end = after + (quiescent ? 0 : 1);
+  const uint64_t valid_from = end > capacity(ring) ? end - capacity(ring) : 0;
+  ring_contents contents;
+  const uint64_t skip = valid_from > first ? valid_from - first : 0;
+  if (skip < read.size()) contents.events.assign(read.begin() + static_cast<ptrdiff_t>(skip), read.end());
+  contents.dropped = before - contents.events.size();
+  return contents;
+}
+
+}  // namespace perf::runtime
