@@ -7,12 +7,12 @@
 namespace perf::runtime {
 namespace {
 
-// A count from 16 to max_ring_events, rounded up to a power of two.
+// A count from 1 to max_ring_events, rounded up to a power of two of at least 16.
 uint64_t parse_ring_events(std::string_view value, std::vector<std::string>& warnings) {
   uint64_t count = 0;
   const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), count);
-  if (error != std::errc() || end != value.data() + value.size() || count < 16 || count > max_ring_events) {
-    warnings.push_back(fmt::format("PERF_RING_EVENTS='{}' is not a count from 16 to {}; using {}", value,
+  if (error != std::errc() || end != value.data() + value.size() || count < 1 || count > max_ring_events) {
+    warnings.push_back(fmt::format("PERF_RING_EVENTS='{}' is not a count from 1 to {}; using {}", value,
                                    max_ring_events, default_ring_events));
     return default_ring_events;
   }

@@ -4,12 +4,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
+
+#include "probe_runner.hpp"
 
 namespace {
 
@@ -18,22 +17,12 @@ using json = nlohmann::json;
 
 // Runs the probe with a clean PERF_* environment plus `environment`; returns its stderr.
 std::string run_probe(const std::string& environment, const std::string& mode = "") {
-  const std::string command = "env -u PERF_REPORT -u PERF_CLOCK " + environment + " " PERF_EXIT_PROBE " " + mode +
-                              " 2>&1 >/dev/null";
-  FILE* pipe = popen(command.c_str(), "r");
-  std::string output;
-  char buffer[4096];
-  while (const size_t n = fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
-  EXPECT_EQ(pclose(pipe), 0) << command;
-  return output;
+  const perf::testing::probe_result result = perf::testing::run_probe_program(PERF_EXIT_PROBE, environment, mode);
+  EXPECT_EQ(result.status, 0) << environment << " " << mode;
+  return result.output;
 }
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using perf::testing::read_file;
 
 std::map<std::string, uint64_t> calls_by_name(const json& report) {
   std::map<std::string, uint64_t> calls;
@@ -41,13 +30,7 @@ std::map<std::string, uint64_t> calls_by_name(const json& report) {
   return calls;
 }
 
-class ExitReport : public ::testing::Test {
- protected:
-  fs::path dir = fs::temp_directory_path() / ("perf-exit-report-" + std::to_string(getpid()) + "-" +
-                                              ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  void SetUp() override { fs::create_directories(dir); }
-  void TearDown() override { fs::remove_all(dir); }
-};
+using ExitReport = perf::testing::ProbeTest;
 
 TEST_F(ExitReport, GoesToStderrByDefaultWithEveryCallIncludingExitedThreadsAndStaticDestructors) {
   const std::string text = run_probe("");

@@ -1,0 +1,55 @@
+// Running the probe programs of the runtime tests with a chosen PERF_* environment.
+#ifndef PERF_TEST_RUNTIME_PROBE_RUNNER_HPP
+#define PERF_TEST_RUNTIME_PROBE_RUNNER_HPP
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace perf::testing {
+
+struct probe_result {
+  int status = 0;      // as waitpid() gives it
+  std::string output;  // stderr (stdout is discarded)
+};
+
+// Runs `program args` with every PERF_* variable unset, then `environment` set
+// (e.g. "PERF_REPORT=off PERF_TICKS=off").
+inline probe_result run_probe_program(const std::string& program, const std::string& environment,
+                                      const std::string& args = "") {
+  const std::string command = "env -u PERF_REPORT -u PERF_CLOCK -u PERF_TICKS -u PERF_RING_EVENTS -u PERF_TICKLOG "
+                              "-u PERF_TRACE " + environment + " " + program + " " + args + " 2>&1 >/dev/null";
+  FILE* pipe = popen(command.c_str(), "r");
+  probe_result result;
+  char buffer[4096];
+  while (const size_t n = fread(buffer, 1, sizeof buffer, pipe)) result.output.append(buffer, n);
+  result.status = pclose(pipe);
+  return result;
+}
+
+inline std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A test with a fresh directory of its own, removed afterwards.
+class ProbeTest : public ::testing::Test {
+ protected:
+  std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                              ("perf-probe-" + std::to_string(getpid()) + "-" +
+                               ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  void SetUp() override { std::filesystem::create_directories(dir); }
+  void TearDown() override { std::filesystem::remove_all(dir); }
+};
+
+}  // namespace perf::testing
+
+#endif  // PERF_TEST_RUNTIME_PROBE_RUNNER_HPP

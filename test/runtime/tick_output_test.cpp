@@ -1,0 +1,225 @@
+// What a program's tick log becomes: the plain dump, the Chrome trace, the
+// report's counts, and the dump a crash leaves behind. Drives tick_probe.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "probe_runner.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+using perf::testing::read_file;
+using TickOutput = perf::testing::ProbeTest;
+
+std::string run_probe(const std::string& environment, const std::string& mode = "") {
+  const perf::testing::probe_result result = perf::testing::run_probe_program(PERF_TICK_PROBE, environment, mode);
+  EXPECT_EQ(result.status, 0) << environment << " " << mode << "\n" << result.output;
+  return result.output;
+}
+
+// One line of the plain format.
+struct dump_line {
+  uint64_t time_ns;
+  uint64_t delta_ns;
+  long tid;
+  std::string n;
+  std::string event;
+};
+
+// The header lines (starting with '#') and the event lines of a plain dump.
+std::vector<dump_line> parse_dump(const std::string& text, std::vector<std::string>* header = nullptr) {
+  std::vector<dump_line> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind('#', 0) == 0) {
+      if (header != nullptr) header->push_back(line);
+      continue;
+    }
+    std::istringstream fields(line);
+    dump_line parsed;
+    fields >> parsed.time_ns >> parsed.delta_ns >> parsed.tid >> parsed.n;
+    fields.ignore(2);
+    std::getline(fields, parsed.event);
+    lines.push_back(parsed);
+  }
+  return lines;
+}
+
+const std::string cut_label = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ<";
+
+TEST_F(TickOutput, ThePlainDumpMergesEveryThreadInTimeOrder) {
+  const fs::path path = dir / "ticks.txt";
+  EXPECT_EQ(run_probe("PERF_REPORT=off PERF_TICKLOG=" + path.string()), "");
+  std::vector<std::string> header;
+  const std::vector<dump_line> lines = parse_dump(read_file(path), &header);
+  ASSERT_EQ(header.size(), 2u);
+  EXPECT_NE(header[0].find(": 48 events of 4 threads, 0 older ones dropped"), std::string::npos) << header[0];
+  EXPECT_EQ(header[1], "#       time_ns     delta_ns   thread                    n  event");
+  // main: outer, 3 x step with a tick, the long tick = 12; workers: 3 x 4 x (task + tick) = 36.
+  ASSERT_EQ(lines.size(), 48u);
+  std::map<std::string, int> events;
+  std::map<long, uint64_t> last_time;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    ++events[lines[i].event];
+    if (i != 0) {
+      EXPECT_GE(lines[i].time_ns, lines[i - 1].time_ns);
+    }
+    if (last_time.count(lines[i].tid) != 0) {
+      EXPECT_NEAR(lines[i].delta_ns, lines[i].time_ns - last_time[lines[i].tid], 1);
+    }
+    last_time[lines[i].tid] = lines[i].time_ns;
+  }
+  const std::map<std::string, int> expected = {{"> outer", 1}, {"< outer", 1}, {"> step", 3}, {"< step", 3},
+                                               {"step", 3},    {"> task", 12}, {"< task", 12}, {"item", 12},
+                                               {cut_label, 1}};
+  EXPECT_EQ(events, expected);
+  EXPECT_EQ(lines.front().time_ns, 0u);
+  EXPECT_EQ(lines.front().event, "> outer");
+  EXPECT_EQ(lines.back().event, cut_label);
+  EXPECT_EQ(lines.back().n, "80");
+  EXPECT_EQ(lines[1].event, "> step");
+  EXPECT_EQ(lines[1].n, "-");
+  EXPECT_EQ(lines[2].n, "1");
+}
+
+TEST_F(TickOutput, TheTraceIsChromeJsonWithNestedScopesTicksAndThreadNames) {
+  const fs::path path = dir / "trace.json";
+  EXPECT_EQ(run_probe("PERF_REPORT=off PERF_TRACE=" + path.string()), "");
+  const json trace = json::parse(read_file(path));
+  EXPECT_EQ(trace.at("displayTimeUnit"), "ns");
+  std::map<std::string, int> complete, instant;
+  std::vector<std::string> thread_names;
+  std::map<long, std::vector<std::pair<double, double>>> open_by_thread;  // (start, end) stack
+  for (const json& e : trace.at("traceEvents")) {
+    const std::string phase = e.at("ph");
+    const long tid = e.at("tid");
+    if (phase == "M") {
+      if (e.at("name") == "thread_name") thread_names.push_back(e.at("args").at("name"));
+      continue;
+    }
+    const double ts = e.at("ts");
+    auto& open = open_by_thread[tid];
+    // Events come by start time; whatever ended before this one started is closed.
+    while (!open.empty() && open.back().second <= ts) open.pop_back();
+    if (phase == "X") {
+      ++complete[e.at("name")];
+      const double end = ts + e.at("dur").get<double>();
+      if (!open.empty()) {
+        EXPECT_LE(end, open.back().second + 0.002) << e.dump() << " does not nest";
+      }
+      open.push_back({ts, end});
+    } else {
+      ASSERT_EQ(phase, "i") << e.dump();
+      EXPECT_EQ(e.at("s"), "t");
+      ++instant[e.at("name")];
+      if (e.at("name") == "step") {
+        EXPECT_GE(e.at("args").at("n").get<int>(), 1);
+      }
+    }
+  }
+  EXPECT_EQ(complete, (std::map<std::string, int>{{"outer", 1}, {"step", 3}, {"task", 12}}));
+  EXPECT_EQ(instant, (std::map<std::string, int>{{"step", 3}, {"item", 12}, {cut_label, 1}}));
+  std::sort(thread_names.begin(), thread_names.end());
+  ASSERT_EQ(thread_names.size(), 4u);
+  EXPECT_EQ(std::vector<std::string>(thread_names.begin() + 1, thread_names.end()),
+            (std::vector<std::string>{"worker-1", "worker-2", "worker-3"}));
+}
+
+TEST_F(TickOutput, TheReportCountsEventsKeptAndDroppedPerThread) {
+  const fs::path report = dir / "report.json";
+  EXPECT_EQ(run_probe("PERF_RING_EVENTS=16 PERF_REPORT=" + report.string(), "wrap"), "");
+  const json parsed = json::parse(read_file(report));
+  EXPECT_EQ(parsed.at("ticklog"), json::parse(R"({"enabled": true, "events": 16, "dropped": 84, "ring_events": 16})"));
+  ASSERT_EQ(parsed.at("threads").size(), 1u);
+  EXPECT_EQ(parsed.at("threads").at(0).at("tick_events"), 16);
+  EXPECT_EQ(parsed.at("threads").at(0).at("tick_dropped"), 84);
+}
+
+TEST_F(TickOutput, AFullRingKeepsTheNewestEvents) {
+  const fs::path path = dir / "ticks.txt";
+  EXPECT_EQ(run_probe("PERF_REPORT=off PERF_RING_EVENTS=10 PERF_TICKLOG=" + path.string(), "wrap"), "");
+  const std::vector<dump_line> lines = parse_dump(read_file(path));
+  ASSERT_EQ(lines.size(), 16u);  // 10 rounded up to a power of two
+  EXPECT_EQ(lines.front().n, "84");
+  EXPECT_EQ(lines.back().n, "99");
+}
+
+TEST_F(TickOutput, ABadRingSizeWarnsAndTheDefaultHolds) {
+  const fs::path report = dir / "report.json";
+  EXPECT_EQ(run_probe("PERF_RING_EVENTS=lots PERF_REPORT=" + report.string(), "wrap"),
+            "perf: PERF_RING_EVENTS='lots' is not a count from 1 to 268435456; using 65536\n");
+  EXPECT_EQ(json::parse(read_file(report)).at("ticklog").at("events"), 100);
+}
+
+TEST_F(TickOutput, TicksOffLogsNothingAndWritesNoLog) {
+  const fs::path report = dir / "report.json";
+  EXPECT_EQ(run_probe("PERF_TICKS=off PERF_TICKLOG=" + (dir / "ticks.txt").string() + " PERF_REPORT=" + report.string()),
+            "");
+  EXPECT_FALSE(fs::exists(dir / "ticks.txt"));
+  const json parsed = json::parse(read_file(report));
+  EXPECT_EQ(parsed.at("ticklog"), json::parse(R"({"enabled": false, "events": 0, "dropped": 0, "ring_events": 0})"));
+  EXPECT_EQ(parsed.at("functions").size(), 3u);  // the statistics are still there
+}
+
+TEST_F(TickOutput, DumpTicksWritesWhatIsLoggedSoFar) {
+  const fs::path path = dir / "now-%p.txt";
+  EXPECT_EQ(run_probe("PERF_REPORT=off", "dump " + path.string()), "");
+  ASSERT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+  const std::vector<dump_line> lines = parse_dump(read_file(fs::directory_iterator(dir)->path()));
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0].n, "1");
+  EXPECT_EQ(lines[1].n, "2");
+}
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool sanitized = true;  // the sanitizer's own handler, chained after ours, ends the program
+#else
+constexpr bool sanitized = false;
+#endif
+
+void expect_killed_by(int status, int signal) {
+  if (sanitized)
+    EXPECT_NE(status, 0);
+  else
+    // Killed by `signal`, as the shell that ran it reports that.
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 128 + signal) << "status " << status;
+}
+
+TEST_F(TickOutput, ACrashDumpsTheLastEventsToTheTicklogPathAndTheSignalStillKills) {
+  const fs::path path = dir / "crash.txt";
+  const perf::testing::probe_result result =
+      perf::testing::run_probe_program(PERF_TICK_PROBE, "PERF_REPORT=off PERF_TICKLOG=" + path.string(), "segv");
+  expect_killed_by(result.status, SIGSEGV);
+  std::vector<std::string> header;
+  const std::vector<dump_line> lines = parse_dump(read_file(path), &header);
+  ASSERT_FALSE(header.empty());
+  EXPECT_NE(header[0].find("written on SIGSEGV: the last events (at most 4096 each) of 1 threads"), std::string::npos)
+      << header[0];
+  ASSERT_EQ(lines.size(), 11u);
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_EQ(lines[static_cast<size_t>(i)].n, std::to_string(i + 1));
+    EXPECT_EQ(lines[static_cast<size_t>(i)].event, "before");
+  }
+  EXPECT_EQ(lines.back().event, "> crashing");
+}
+
+TEST_F(TickOutput, AnAbortDumpsToStderrWithoutATicklogPath) {
+  const perf::testing::probe_result result = perf::testing::run_probe_program(PERF_TICK_PROBE, "PERF_REPORT=off", "abort");
+  expect_killed_by(result.status, SIGABRT);
+  EXPECT_NE(result.output.find("written on SIGABRT"), std::string::npos) << result.output;
+  const std::vector<dump_line> lines = parse_dump(result.output.substr(result.output.find("# perf-instrument")));
+  ASSERT_GE(lines.size(), 3u);
+  EXPECT_EQ(lines[0].n, "1");
+  EXPECT_EQ(lines[2].n, "3");
+}
+
+}  // namespace

@@ -1,0 +1,78 @@
+// A program with ticks and measured scopes on several threads, for the tick-log
+// output tests. `n` values and labels tell the events apart:
+//   tick_probe           main: outer { step, step, step } with ticks 1..3 "step";
+//                        3 threads named worker-1..3, each 4 x task { tick(i, "item") };
+//                        a tick with an 80-byte label (cut to 63)
+//   tick_probe wrap      100 ticks 0..99 on the main thread
+//   tick_probe segv      ticks 1..10 "before", then a write to a read-only page inside scope `crashing`
+//   tick_probe abort     ticks 1..3, then abort()
+//   tick_probe dump PATH ticks 1..2, perf::dump_ticks(PATH), tick 3
+#include <pthread.h>
+#include <sys/mman.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "perf/perf.hpp"
+
+namespace {
+
+void step(int i) {
+  PERF_MEASURE("step");
+  perf::tick(i, "step");
+}
+
+void task(int i) {
+  PERF_MEASURE("task");
+  perf::tick(i, std::string_view("item"));
+}
+
+// A real fault: a store to a read-only page (a null store would meet UBSan first).
+[[noreturn]] void crash() {
+  PERF_MEASURE("crashing");
+  void* page = mmap(nullptr, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  *static_cast<volatile int*>(page) = 1;
+  std::abort();
+}
+
+int run_default() {
+  {
+    PERF_MEASURE("outer");
+    for (int i = 1; i <= 3; ++i) step(i);
+  }
+  std::vector<std::thread> workers;
+  for (int w = 1; w <= 3; ++w)
+    workers.emplace_back([w] {
+      pthread_setname_np(pthread_self(), ("worker-" + std::to_string(w)).c_str());
+      for (int i = 0; i < 4; ++i) task(i);
+    });
+  for (std::thread& t : workers) t.join();
+  perf::tick(80, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ<-63 bytes, cut here");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string mode = argc > 1 ? argv[1] : "";
+  if (mode == "wrap") {
+    for (int i = 0; i < 100; ++i) perf::tick(i);
+  } else if (mode == "segv") {
+    for (int i = 1; i <= 10; ++i) perf::tick(i, "before");
+    crash();
+  } else if (mode == "abort") {
+    for (int i = 1; i <= 3; ++i) perf::tick(i);
+    std::abort();
+  } else if (mode == "dump" && argc > 2) {
+    perf::tick(1);
+    perf::tick(2);
+    if (!perf::dump_ticks(argv[2])) return 1;
+    perf::tick(3);
+  } else {
+    return run_default();
+  }
+  return 0;
+}
