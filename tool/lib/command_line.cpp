@@ -27,6 +27,15 @@ struct options {
                                   cl::desc("Write an instrumented mirror of the sources and a compile_commands.json "
                                            "building it to DIR (outside the project)"),
                                   cl::value_desc("DIR"), cl::cat(category)};
+  cl::opt<bool> launch{"launch",
+                       cl::desc("Compile the unit of the command after -- instrumented, as a compiler launcher "
+                                "(the build directory is -p)"),
+                       cl::cat(category)};
+  cl::list<std::string> launchers{"launcher", cl::desc("With --launch: run WORD in front of the compiler (repeatable)"),
+                                  cl::value_desc("WORD"), cl::cat(category)};
+  cl::opt<bool> cmake_include{"cmake-include",
+                              cl::desc("Print the path of the CMake file for -DCMAKE_PROJECT_INCLUDE=..."),
+                              cl::cat(category)};
   cl::list<std::string> filters{"filter", cl::desc("Also measure functions whose name matches REGEX (repeatable)"),
                                 cl::value_desc("REGEX"), cl::cat(category)};
   cl::list<std::string> excludes{"exclude", cl::desc("Never measure functions whose name matches REGEX (repeatable)"),
@@ -68,7 +77,9 @@ std::optional<run_options> parse_command_line(int argc, const char** argv) {
                                          {given.diff, mode::diff},
                                          {given.list, mode::list},
                                          {given.revert, mode::revert},
-                                         {!given.output_dir.empty(), mode::mirror}};
+                                         {!given.output_dir.empty(), mode::mirror},
+                                         {given.launch, mode::launch},
+                                         {given.cmake_include, mode::cmake_include}};
   int chosen_modes = 0;
   for (const auto& [on, which] : modes)
     if (on) {
@@ -76,7 +87,7 @@ std::optional<run_options> parse_command_line(int argc, const char** argv) {
       ++chosen_modes;
     }
   if (chosen_modes > 1) {
-    print_usage_problem("choose one of --in-place, --diff, --list, --revert and -o");
+    print_usage_problem("choose one of --in-place, --diff, --list, --revert, -o, --launch and --cmake-include");
     return std::nullopt;
   }
   for (const std::string& expression : given.filters)
@@ -93,6 +104,7 @@ std::optional<run_options> parse_command_line(int argc, const char** argv) {
   result.extra.before.assign(given.extra_args_before.begin(), given.extra_args_before.end());
   result.extra.after.assign(given.extra_args.begin(), given.extra_args.end());
   result.files.assign(given.files.begin(), given.files.end());
+  result.launchers.assign(given.launchers.begin(), given.launchers.end());
   return result;
 }
 

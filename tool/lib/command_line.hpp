@@ -11,7 +11,7 @@
 
 namespace perf::tool {
 
-enum class mode { in_place, diff, list, revert, mirror };
+enum class mode { in_place, diff, list, revert, mirror, launch, cmake_include };
 
 struct run_options {
   std::string build_dir;  // holds compile_commands.json
@@ -21,7 +21,8 @@ struct run_options {
   selection chosen;
   unsigned jobs = 1;
   extra_arguments extra;
-  std::vector<std::string> files;  // as given; empty: every file of the database
+  std::vector<std::string> files;  // as given; empty: every file of the database. --launch: the command
+  std::vector<std::string> launchers;  // --launcher, for --launch
 };
 
 // The options of `argv`; nullopt after printing the problem, for a usage error

@@ -1,6 +1,7 @@
 #include "driver.hpp"
 
 #include <clang/Tooling/JSONCompilationDatabase.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
@@ -11,7 +12,8 @@
 #include "collector.hpp"
 #include "command_line.hpp"
 #include "files.hpp"
-#include "instrumentation_text.hpp"
+#include "function_report.hpp"
+#include "launch.hpp"
 #include "mirror.hpp"
 #include "parallel_parse.hpp"
 #include "unified_diff.hpp"
@@ -52,17 +54,11 @@ llvm::Expected<std::vector<std::string>> units_to_parse(const std::vector<std::s
 }
 
 // The selected functions: skipped ones always warn (on stderr); --list also prints
-// every one on stdout (`file:line: name`, and the reason for a skipped one). A name
-// is escaped as in a string literal, so that each stays on its line.
+// every one on stdout.
 void report(const std::set<selected_function>& functions, bool list) {
   for (const selected_function& f : functions) {
-    const std::string name = string_literal_body(f.name);
-    if (!f.skip_reason.empty())
-      llvm::errs() << f.file << ":" << f.line << ":" << f.column << ": warning: " << name
-                   << " is not measured: " << f.skip_reason << "\n";
-    if (list)
-      llvm::outs() << f.file << ":" << f.line << ": " << name
-                   << (f.skip_reason.empty() ? "" : " (skipped: " + f.skip_reason + ")") << "\n";
+    if (!f.skip_reason.empty()) warn_skipped(f);
+    if (list) list_function(f);
   }
 }
 
@@ -74,11 +70,36 @@ int revert(const project& where) {
   return success;
 }
 
+// --cmake-include: the zero-edit CMake file installed with this binary.
+int print_cmake_include() {
+  static int anchor;
+  const fs::path file = fs::path(llvm::sys::fs::getMainExecutable("perf-instrument", &anchor)).parent_path() /
+                        PERF_PACKAGE_DIR_FROM_BINARY / "perf_instrument-zero-edit.cmake";
+  if (!fs::exists(file))
+    return fail(input_error, "there is no " + file.lexically_normal().string() +
+                                 ": the CMake integration comes with `cmake --install` of perf-instrument");
+  llvm::outs() << real_path(file.string()) << "\n";
+  return success;
+}
+
+// --launch: the project is the build's source directory less the build tree; the
+// mirror lies in the build tree.
+int launch_compiler(const run_options& options) {
+  if (options.files.empty()) return fail(usage_error, "--launch needs a compiler command after --");
+  llvm::Expected<project> where = find_project(options.root, options.build_dir, {});
+  if (!where) return fail(input_error, llvm::toString(where.takeError()));
+  const std::string build_dir = real_path(options.build_dir);
+  where->excluded.push_back(build_dir);
+  return launch({*where, build_dir + "/perf-instrument/mirror", options.launchers, options.files}, options.chosen);
+}
+
 }  // namespace
 
 int run(int argc, const char** argv) {
   std::optional<run_options> options = parse_command_line(argc, argv);
   if (!options) return usage_error;
+  if (options->mode == mode::cmake_include) return print_cmake_include();
+  if (options->mode == mode::launch) return launch_compiler(*options);
   if (options->mode == mode::revert && !options->root.empty()) {  // no database needed
     llvm::Expected<project> where = find_project(options->root, options->build_dir, {});
     return where ? revert(*where) : fail(input_error, llvm::toString(where.takeError()));

@@ -6,7 +6,6 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <filesystem>
-#include <map>
 
 #include "compiler_arguments.hpp"
 #include "files.hpp"
@@ -16,99 +15,98 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class mirror {
- public:
-  mirror(const std::string& output_dir, const project& where, const std::map<std::string, std::string>& texts)
-      : output_dir_(output_dir), where_(where), texts_(texts) {}
+std::string resolved(const std::string& path, const std::string& directory) {
+  return fs::path(path).is_absolute() ? path : (fs::path(directory) / path).string();
+}
 
-  // Where the mirror of `real_path` (a file or directory in the project) lies.
-  std::string path_of(const std::string& real_path) const {
-    return (fs::path(output_dir_) / fs::path(real_path).lexically_relative(where_.root)).lexically_normal().string();
-  }
-
-  std::vector<std::string> arguments(const clang::tooling::CompileCommand& command) const {
-    const std::string unit = real_path(resolved(command.Filename, command.Directory));
-    std::vector<std::string> out;
-    const std::vector<std::string>& in = command.CommandLine;
-    for (std::size_t i = 0; i < in.size(); ++i) {
-      std::string option, value;
-      if (split(in, i, {"-I", "-iquote", "-isystem", "-idirafter"}, option, value)) {
-        const std::string directory = real_path(resolved(value, command.Directory));
-        if (directory == where_.root || where_.contains(directory)) out.push_back(option + path_of(directory));
-        out.push_back(option + value);
-      } else if (split(in, i, {"-include", "-imacros"}, option, value)) {
-        const std::string file = real_path(resolved(value, command.Directory));
-        out.push_back(option);
-        out.push_back(texts_.count(file) ? path_of(file) : value);
-      } else {
-        const bool is_unit = i > 0 && in[i][0] != '-' && real_path(resolved(in[i], command.Directory)) == unit;
-        out.push_back(is_unit && where_.contains(unit) ? path_of(unit) : in[i]);
-      }
+// Whether in[i] is one of `options`, joined to its value or followed by it (then
+// `i` moves past the value).
+bool split(const std::vector<std::string>& in, std::size_t& i, std::initializer_list<const char*> options,
+           std::string& option, std::string& value) {
+  for (const std::string name : options) {
+    if (in[i] == name && i + 1 < in.size()) {
+      option = name;
+      value = in[++i];
+      return true;
     }
-    out.push_back("-I" + perf_include_dir());
-    return out;
-  }
-
- private:
-  static std::string resolved(const std::string& path, const std::string& directory) {
-    return fs::path(path).is_absolute() ? path : (fs::path(directory) / path).string();
-  }
-
-  // Whether in[i] is one of `options`, joined to its value or followed by it (then
-  // `i` moves past the value).
-  static bool split(const std::vector<std::string>& in, std::size_t& i, std::initializer_list<const char*> options,
-                    std::string& option, std::string& value) {
-    for (const std::string name : options) {
-      if (in[i] == name && i + 1 < in.size()) {
-        option = name;
-        value = in[++i];
-        return true;
-      }
-      if (in[i].size() > name.size() && in[i].compare(0, name.size(), name) == 0) {
-        option = name;
-        value = in[i].substr(name.size());
-        return true;
-      }
+    if (in[i].size() > name.size() && in[i].compare(0, name.size(), name) == 0) {
+      option = name;
+      value = in[i].substr(name.size());
+      return true;
     }
-    return false;
   }
-
-  const std::string& output_dir_;
-  const project& where_;
-  const std::map<std::string, std::string>& texts_;
-};
+  return false;
+}
 
 }  // namespace
 
-llvm::Error write_mirror(const std::string& output_dir, const project& where, const resolved_edits& edits,
-                         const std::set<std::string>& files_read, const clang::tooling::CompilationDatabase& database,
-                         const std::vector<std::string>& units) {
-  std::map<std::string, std::string> originals;  // real path -> mirrored text
+llvm::Expected<mirror> mirror::make(const std::string& output_dir, const project& where, const resolved_edits& edits,
+                                    const std::set<std::string>& files_read) {
+  mirror made(output_dir, where);
   for (const std::string& path : files_read) {
     std::optional<std::string> text = read_file(path);
     if (!text) return llvm::createStringError(llvm::inconvertibleErrorCode(), "cannot read " + path);
     const auto found = edits.files.find(path);
-    originals[path] = found == edits.files.end() ? std::move(*text) : apply_edits(*text, path, found->second);
+    made.texts_[path] = found == edits.files.end() ? std::move(*text) : apply_edits(*text, path, found->second);
   }
-  const mirror layout(output_dir, where, originals);
+  return made;
+}
 
-  std::map<std::string, std::string> texts;  // mirror path -> text
-  for (const auto& [path, text] : originals) texts[layout.path_of(path)] = text;
+std::string mirror::path_of(const std::string& real_path) const {
+  return (fs::path(output_dir_) / fs::path(real_path).lexically_relative(where_.root)).lexically_normal().string();
+}
+
+std::vector<std::string> mirror::arguments(const clang::tooling::CompileCommand& command) const {
+  const std::string unit = real_path(resolved(command.Filename, command.Directory));
+  std::vector<std::string> out;
+  const std::vector<std::string>& in = command.CommandLine;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    std::string option, value;
+    if (split(in, i, {"-I", "-iquote", "-isystem", "-idirafter"}, option, value)) {
+      const std::string directory = real_path(resolved(value, command.Directory));
+      if (directory == where_.root || where_.contains(directory)) out.push_back(option + path_of(directory));
+      out.push_back(option + value);
+    } else if (split(in, i, {"-include", "-imacros"}, option, value)) {
+      const std::string file = real_path(resolved(value, command.Directory));
+      out.push_back(option);
+      out.push_back(texts_.count(file) ? path_of(file) : value);
+    } else {
+      const bool is_unit = i > 0 && in[i][0] != '-' && real_path(resolved(in[i], command.Directory)) == unit;
+      out.push_back(is_unit && where_.contains(unit) ? path_of(unit) : in[i]);
+    }
+  }
+  out.push_back("-I" + perf_include_dir());
+  return out;
+}
+
+llvm::Error mirror::write(const std::map<std::string, std::string>& extra) const {
+  std::map<std::string, std::string> changed = extra;  // mirror path -> text
+  for (const auto& [path, text] : texts_) {
+    const std::string target = path_of(path);
+    if (read_file(target) != text) changed[target] = text;
+  }
+  return write_files_atomically(changed);
+}
+
+llvm::Error write_mirror(const std::string& output_dir, const project& where, const resolved_edits& edits,
+                         const std::set<std::string>& files_read, const clang::tooling::CompilationDatabase& database,
+                         const std::vector<std::string>& units) {
+  llvm::Expected<mirror> layout = mirror::make(output_dir, where, edits, files_read);
+  if (!layout) return layout.takeError();
   llvm::json::Array entries;
   for (const std::string& unit : units) {
     const std::string unit_path = real_path(unit);
     for (const clang::tooling::CompileCommand& command : database.getCompileCommands(unit)) {
       llvm::json::Object entry{{"directory", command.Directory},
-                               {"file", where.contains(unit_path) ? layout.path_of(unit_path) : command.Filename},
-                               {"arguments", layout.arguments(command)}};
+                               {"file", where.contains(unit_path) ? layout->path_of(unit_path) : command.Filename},
+                               {"arguments", layout->arguments(command)}};
       if (!command.Output.empty()) entry["output"] = command.Output;
       entries.push_back(std::move(entry));
     }
   }
   std::string database_text;
   llvm::raw_string_ostream(database_text) << llvm::formatv("{0:2}", llvm::json::Value(std::move(entries))) << "\n";
-  texts[(fs::path(output_dir) / "compile_commands.json").string()] = database_text;
-  return write_files_atomically(texts);
+  return layout->write({{(fs::path(output_dir) / "compile_commands.json").string(), database_text}});
 }
 
 }  // namespace perf::tool

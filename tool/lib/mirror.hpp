@@ -1,10 +1,11 @@
-// -o DIR: an instrumented copy of the project's sources beside the originals, and a
-// compilation database that builds it.
+// An instrumented copy of the project's sources beside the originals, and the
+// compiler commands that build it: the output of -o DIR and of --launch.
 #ifndef PERF_TOOL_MIRROR_HPP
 #define PERF_TOOL_MIRROR_HPP
 
 #include <llvm/Support/Error.h>
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -14,19 +15,45 @@
 
 namespace clang::tooling {
 class CompilationDatabase;
+struct CompileCommand;
 }  // namespace clang::tooling
 
 namespace perf::tool {
 
-// Writes under `output_dir` (outside the project) every project file a unit read,
-// at its path relative to the project's root, instrumented as `edits` say; then
+// The project files a run read, each at its path relative to the project's root
+// under a directory outside the project, instrumented as the run's edits say.
+class mirror {
+ public:
+  // Reads every file of `files_read` and applies `edits` to it.
+  static llvm::Expected<mirror> make(const std::string& output_dir, const project& where, const resolved_edits& edits,
+                                     const std::set<std::string>& files_read);
+
+  // Where the mirror of `real_path` (a file or directory in the project) lies.
+  std::string path_of(const std::string& real_path) const;
+
+  // `command` made to build the mirror: the unit's file, if in the project, is its
+  // mirror; every include directory in the project is searched in the mirror first
+  // and then where it is (instrumented headers are found before the originals, the
+  // others still resolve); files given to -include and -imacros are their mirrors;
+  // the perf headers are added.
+  std::vector<std::string> arguments(const clang::tooling::CompileCommand& command) const;
+
+  // Writes the files whose mirror is missing or different, each atomically, and
+  // `extra` (path -> text) with them; a file already up to date keeps its time stamp.
+  llvm::Error write(const std::map<std::string, std::string>& extra = {}) const;
+
+ private:
+  mirror(std::string output_dir, const project& where) : output_dir_(std::move(output_dir)), where_(where) {}
+
+  std::string output_dir_;
+  project where_;
+  std::map<std::string, std::string> texts_;  // real path of the original -> mirrored text
+};
+
+// -o DIR: writes the mirror of `edits` under `output_dir` and
 // `output_dir/compile_commands.json` with an entry per command of `units` (as the
-// database names them), in which
-// the unit's file, if in the project, is its mirror; every include directory in
-// the project is searched in the mirror first and then where it is (instrumented
-// headers are found before the originals, the others still resolve); files given
-// to -include and -imacros are their mirrors; the perf headers are added. Nothing
-// is written outside `output_dir`: a unit outside the project keeps its path.
+// database names them), made by mirror::arguments. Nothing is written outside
+// `output_dir`: a unit outside the project keeps its path.
 llvm::Error write_mirror(const std::string& output_dir, const project& where, const resolved_edits& edits,
                          const std::set<std::string>& files_read, const clang::tooling::CompilationDatabase& database,
                          const std::vector<std::string>& units);

@@ -37,11 +37,19 @@ std::string cmake_source_dir(const std::string& build_dir) {
   return cache->substr(start, cache->find('\n', start) - start);
 }
 
+// Whether `path` lies under `directory`.
+bool is_under(const std::string& path, const std::string& directory) {
+  return path.size() > directory.size() && path.compare(0, directory.size(), directory) == 0 &&
+         path[directory.size()] == '/';
+}
+
 }  // namespace
 
 bool project::contains(const std::string& real_path) const {
-  return real_path.size() > root.size() && real_path.compare(0, root.size(), root) == 0 &&
-         real_path[root.size()] == '/';
+  if (!is_under(real_path, root)) return false;
+  for (const std::string& directory : excluded)
+    if (real_path == directory || is_under(real_path, directory)) return false;
+  return true;
 }
 
 llvm::Expected<project> find_project(const std::string& explicit_root, const std::string& build_dir,
@@ -59,7 +67,7 @@ llvm::Expected<project> find_project(const std::string& explicit_root, const std
                                    "the project would be all of " + root +
                                        " (the database's files have no other directory in common); "
                                        "name it with --root DIR");
-  return project{root};
+  return project{root, {}};
 }
 
 }  // namespace perf::tool

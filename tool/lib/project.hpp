@@ -11,7 +11,8 @@
 namespace perf::tool {
 
 struct project {
-  std::string root;  // a real, absolute directory
+  std::string root;                   // a real, absolute directory
+  std::vector<std::string> excluded;  // real directories under `root` that are not part of it (a build tree)
   bool contains(const std::string& real_path) const;
 };
 

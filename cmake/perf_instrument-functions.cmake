@@ -1,0 +1,46 @@
+# CMake functions of the perf_instrument package (docs/cmake.md).
+
+# perf_instrument_target(<target> [FILTER <regex>...])
+#
+# Builds <target>'s C++ sources instrumented, on the fly, without touching them:
+# functions marked [[perf::measure]], and those whose qualified name matches a
+# FILTER regex, are measured; <target> links perf::runtime and keeps frame pointers.
+# A compiler launcher already set on the target (ccache) still runs, behind ours.
+function(perf_instrument_target target)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "FILTER")
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "perf_instrument_target(${target}): unexpected arguments: ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  get_target_property(existing ${target} CXX_COMPILER_LAUNCHER)
+  if(NOT existing)
+    set(existing "")
+  endif()
+  perf_instrument_launcher(launcher "${arg_FILTER}" "${existing}")
+  set_property(TARGET ${target} PROPERTY CXX_COMPILER_LAUNCHER "${launcher}")
+  # Property, not target_link_libraries(): works whichever signature the project uses.
+  set_property(TARGET ${target} APPEND PROPERTY LINK_LIBRARIES perf::runtime)
+  get_target_property(type ${target} TYPE)
+  if(type STREQUAL "STATIC_LIBRARY" OR type STREQUAL "OBJECT_LIBRARY")
+    set_property(TARGET ${target} APPEND PROPERTY INTERFACE_LINK_LIBRARIES $<LINK_ONLY:perf::runtime>)
+  endif()
+  set_property(TARGET ${target} APPEND PROPERTY COMPILE_OPTIONS -fno-omit-frame-pointer)
+endfunction()
+
+# perf_instrument_launcher(<out> <filters> <launcher>): in <out>, the compiler launcher
+# that instruments with the regexes of the list <filters> and then runs the list
+# <launcher> (may be empty) in front of the compiler.
+function(perf_instrument_launcher out filters launcher)
+  if(NOT EXISTS "${PERF_INSTRUMENT_EXECUTABLE}")
+    message(FATAL_ERROR "perf-instrument: ${PERF_INSTRUMENT_EXECUTABLE} is missing: "
+      "this perf-instrument was installed without its rewriter (PERF_BUILD_TOOL=OFF)")
+  endif()
+  set(command "${PERF_INSTRUMENT_EXECUTABLE}" --launch -p "${CMAKE_BINARY_DIR}")
+  foreach(filter IN LISTS filters)
+    list(APPEND command "--filter=${filter}")
+  endforeach()
+  foreach(word IN LISTS launcher)
+    list(APPEND command "--launcher=${word}")
+  endforeach()
+  list(APPEND command --)
+  set(${out} "${command}" PARENT_SCOPE)
+endfunction()
