@@ -9,6 +9,7 @@ packages=(
   libfmt-dev                                          # report formatting
   libgtest-dev libgmock-dev nlohmann-json3-dev        # tests
   libbenchmark-dev                                    # bench/
+  ccache make                                         # tests: the zero-edit build behind ccache, Makefiles
 )
 
 missing=()

@@ -1,0 +1,17 @@
+# The zero-edit build chains with ccache given as the project's own launcher: a
+# rebuild from scratch comes from the cache, and is still instrumented.
+include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
+set(ENV{CCACHE_DIR} ${WORK_DIR}/ccache)
+set(project ${WORK_DIR}/log_pipeline)
+file(COPY ${EXAMPLE_DIR}/ DESTINATION ${project})
+foreach(round first second)
+  file(REMOVE_RECURSE ${WORK_DIR}/build)
+  configure_zero_edit(${project} ${WORK_DIR}/build -G ${GENERATOR} -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
+endforeach()
+run(ccache --print-stats OUTPUT_VARIABLE stats)
+string(REGEX MATCH "\n(direct|preprocessed)_cache_hit\t[1-9]" hit "\n${stats}")
+if(NOT hit)
+  message(FATAL_ERROR "the second build did not come from ccache:\n${stats}")
+endif()
+run_and_expect_calls(log_pipeline ${WORK_DIR}/build/log_pipeline ARGS 20000 CALLS ${LOG_PIPELINE_CALLS})
