@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The main job end to end: builds and installs perf-instrument, copies the example
-# log pipeline (examples/log_pipeline, marked with [[perf::measure]]), instruments
-# the copy with perf-instrument, builds it, runs it and prints its exit-time report.
-# Usage: scripts/example.sh [--json]
+# The main job end to end: builds and installs perf-instrument, builds the example log
+# pipeline (examples/log_pipeline: a plain CMake project marked with [[perf::measure]])
+# instrumented through the zero-edit CMake integration -- its files untouched, one -D
+# on the configure line -- runs it and prints its exit-time report; the tick log's
+# timeline goes to build-example/trace.json. Usage: scripts/example.sh [--json]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$root/build-example
@@ -13,15 +14,15 @@ cmake -S "$root" -B "$work/perf" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 cmake --build "$work/perf" >/dev/null
 cmake --install "$work/perf" --prefix "$work/prefix" >/dev/null
 
-rm -rf "$work/log_pipeline"
-cp -r "$root/examples/log_pipeline" "$work/log_pipeline"
-cmake -S "$work/log_pipeline" -B "$work/log_pipeline/build" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
-"$work/prefix/bin/perf-instrument" -p "$work/log_pipeline/build"
-cmake --build "$work/log_pipeline/build" >/dev/null
+cmake -S "$root/examples/log_pipeline" -B "$work/log_pipeline" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_PROJECT_INCLUDE="$("$work/prefix/bin/perf-instrument" --cmake-include)" >/dev/null
+cmake --build "$work/log_pipeline" >/dev/null
 
+export PERF_TRACE=$work/trace.json
 if [[ ${1:-} == --json ]]; then
-  PERF_REPORT="$work/report.json" "$work/log_pipeline/build/log_pipeline"
+  PERF_REPORT="$work/report.json" "$work/log_pipeline/log_pipeline" >/dev/null
   cat "$work/report.json"
 else
-  "$work/log_pipeline/build/log_pipeline"
+  "$work/log_pipeline/log_pipeline"
+  echo "Timeline of every measured call: $PERF_TRACE (open it in https://ui.perfetto.dev)"
 fi

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 
 #include "perf/report.hpp"
 
@@ -55,6 +56,25 @@ std::string pad(const std::string& text, size_t width, bool right_align) {
   return right_align ? fill + text : text + fill;
 }
 
+// The directory, ending in '/', that every function's file lies in ("" if none):
+// the table shows paths below it, the JSON report the whole paths.
+std::string common_directory(const std::vector<function_stats>& functions) {
+  std::optional<std::string> common;
+  for (const function_stats& f : functions) {
+    if (f.file.empty()) continue;
+    const std::string directory = f.file.substr(0, f.file.rfind('/') + 1);  // "" without a '/'
+    if (!common) {
+      common = directory;
+      continue;
+    }
+    size_t shared = 0;
+    while (shared < common->size() && shared < directory.size() && (*common)[shared] == directory[shared]) ++shared;
+    const size_t slash = shared == 0 ? std::string::npos : common->rfind('/', shared - 1);
+    common->resize(slash == std::string::npos ? 0 : slash + 1);
+  }
+  return common.value_or("");
+}
+
 // The tick log's line under the table.
 std::string ticklog_line(const ticklog_stats& t) {
   if (!t.enabled) return "tick log: off (PERF_TICKS=off)\n";
@@ -76,12 +96,15 @@ std::string format_text(const snapshot& s) {
 
   static constexpr const char* headings[] = {"function", "calls", "total", "self", "mean", "min",
                                              "max",      "stddev", "p50",  "p99",  "where"};
+  const std::string directory = common_directory(s.functions);
+  if (!directory.empty()) out += fmt::format("sources under {}\n", printable(directory));
   std::vector<std::vector<std::string>> rows;
   for (const function_stats& f : s.functions) {
     rows.push_back({printable(f.name), format_count(f.calls), format_duration(f.total_ns), format_duration(f.self_ns),
                     format_duration(f.mean_ns), format_duration(f.min_ns), format_duration(f.max_ns),
                     format_duration(f.stddev_ns), format_duration(f.p50_ns), format_duration(f.p99_ns),
-                    f.file.empty() ? std::string() : fmt::format("{}:{}", printable(f.file), f.line)});
+                    f.file.empty() ? std::string()
+                                   : fmt::format("{}:{}", printable(f.file.substr(directory.size())), f.line)});
   }
   constexpr size_t columns = std::size(headings);
   size_t widths[columns];

@@ -21,7 +21,7 @@ snapshot example() {
   s.clock = {"rdtsc", 2.5, "calibrated"};
   function_stats parse;
   parse.name = "config::parse";
-  parse.file = "src/config.cpp";
+  parse.file = "/home/me/app/src/config.cpp";
   parse.line = 18;
   parse.calls = 1234567;
   parse.total_ns = 12'345'678'901;
@@ -38,7 +38,13 @@ snapshot example() {
   quote.name = "say \"hi\"\n";
   quote.calls = 1;
   quote.total_ns = quote.self_ns = quote.mean_ns = quote.min_ns = quote.max_ns = 7.5;
-  s.functions = {parse, quote};
+  function_stats load;
+  load.name = "config::load";
+  load.file = "/home/me/app/include/config.hpp";
+  load.line = 3;
+  load.calls = 1;
+  load.total_ns = load.self_ns = load.mean_ns = load.min_ns = load.max_ns = 1e10;
+  s.functions = {parse, load, quote};
   s.threads = {{101, "main", 1234567, false, 65536, 2469070}, {102, "worker", 1, true, 2, 0}};
   s.ticklog = {true, 65538, 2469070, 65536};
   return s;
@@ -46,10 +52,12 @@ snapshot example() {
 
 TEST(TextReport, ATableInReadableUnitsSortedAsGiven) {
   EXPECT_EQ(format_text(example()),
-            "perf-instrument report (pid 4242): 2 functions measured on 2 threads (1 exited); "
+            "perf-instrument report (pid 4242): 3 functions measured on 2 threads (1 exited); "
             "clock rdtsc at 2.500 GHz (calibrated)\n"
+            "sources under /home/me/app/\n"
             "function           calls    total     self     mean      min      max   stddev      p50      p99  where\n"
             "config::parse  1,234,567   12.3 s  2.00 ms  10.0 µs   950 ns  1.50 ms  85.2 ns  9.99 µs   123 µs  src/config.cpp:18\n"
+            "config::load           1   10.0 s   10.0 s   10.0 s   10.0 s   10.0 s  0.00 ns  0.00 ns  0.00 ns  include/config.hpp:3\n"
             "say \"hi\"\\n             1  7.50 ns  7.50 ns  7.50 ns  7.50 ns  7.50 ns  0.00 ns  0.00 ns  0.00 ns\n"
             "tick log: 65,538 events kept, 2,469,070 dropped (ring of 65,536 events per thread)\n");
 }
@@ -76,7 +84,7 @@ TEST(JsonReport, ParsesAndCarriesEveryField) {
   EXPECT_EQ(report.at("clock"), nlohmann::json::parse(R"({"source": "rdtsc", "ghz": 2.5, "frequency": "calibrated"})"));
   const nlohmann::json& parse = report.at("functions").at(0);
   EXPECT_EQ(parse.at("name"), "config::parse");
-  EXPECT_EQ(parse.at("file"), "src/config.cpp");
+  EXPECT_EQ(parse.at("file"), "/home/me/app/src/config.cpp");  // whole, where the table shortens it
   EXPECT_EQ(parse.at("line"), 18);
   EXPECT_EQ(parse.at("calls"), 1234567);
   EXPECT_EQ(parse.at("total_ns"), 12'345'678'901.0);
@@ -89,7 +97,7 @@ TEST(JsonReport, ParsesAndCarriesEveryField) {
   EXPECT_EQ(parse.at("p90_ns"), 12'000.0);
   EXPECT_EQ(parse.at("p99_ns"), 123'456.0);
   EXPECT_EQ(parse.at("p999_ns"), 654'321.0);
-  EXPECT_EQ(report.at("functions").at(1).at("name"), "say \"hi\"\n");
+  EXPECT_EQ(report.at("functions").at(2).at("name"), "say \"hi\"\n");
   EXPECT_EQ(report.at("threads"), nlohmann::json::parse(R"([
       {"tid": 101, "name": "main", "calls": 1234567, "exited": false, "tick_events": 65536, "tick_dropped": 2469070},
       {"tid": 102, "name": "worker", "calls": 1, "exited": true, "tick_events": 2, "tick_dropped": 0}])"));
