@@ -21,8 +21,9 @@ constexpr int fatal_signals[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE};
 struct sigaction previous_actions[std::size(fatal_signals)];
 
 // Events written per thread: enough to see what led to the crash, few enough to
-// write quickly from a dying process.
-constexpr uint64_t events_per_thread = 4096;
+// write quickly from a dying process, and fewer on a terminal.
+constexpr uint64_t events_per_thread_to_file = 4096;
+constexpr uint64_t events_per_thread_to_stderr = 64;
 
 char dump_path[4096];  // empty: stderr
 int dumping = 0;       // atomic: the first fatal signal dumps, later ones do not
@@ -37,8 +38,9 @@ const char* signal_name(int signal) {
   return "a fatal signal";
 }
 
-// Positions every ring's reading at its last events; returns how many rings have any.
-unsigned start_reading() {
+// Positions every ring's reading at its last `events_per_thread` events; returns how
+// many rings have any.
+unsigned start_reading(uint64_t events_per_thread) {
   unsigned threads = 0;
   for (ring_record* r = newest_ring(); r != nullptr; r = r->next) {
     const uint64_t written = __atomic_load_n(&r->ring.written, __ATOMIC_ACQUIRE);
@@ -67,7 +69,8 @@ void dump(int signal) {
   const int fd = dump_path[0] == '\0' ? -1 : ::open(dump_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   tick_line_writer out(fd >= 0 ? fd : STDERR_FILENO);
   const double ticks_per_ns = quick_ticks_per_ns(current_settings().clock);
-  const unsigned threads = start_reading();
+  const uint64_t events_per_thread = fd >= 0 ? events_per_thread_to_file : events_per_thread_to_stderr;
+  const unsigned threads = start_reading(events_per_thread);
   out.text("# perf-instrument tick log, pid ");
   out.number(static_cast<uint64_t>(getpid()));
   out.text(", written on ");
