@@ -96,6 +96,9 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
       return;
     const std::optional<std::string> attribute_label = measure_label(f);
     if (!attribute_label && !chosen_.has_filters()) return;
+    // A filter match without a body (`= default`, `= delete`, often spelled by a
+    // macro such as gtest's TEST) is nothing to measure and nobody asked for it.
+    if (!attribute_label && !f.doesThisDeclarationHaveABody()) return;
     const auto [file, system] = file_of(f.getLocation());
     if (file.empty() || system) return;
     const std::string name = default_label(f);
