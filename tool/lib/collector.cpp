@@ -98,7 +98,7 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
     if (!attribute_label && !chosen_.has_filters()) return;
     // A filter match without a body (`= default`, `= delete`, often spelled by a
     // macro such as gtest's TEST) is nothing to measure and nobody asked for it.
-    if (!attribute_label && !f.doesThisDeclarationHaveABody()) return;
+    if (!attribute_label && (f.isDefaulted() || f.isDeleted())) return;
     const auto [file, system] = file_of(f.getLocation());
     if (file.empty() || system) return;
     const std::string name = default_label(f);
