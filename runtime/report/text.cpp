@@ -49,6 +49,20 @@ size_t display_width(const std::string& text) {
   return static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) { return (c & 0xC0) != 0x80; }));
 }
 
+// `name` cut to `width` display columns, keeping both ends ("…" between): a
+// template's arguments must not push the numbers off the screen. JSON keeps it whole.
+std::string shortened(const std::string& name, size_t width) {
+  if (display_width(name) <= width) return name;
+  const size_t head = (width - 1) / 2, tail = width - 1 - head;
+  auto byte_of_column = [&](size_t column) {  // where the code point starting at `column` begins
+    size_t seen = 0;
+    for (size_t i = 0; i < name.size(); ++i)
+      if ((name[i] & 0xC0) != 0x80 && seen++ == column) return i;
+    return name.size();
+  };
+  return name.substr(0, byte_of_column(head)) + "…" + name.substr(byte_of_column(display_width(name) - tail));
+}
+
 // `text` padded with spaces to `width` display columns, on the left or the right.
 std::string pad(const std::string& text, size_t width, bool right_align) {
   const size_t shown = display_width(text);
@@ -84,6 +98,9 @@ std::string ticklog_line(const ticklog_stats& t) {
 
 }  // namespace
 
+// The widest a function's name is shown in the table.
+constexpr size_t max_name_width = 80;
+
 std::string format_text(const snapshot& s) {
   size_t exited = 0;
   for (const thread_stats& t : s.threads) exited += t.exited ? 1 : 0;
@@ -100,7 +117,7 @@ std::string format_text(const snapshot& s) {
   if (!directory.empty()) out += fmt::format("sources under {}\n", printable(directory));
   std::vector<std::vector<std::string>> rows;
   for (const function_stats& f : s.functions) {
-    rows.push_back({printable(f.name), format_count(f.calls), format_duration(f.total_ns), format_duration(f.self_ns),
+    rows.push_back({shortened(printable(f.name), max_name_width), format_count(f.calls), format_duration(f.total_ns), format_duration(f.self_ns),
                     format_duration(f.mean_ns), format_duration(f.min_ns), format_duration(f.max_ns),
                     format_duration(f.stddev_ns), format_duration(f.p50_ns), format_duration(f.p99_ns),
                     f.file.empty() ? std::string()

@@ -62,6 +62,16 @@ TEST(TextReport, ATableInReadableUnitsSortedAsGiven) {
             "tick log: 65,538 events kept, 2,469,070 dropped (ring of 65,536 events per thread)\n");
 }
 
+TEST(TextReport, ALongNameKeepsBothEndsInEightyColumns) {
+  snapshot s = example();
+  s.functions.resize(1);
+  s.functions[0].name = "dragonbox::traits<" + std::string(100, 'x') + ", µ>::remove_trailing_zeros";
+  const std::string text = format_text(s);
+  const std::string row = text.substr(text.find("dragonbox"));
+  EXPECT_EQ(row.substr(0, row.find("  ")),
+            "dragonbox::traits<" + std::string(21, 'x') + "…" + std::string(13, 'x') + ", µ>::remove_trailing_zeros");
+}
+
 TEST(TextReport, SaysWhenTheTickLogIsOff) {
   snapshot s = example();
   s.ticklog = {false, 0, 0, 0};
