@@ -11,6 +11,7 @@
 
 #include "collector.hpp"
 #include "files.hpp"
+#include "function_report.hpp"
 #include "mirror.hpp"
 #include "parallel_parse.hpp"
 
@@ -141,20 +142,18 @@ int launch(const launch_options& options, const selection& chosen) {
     return run(behind(options.launchers, command));
   }
   const resolved_edits resolved = edits.resolve();
-  // A header's functions would be reported by every unit that includes it: only the unit's own are.
-  for (const selected_function& f : resolved.functions)
-    if (!f.skip_reason.empty() && real_path(f.file) == unit)
-      llvm::errs() << f.file << ":" << f.line << ":" << f.column << ": warning: " << f.name
-                   << " is not measured: " << f.skip_reason << "\n";
-
   llvm::Expected<mirror> instrumented = mirror::make(options.mirror_dir, options.where, resolved, edits.files_read());
-  if (!instrumented) {
-    llvm::errs() << "perf-instrument: error: " << llvm::toString(instrumented.takeError()) << "\n";
+  llvm::Expected<std::set<std::string>> written =
+      instrumented ? instrumented->write() : llvm::Expected<std::set<std::string>>(instrumented.takeError());
+  if (!written) {
+    llvm::errs() << "perf-instrument: error: " << llvm::toString(written.takeError()) << "\n";
     return 1;
   }
-  if (llvm::Error error = instrumented->write()) {
-    llvm::errs() << "perf-instrument: error: " << llvm::toString(std::move(error)) << "\n";
-    return 1;
+  // A header is read by many units: its functions are reported by the one that
+  // (re)writes its mirror, once per change, and the unit's own functions every time.
+  for (const selected_function& f : resolved.functions) {
+    const std::string file = real_path(f.file);
+    if (!f.skip_reason.empty() && (file == unit || written->count(file) != 0)) warn_skipped(f);
   }
   const int status = run(behind(options.launchers, instrumented->arguments(compile)));
   if (status == 0) {

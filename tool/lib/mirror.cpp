@@ -79,13 +79,17 @@ std::vector<std::string> mirror::arguments(const clang::tooling::CompileCommand&
   return out;
 }
 
-llvm::Error mirror::write(const std::map<std::string, std::string>& extra) const {
+llvm::Expected<std::set<std::string>> mirror::write(const std::map<std::string, std::string>& extra) const {
   std::map<std::string, std::string> changed = extra;  // mirror path -> text
+  std::set<std::string> written;
   for (const auto& [path, text] : texts_) {
     const std::string target = path_of(path);
-    if (read_file(target) != text) changed[target] = text;
+    if (read_file(target) == text) continue;
+    changed[target] = text;
+    written.insert(path);
   }
-  return write_files_atomically(changed);
+  if (llvm::Error error = write_files_atomically(changed)) return error;
+  return written;
 }
 
 llvm::Error write_mirror(const std::string& output_dir, const project& where, const resolved_edits& edits,
@@ -106,7 +110,7 @@ llvm::Error write_mirror(const std::string& output_dir, const project& where, co
   }
   std::string database_text;
   llvm::raw_string_ostream(database_text) << llvm::formatv("{0:2}", llvm::json::Value(std::move(entries))) << "\n";
-  return layout->write({{(fs::path(output_dir) / "compile_commands.json").string(), database_text}});
+  return layout->write({{(fs::path(output_dir) / "compile_commands.json").string(), database_text}}).takeError();
 }
 
 }  // namespace perf::tool

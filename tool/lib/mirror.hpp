@@ -40,7 +40,8 @@ class mirror {
 
   // Writes the files whose mirror is missing or different, each atomically, and
   // `extra` (path -> text) with them; a file already up to date keeps its time stamp.
-  llvm::Error write(const std::map<std::string, std::string>& extra = {}) const;
+  // Returns the real paths of the originals whose mirrors were written.
+  llvm::Expected<std::set<std::string>> write(const std::map<std::string, std::string>& extra = {}) const;
 
  private:
   mirror(std::string output_dir, const project& where) : output_dir_(std::move(output_dir)), where_(where) {}

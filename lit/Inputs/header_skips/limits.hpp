@@ -1,0 +1,2 @@
+#pragma once
+[[perf::measure]] constexpr int limit() { return 4; }

@@ -1,0 +1,2 @@
+#include "limits.hpp"
+int two() { return limit(); }
