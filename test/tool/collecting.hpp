@@ -67,7 +67,14 @@ class Collecting : public ::testing::Test {
                                 (f.skip_reason.empty() ? "" : ": " + f.skip_reason));
     return result;
   }
+
+  // What collect() selected in `code`, "line name" or "line name: reason" each.
+  std::vector<std::string> selected_in(const std::string& code, const std::string& standard = "-std=c++17") {
+    return collect(code, standard).selected;
+  }
 };
+
+using names = std::vector<std::string>;
 
 }  // namespace perf::tool
 

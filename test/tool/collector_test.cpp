@@ -162,14 +162,14 @@ TEST_F(Collector, ABodyWrittenOutsideTheProjectIsNotEdited) {
 }
 
 TEST_F(Collector, LabelsComeFromEverySpellingWithTheirEscapes) {
-  const collected c = collect(
-      "[[perf::measure(\"tab\\there\")]] int a() { return 1; }\n"
-      "[[perf::measure(\"two \" \"parts\")]] int b() { return 2; }\n"
-      "[[clang::annotate(\"perf::measure\", \"annotated\")]] int c() { return 3; }\n"
-      "[[perf::measure(\"declared\")]] int d();\n"
-      "int d() { return 4; }\n");
-  EXPECT_EQ(c.selected, (std::vector<std::string>{"1 tab\there", "2 two parts", "3 annotated", "5 declared"}));
-  EXPECT_NE(c.rewritten().find("int a() { PERF_INSTRUMENT(\"tab\\there\"); return 1; }"), std::string::npos);
+  const collected c = collect(R"cpp([[perf::measure("tab\there")]] int a() { return 1; }
+[[perf::measure("two " "parts")]] int b() { return 2; }
+[[clang::annotate("perf::measure", "annotated")]] int c() { return 3; }
+[[perf::measure("declared")]] int d();
+int d() { return 4; }
+)cpp");
+  EXPECT_EQ(c.selected, (names{"1 tab\there", "2 two parts", "3 annotated", "5 declared"}));
+  EXPECT_NE(c.rewritten().find(R"(int a() { PERF_INSTRUMENT("tab\there"); return 1; })"), std::string::npos);
   EXPECT_TRUE(c.edits.prefix);
 }
 

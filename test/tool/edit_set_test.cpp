@@ -14,7 +14,7 @@ namespace {
 // What a unit plans for `name`, measured, whose body's '{' ends at `offset` of `file`.
 planned_function measured(const std::string& file, unsigned offset, const std::string& name,
                           scope_kind kind = scope_kind::plain, const std::string& existing = "") {
-  return {file, 1, 1, name, "", file, offset, existing, scope_statement(name, kind)};
+  return {file, 1, 1, name, "", file, offset, existing, scope_statement(name, kind, tick_events::logged)};
 }
 
 planned_function skipped(const std::string& file, unsigned offset, const std::string& name, const std::string& reason,
@@ -63,7 +63,7 @@ TEST(EditSet, UnitsThatWantDifferentStatementsLeaveTheFunctionUnmeasured) {
 }
 
 TEST(EditSet, AnEarlierRunsStatementIsKeptReplacedOrRemoved) {
-  const std::string old_f = scope_statement("f", scope_kind::plain);
+  const std::string old_f = scope_statement("f", scope_kind::plain, tick_events::logged);
   edit_set edits;
   edits.add(measured("/src/a.cpp", 10, "f", scope_kind::plain, old_f));          // the same: kept
   edits.add(measured("/src/a.cpp", 50, "new label", scope_kind::plain, old_f));  // relabelled: replaced

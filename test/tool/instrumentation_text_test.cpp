@@ -20,14 +20,22 @@ TEST(InstrumentationText, LabelsStayOnOneLineAndMeanWhatTheySay) {
 }
 
 TEST(InstrumentationText, ScopeStatementsEscapeTheLabel) {
-  EXPECT_EQ(scope_statement("ns::f", scope_kind::plain), " PERF_INSTRUMENT(\"ns::f\");");
-  EXPECT_EQ(scope_statement("say \"hi\"", scope_kind::constexpr_function),
+  EXPECT_EQ(scope_statement("ns::f", scope_kind::plain, tick_events::logged), " PERF_INSTRUMENT(\"ns::f\");");
+  EXPECT_EQ(scope_statement("say \"hi\"", scope_kind::constexpr_function, tick_events::logged),
             " PERF_INSTRUMENT_CONSTEXPR(\"say \\\"hi\\\"\");");
+}
+
+TEST(InstrumentationText, ScopesOutOfTheTickLogHaveAMacroOfTheirOwn) {
+  EXPECT_EQ(scope_statement("f", scope_kind::plain, tick_events::off), " PERF_INSTRUMENT_NO_TICKS(\"f\");");
+  EXPECT_EQ(scope_statement("f", scope_kind::constexpr_function, tick_events::off),
+            " PERF_INSTRUMENT_CONSTEXPR_NO_TICKS(\"f\");");
 }
 
 TEST(InstrumentationText, RecognisesItsOwnInsertions) {
   EXPECT_EQ(scope_statement_length(" PERF_INSTRUMENT(\"f\"); return 1; }"), 22u);
   EXPECT_EQ(scope_statement_length(" PERF_INSTRUMENT_CONSTEXPR(\"a\\\"b\"); }"), 35u);
+  EXPECT_EQ(scope_statement_length(" PERF_INSTRUMENT_NO_TICKS(\"f\"); }"), 31u);
+  EXPECT_EQ(scope_statement_length(" PERF_INSTRUMENT_CONSTEXPR_NO_TICKS(\"f\"); }"), 41u);
   EXPECT_EQ(scope_statement_length(" PERF_MEASURE(\"f\"); }"), 0u);
   EXPECT_EQ(scope_statement_length("PERF_INSTRUMENT(\"f\"); }"), 0u);
   EXPECT_EQ(scope_statement_length(" PERF_INSTRUMENT(\"f\n\"); }"), 0u);
@@ -42,8 +50,11 @@ TEST(InstrumentationText, RemovalRestoresTheOriginalExactly) {
       "int g() {\n  PERF_MEASURE(\"hand-written stays\");\n}\n"
       "auto l = [] { return \"{ PERF_INSTRUMENT\"; };\n";
   const std::string instrumented = file_prefix("/src/a.cpp") +
-                                   "int f() {" + scope_statement("f", scope_kind::plain) + " return 1; }\n"
-                                   "int g() {" + scope_statement("a \"quoted\" \\ label", scope_kind::constexpr_function) +
+                                   "int f() {" + scope_statement("f", scope_kind::plain, tick_events::off) +
+                                   " return 1; }\n"
+                                   "int g() {" +
+                                   scope_statement("a \"quoted\" \\ label", scope_kind::constexpr_function,
+                                                   tick_events::logged) +
                                    "\n  PERF_MEASURE(\"hand-written stays\");\n}\n"
                                    "auto l = [] { return \"{ PERF_INSTRUMENT\"; };\n";
   EXPECT_EQ(remove_instrumentation(instrumented), original);
