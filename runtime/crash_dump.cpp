@@ -78,8 +78,8 @@ void dump(int signal) {
   out.text(": the last events (at most ");
   out.number(events_per_thread);
   out.text(" each) of ");
-  out.number(threads);
-  out.text(" threads\n");
+  out.count(threads, "thread");
+  out.text("\n");
   out.column_headings();
   auto ns = [&](uint64_t ticks) { return static_cast<uint64_t>(static_cast<double>(ticks) / ticks_per_ns + 0.5); };
   const ring_record* first = earliest();

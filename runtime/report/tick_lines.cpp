@@ -32,6 +32,13 @@ void tick_line_writer::bytes(const char* data, size_t size) noexcept {
 
 void tick_line_writer::text(const char* text) noexcept { bytes(text, std::strlen(text)); }
 
+void tick_line_writer::count(uint64_t value, const char* noun) noexcept {
+  number(value);
+  text(" ");
+  text(noun);
+  if (value != 1) text("s");
+}
+
 void tick_line_writer::padded(const char* digits, size_t length, size_t width) noexcept {
   for (size_t i = length; i < width; ++i) bytes(" ", 1);
   bytes(digits, length);

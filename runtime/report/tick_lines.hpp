@@ -28,6 +28,8 @@ class tick_line_writer {
 
   void text(const char* text) noexcept;
   void number(uint64_t value) noexcept;
+  // `value` and `noun`, plural unless `value` is 1: "1 thread", "3 threads".
+  void count(uint64_t value, const char* noun) noexcept;
   void column_headings() noexcept;
   // One event; `site_name` names the site of an enter or exit event (may be null).
   void event(uint64_t time_ns, uint64_t delta_ns, long tid, const event_copy& e, const char* site_name) noexcept;

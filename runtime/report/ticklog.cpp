@@ -42,10 +42,10 @@ bool write_plain(int fd, const tick_view& view, double ticks_per_ns) {
   out.text("# perf-instrument tick log, pid ");
   out.number(static_cast<uint64_t>(getpid()));
   out.text(": ");
-  out.number(merged.size());
-  out.text(" events of ");
-  out.number(view.threads.size());
-  out.text(" threads, ");
+  out.count(merged.size(), "event");
+  out.text(" of ");
+  out.count(view.threads.size(), "thread");
+  out.text(", ");
   out.number(dropped);
   out.text(" older ones dropped\n");
   out.column_headings();

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -202,7 +203,7 @@ TEST_F(TickOutput, ACrashDumpsTheLastEventsToTheTicklogPathAndTheSignalStillKill
   std::vector<std::string> header;
   const std::vector<dump_line> lines = parse_dump(read_file(path), &header);
   ASSERT_FALSE(header.empty());
-  EXPECT_NE(header[0].find("written on SIGSEGV: the last events (at most 4096 each) of 1 threads"), std::string::npos)
+  EXPECT_NE(header[0].find("written on SIGSEGV: the last events (at most 4096 each) of 1 thread"), std::string::npos)
       << header[0];
   ASSERT_EQ(lines.size(), 11u);
   for (int i = 0; i < 10; ++i) {
@@ -212,10 +213,44 @@ TEST_F(TickOutput, ACrashDumpsTheLastEventsToTheTicklogPathAndTheSignalStillKill
   EXPECT_EQ(lines.back().event, "> crashing");
 }
 
+TEST_F(TickOutput, ACrashDumpHoldsEveryThreadExitedOrAlive) {
+  const fs::path path = dir / "crash.txt";
+  const perf::testing::probe_result result = perf::testing::run_probe_program(
+      PERF_TICK_PROBE, "PERF_REPORT=off PERF_TICKLOG=" + path.string(), "segv-threads");
+  expect_killed_by(result.status, SIGSEGV);
+  std::vector<std::string> header;
+  const std::vector<dump_line> lines = parse_dump(read_file(path), &header);
+  ASSERT_FALSE(header.empty());
+  EXPECT_NE(header[0].find("written on SIGSEGV: the last events (at most 4096 each) of 3 threads"), std::string::npos)
+      << header[0];
+  std::map<std::string, std::vector<std::string>> values_by_event;
+  std::map<std::string, std::set<long>> threads_by_event;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (i != 0) {
+      EXPECT_GE(lines[i].time_ns, lines[i - 1].time_ns);
+    }
+    values_by_event[lines[i].event].push_back(lines[i].n);
+    threads_by_event[lines[i].event].insert(lines[i].tid);
+  }
+  EXPECT_EQ(values_by_event["finished"], (std::vector<std::string>{"1", "2", "3"}));
+  EXPECT_EQ(values_by_event["waiting"], (std::vector<std::string>{"1", "2", "3"}));
+  EXPECT_EQ(values_by_event["before"].size(), 10u);
+  EXPECT_EQ(values_by_event["> crashing"], std::vector<std::string>{"-"});
+  ASSERT_EQ(lines.size(), 17u);
+  EXPECT_EQ(lines.back().event, "> crashing");
+  const long finished = *threads_by_event["finished"].begin(), waiting = *threads_by_event["waiting"].begin(),
+             main_thread = *threads_by_event["before"].begin();
+  EXPECT_EQ(threads_by_event["finished"].size() + threads_by_event["waiting"].size() + threads_by_event["before"].size(),
+            3u);
+  EXPECT_NE(finished, waiting);
+  EXPECT_NE(finished, main_thread);
+  EXPECT_NE(waiting, main_thread);
+}
+
 TEST_F(TickOutput, AnAbortDumpsToStderrWithoutATicklogPath) {
   const perf::testing::probe_result result = perf::testing::run_probe_program(PERF_TICK_PROBE, "PERF_REPORT=off", "abort");
   expect_killed_by(result.status, SIGABRT);
-  EXPECT_NE(result.output.find("written on SIGABRT: the last events (at most 64 each) of 1 threads"), std::string::npos)
+  EXPECT_NE(result.output.find("written on SIGABRT: the last events (at most 64 each) of 1 thread"), std::string::npos)
       << result.output;
   const std::vector<dump_line> lines = parse_dump(result.output.substr(result.output.find("# perf-instrument")));
   ASSERT_GE(lines.size(), 3u);

@@ -5,13 +5,18 @@
 //                        a tick with an 80-byte label (cut to 63)
 //   tick_probe wrap      100 ticks 0..99 on the main thread
 //   tick_probe segv      ticks 1..10 "before", then a write to a read-only page inside scope `crashing`
+//   tick_probe segv-threads
+//                        a thread ticks 1..3 "finished" and exits; another ticks 1..3 "waiting" and
+//                        blocks; then main crashes as in `segv`
 //   tick_probe abort     ticks 1..3, then abort()
 //   tick_probe dump PATH ticks 1..2, perf::dump_ticks(PATH), tick 3
 #include <pthread.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
+#include <future>
 #include <string>
 #include <thread>
 #include <vector>
@@ -36,6 +41,22 @@ void task(int i) {
   void* page = mmap(nullptr, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   *static_cast<volatile int*>(page) = 1;
   std::abort();
+}
+
+// Crashes while one thread has exited and another is still alive.
+[[noreturn]] void crash_beside_threads() {
+  std::thread([] {
+    for (int i = 1; i <= 3; ++i) perf::tick(i, "finished");
+  }).join();
+  std::promise<void> logged;
+  std::thread([&logged] {
+    for (int i = 1; i <= 3; ++i) perf::tick(i, "waiting");
+    logged.set_value();
+    for (;;) pause();
+  }).detach();
+  logged.get_future().wait();
+  for (int i = 1; i <= 10; ++i) perf::tick(i, "before");
+  crash();
 }
 
 int run_default() {
@@ -63,6 +84,8 @@ int main(int argc, char** argv) {
   } else if (mode == "segv") {
     for (int i = 1; i <= 10; ++i) perf::tick(i, "before");
     crash();
+  } else if (mode == "segv-threads") {
+    crash_beside_threads();
   } else if (mode == "abort") {
     for (int i = 1; i <= 3; ++i) perf::tick(i);
     std::abort();
