@@ -1,7 +1,8 @@
 // The runtime's costs as ratios measured in one run (see docs/performance.md):
 //   probe cost   = (measured empty function - empty function) / one bare clock read,
 //                  with the tick log's enter/exit events and without them
-//   tick cost    = perf::tick(n), perf::tick(n, label) / one bare clock read
+//   tick cost    = perf::tick(n), perf::tick(n, label) / one bare clock read, for a
+//                  string literal and for a string_view whose length is known at run time
 //   scaling      = per-thread throughput with N threads / with one thread
 //   report time  = snapshot + text report for 10,000 sites x 16 threads
 // Each time is the minimum over repetitions, the estimate least disturbed by noise.
@@ -64,6 +65,17 @@ void tick(benchmark::State& state) {
 void labelled_tick(benchmark::State& state) {
   int64_t n = 0;
   for (auto _ : state) perf::tick(++n, "twenty-byte label 20");
+}
+
+// A label whose length the compiler cannot know: a string_view built at run time.
+void string_view_tick(benchmark::State& state) {
+  const std::string text = "twenty-byte label 20";
+  std::string_view label = text;
+  int64_t n = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(label);
+    perf::tick(++n, label);
+  }
 }
 
 // Keeps every repetition's time per iteration, so the ratios can use the minimum.
@@ -138,6 +150,7 @@ void print_probe_ratios(const std::map<std::string, double>& ns) {
   ratio("measured call, statistics only (PERF_MEASURE_NO_TICKS)", ns.at("measured_call_without_ticks/1") - empty, 2.30);
   ratio("perf::tick(n)", ns.at("tick/1"), 1.25);
   ratio("perf::tick(n, \"a 20-byte label\")", ns.at("labelled_tick/1"), 2.50);
+  ratio("perf::tick(n, std::string_view of 20 bytes)", ns.at("string_view_tick/1"), 2.50);
   for (const auto& [key, time] : ns) {
     if (key.rfind("measured_call/", 0) != 0 || key == "measured_call/1") continue;
     // With N threads the reported time is wall time over all threads' iterations.
@@ -157,6 +170,7 @@ int main(int argc, char** argv) {
   benchmark::RegisterBenchmark("measured_call_without_ticks", measured_call_without_ticks)->Repetitions(7);
   benchmark::RegisterBenchmark("tick", tick)->Repetitions(7);
   benchmark::RegisterBenchmark("labelled_tick", labelled_tick)->Repetitions(7);
+  benchmark::RegisterBenchmark("string_view_tick", string_view_tick)->Repetitions(7);
   auto* measured = benchmark::RegisterBenchmark("measured_call", measured_call)->Repetitions(7)->UseRealTime();
   for (int threads = 1; threads <= cores; threads *= 2) measured->Threads(threads);
   if ((cores & (cores - 1)) != 0) measured->Threads(cores);
@@ -170,7 +184,7 @@ int main(int argc, char** argv) {
   const auto& ns = reporter.best_ns;
   const perf::snapshot s = perf::take_snapshot();
   std::printf("\nclock: %s at %.3f GHz (%s)\n", s.clock.source.c_str(), s.clock.ghz, s.clock.frequency.c_str());
-  if (ns.size() >= 6) print_probe_ratios(ns);
+  if (ns.size() >= 7) print_probe_ratios(ns);
   report_time(16);
   return 0;
 }

@@ -1,13 +1,14 @@
 # CMake functions of the perf_instrument package (docs/cmake.md).
 
-# perf_instrument_target(<target> [FILTER <regex>...])
+# perf_instrument_target(<target> [FILTER <regex>...] [NO_TICKS <regex>...])
 #
 # Builds <target>'s C++ sources instrumented, on the fly, without touching them:
 # functions marked [[perf::measure]], and those whose qualified name matches a
-# FILTER regex, are measured; <target> links perf::runtime and keeps frame pointers.
+# FILTER regex, are measured (those matching a NO_TICKS regex without tick-log
+# events); <target> links perf::runtime and keeps frame pointers.
 # A compiler launcher already set on the target (ccache) still runs, behind ours.
 function(perf_instrument_target target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "FILTER")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "FILTER;NO_TICKS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "perf_instrument_target(${target}): unexpected arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -15,7 +16,7 @@ function(perf_instrument_target target)
   if(NOT existing)
     set(existing "")
   endif()
-  perf_instrument_launcher(launcher "${arg_FILTER}" "${existing}")
+  perf_instrument_launcher(launcher "${arg_FILTER}" "${arg_NO_TICKS}" "${existing}")
   set_property(TARGET ${target} PROPERTY CXX_COMPILER_LAUNCHER "${launcher}")
   # Property, not target_link_libraries(): works whichever signature the project uses.
   set_property(TARGET ${target} APPEND PROPERTY LINK_LIBRARIES perf::runtime)
@@ -26,10 +27,11 @@ function(perf_instrument_target target)
   set_property(TARGET ${target} APPEND PROPERTY COMPILE_OPTIONS -fno-omit-frame-pointer)
 endfunction()
 
-# perf_instrument_launcher(<out> <filters> <launcher>): in <out>, the compiler launcher
-# that instruments with the regexes of the list <filters> and then runs the list
-# <launcher> (may be empty) in front of the compiler.
-function(perf_instrument_launcher out filters launcher)
+# perf_instrument_launcher(<out> <filters> <no_ticks> <launcher>): in <out>, the
+# compiler launcher that instruments with the regexes of the lists <filters> (--filter)
+# and <no_ticks> (--no-ticks) and then runs the list <launcher> (may be empty) in
+# front of the compiler.
+function(perf_instrument_launcher out filters no_ticks launcher)
   if(NOT EXISTS "${PERF_INSTRUMENT_EXECUTABLE}")
     message(FATAL_ERROR "perf-instrument: ${PERF_INSTRUMENT_EXECUTABLE} is missing: "
       "this perf-instrument was installed without its rewriter (PERF_BUILD_TOOL=OFF)")
@@ -37,6 +39,9 @@ function(perf_instrument_launcher out filters launcher)
   set(command "${PERF_INSTRUMENT_EXECUTABLE}" --launch -p "${CMAKE_BINARY_DIR}")
   foreach(filter IN LISTS filters)
     list(APPEND command "--filter=${filter}")
+  endforeach()
+  foreach(expression IN LISTS no_ticks)
+    list(APPEND command "--no-ticks=${expression}")
   endforeach()
   foreach(word IN LISTS launcher)
     list(APPEND command "--launcher=${word}")

@@ -66,14 +66,15 @@ class basic_scope {
 // The same for a constexpr function: it does nothing during constant evaluation,
 // so the function stays usable in constant expressions. `site_of` returns the site
 // (a lambda holding it, since a constexpr function may not declare a static).
+template <bool Logged>
 class constexpr_scope {
  public:
   template <class SiteOf>
   constexpr explicit constexpr_scope(SiteOf site_of) noexcept {
-    if (!__builtin_is_constant_evaluated()) thread_ = begin<true>(site_of(), frame_);
+    if (!__builtin_is_constant_evaluated()) thread_ = begin<Logged>(site_of(), frame_);
   }
   constexpr ~constexpr_scope() {
-    if (!__builtin_is_constant_evaluated()) end<true>(*thread_, frame_);
+    if (!__builtin_is_constant_evaluated()) end<Logged>(*thread_, frame_);
   }
 
   constexpr_scope(const constexpr_scope&) = delete;
@@ -92,8 +93,8 @@ class constexpr_scope {
   static ::perf::detail::site PERF_DETAIL_CONCAT(perf_site_, n) = {name, __FILE__, __LINE__, 0}; \
   ::perf::detail::basic_scope<logged> PERF_DETAIL_CONCAT(perf_scope_, n)(PERF_DETAIL_CONCAT(perf_site_, n))
 
-#define PERF_DETAIL_MEASURE_CONSTEXPR(name, n)                                 \
-  ::perf::detail::constexpr_scope PERF_DETAIL_CONCAT(perf_scope_, n)(          \
+#define PERF_DETAIL_MEASURE_CONSTEXPR(name, n, logged)                         \
+  ::perf::detail::constexpr_scope<logged> PERF_DETAIL_CONCAT(perf_scope_, n)(  \
       []() noexcept -> ::perf::detail::site& {                                 \
         static ::perf::detail::site perf_site = {name, __FILE__, __LINE__, 0}; \
         return perf_site;                                                      \
@@ -110,11 +111,14 @@ class constexpr_scope {
 
 // PERF_MEASURE for the body of a constexpr function (C++20 and later): measured
 // when called at run time, invisible during constant evaluation.
-#define PERF_MEASURE_CONSTEXPR(name) PERF_DETAIL_MEASURE_CONSTEXPR(name, __COUNTER__)
+#define PERF_MEASURE_CONSTEXPR(name) PERF_DETAIL_MEASURE_CONSTEXPR(name, __COUNTER__, true)
 
 // What perf-instrument inserts; the same as PERF_MEASURE, spelled apart so that
 // `perf-instrument --revert` removes its own insertions and never a hand-written one.
+// The _NO_TICKS forms are for the functions chosen with --no-ticks.
 #define PERF_INSTRUMENT(name) PERF_DETAIL_MEASURE(name, __COUNTER__, true)
-#define PERF_INSTRUMENT_CONSTEXPR(name) PERF_DETAIL_MEASURE_CONSTEXPR(name, __COUNTER__)
+#define PERF_INSTRUMENT_NO_TICKS(name) PERF_DETAIL_MEASURE(name, __COUNTER__, false)
+#define PERF_INSTRUMENT_CONSTEXPR(name) PERF_DETAIL_MEASURE_CONSTEXPR(name, __COUNTER__, true)
+#define PERF_INSTRUMENT_CONSTEXPR_NO_TICKS(name) PERF_DETAIL_MEASURE_CONSTEXPR(name, __COUNTER__, false)
 
 #endif  // PERF_MEASURE_HPP

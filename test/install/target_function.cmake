@@ -1,9 +1,15 @@
 # perf_instrument_target() in a project's own build files: the target it names is
-# measured (its FILTER selects), the other one is not even linked with the runtime.
+# measured (its FILTER selects, its NO_TICKS keeps count_down out of the tick log),
+# the other one is not even linked with the runtime.
 include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
 run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/targeted -B ${WORK_DIR}/build -G ${GENERATOR} -DCMAKE_PREFIX_PATH=${PREFIX})
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run_and_expect_calls(measured ${WORK_DIR}/build/measured CALLS "count_up=5" "count_down=2")
+run(${CMAKE_COMMAND} -E env PERF_REPORT=off PERF_TICKLOG=${WORK_DIR}/ticks.txt ${WORK_DIR}/build/measured)
+file(READ ${WORK_DIR}/ticks.txt ticks)
+expect_output("${ticks}" ": 10 events of 1 thread,")
+expect_output("${ticks}" "> count_up")
+expect_no_output("${ticks}" "count_down")
 run(${CMAKE_COMMAND} -E env PERF_REPORT=${WORK_DIR}/plain.json ${WORK_DIR}/build/plain)
 if(EXISTS ${WORK_DIR}/plain.json)
   message(FATAL_ERROR "the target perf_instrument_target() did not name was measured")

@@ -1,8 +1,15 @@
 # A project that knows nothing of perf-instrument, configured with the one -D and
 # PERF_INSTRUMENT_FILTER='.*': every function it defines is measured, in the
-# program, a static library and a shared library.
+# program, a static library and a shared library; PERF_INSTRUMENT_NO_TICKS keeps
+# geometry::area's calls out of the tick log.
 include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
-configure_zero_edit(${SOURCE_DIR}/unaware ${WORK_DIR}/build -G ${GENERATOR} "-DPERF_INSTRUMENT_FILTER=.*")
+configure_zero_edit(${SOURCE_DIR}/unaware ${WORK_DIR}/build -G ${GENERATOR} "-DPERF_INSTRUMENT_FILTER=.*"
+  "-DPERF_INSTRUMENT_NO_TICKS=geometry::area")
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run_and_expect_calls(unaware ${WORK_DIR}/build/unaware CALLS
   "main=1" "geometry::scaled=3" "geometry::area=3" "geometry::square::perimeter=3")
+run(${CMAKE_COMMAND} -E env PERF_REPORT=off PERF_TICKLOG=${WORK_DIR}/ticks.txt ${WORK_DIR}/build/unaware)
+file(READ ${WORK_DIR}/ticks.txt ticks)
+expect_output("${ticks}" ": 14 events of 1 thread,")
+expect_output("${ticks}" "> geometry::scaled")
+expect_no_output("${ticks}" "geometry::area")

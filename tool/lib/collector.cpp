@@ -132,7 +132,9 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
       planned.body_offset = sources_.getFileOffset(p.insert_at);
       const char* after_brace = sources_.getCharacterData(p.insert_at);
       planned.existing.assign(after_brace, scope_statement_length(after_brace));
-      if (p.skip_reason.empty()) planned.statement = scope_statement(planned.name, p.kind);
+      const tick_events events =
+          chosen_.logs_ticks(name, f.getQualifiedNameAsString()) ? tick_events::logged : tick_events::off;
+      if (p.skip_reason.empty()) planned.statement = scope_statement(planned.name, p.kind, events);
     }
     edits_.add(std::move(planned));
   }

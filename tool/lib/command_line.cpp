@@ -40,6 +40,10 @@ struct options {
                                 cl::value_desc("REGEX"), cl::cat(category)};
   cl::list<std::string> excludes{"exclude", cl::desc("Never measure functions whose name matches REGEX (repeatable)"),
                                  cl::value_desc("REGEX"), cl::cat(category)};
+  cl::list<std::string> no_ticks{"no-ticks",
+                                 cl::desc("Keep the calls of measured functions whose name matches REGEX out of "
+                                          "the tick log (repeatable)"),
+                                 cl::value_desc("REGEX"), cl::cat(category)};
   cl::opt<unsigned> jobs{"j", cl::desc("Translation units parsed in parallel (default: all cores)"),
                          cl::value_desc("N"), cl::init(0), cl::cat(category)};
   cl::list<std::string> extra_args{"extra-arg", cl::desc("Append an argument to every compiler command"),
@@ -98,6 +102,11 @@ std::optional<run_options> parse_command_line(int argc, const char** argv) {
   for (const std::string& expression : given.excludes)
     if (const std::string problem = result.chosen.add_exclude(expression); !problem.empty()) {
       print_usage_problem("--exclude: " + problem);
+      return std::nullopt;
+    }
+  for (const std::string& expression : given.no_ticks)
+    if (const std::string problem = result.chosen.add_no_ticks(expression); !problem.empty()) {
+      print_usage_problem("--no-ticks: " + problem);
       return std::nullopt;
     }
   result.jobs = given.jobs != 0 ? given.jobs.getValue() : std::max(1u, std::thread::hardware_concurrency());

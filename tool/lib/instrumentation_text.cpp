@@ -6,8 +6,10 @@ namespace {
 constexpr std::string_view include_line = "#include <perf/instrumented.hpp> // perf-instrument\n";
 constexpr std::string_view line_directive = "#line 1 \"";
 constexpr std::string_view byte_order_mark = "\xEF\xBB\xBF";
-constexpr std::string_view plain_macro = " PERF_INSTRUMENT(\"";
-constexpr std::string_view constexpr_macro = " PERF_INSTRUMENT_CONSTEXPR(\"";
+// The statement's opening, by scope_kind and tick_events.
+constexpr std::string_view scope_openings[2][2] = {
+    {" PERF_INSTRUMENT(\"", " PERF_INSTRUMENT_NO_TICKS(\""},
+    {" PERF_INSTRUMENT_CONSTEXPR(\"", " PERF_INSTRUMENT_CONSTEXPR_NO_TICKS(\""}};
 
 bool starts_with(std::string_view text, std::string_view start) { return text.substr(0, start.size()) == start; }
 
@@ -69,18 +71,20 @@ std::size_t file_prefix_length(std::string_view text) {
   return include_line.size() + line_directive.size() + path + 1;
 }
 
-std::string scope_statement(std::string_view label, scope_kind kind) {
-  return std::string(kind == scope_kind::plain ? plain_macro : constexpr_macro) + string_literal_body(label) + "\");";
+std::string scope_statement(std::string_view label, scope_kind kind, tick_events events) {
+  const std::string_view opening = scope_openings[kind == scope_kind::constexpr_function][events == tick_events::off];
+  return std::string(opening) + string_literal_body(label) + "\");";
 }
 
 std::size_t scope_statement_length(std::string_view body_text) {
-  std::size_t macro = 0;
-  if (starts_with(body_text, plain_macro)) macro = plain_macro.size();
-  else if (starts_with(body_text, constexpr_macro)) macro = constexpr_macro.size();
-  else return 0;
-  const std::size_t literal = literal_rest_length(body_text.substr(macro));
-  if (literal == 0 || body_text.substr(macro + literal, 2) != ");") return 0;
-  return macro + literal + 2;
+  for (const auto& openings : scope_openings)
+    for (const std::string_view opening : openings) {
+      if (!starts_with(body_text, opening)) continue;
+      const std::size_t literal = literal_rest_length(body_text.substr(opening.size()));
+      if (literal == 0 || body_text.substr(opening.size() + literal, 2) != ");") return 0;
+      return opening.size() + literal + 2;
+    }
+  return 0;
 }
 
 std::string remove_instrumentation(std::string_view text) {

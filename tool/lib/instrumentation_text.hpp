@@ -26,9 +26,13 @@ std::size_t file_prefix_length(std::string_view text);
 
 enum class scope_kind { plain, constexpr_function };
 
+// Whether a scope logs its calls' enter and exit events in the tick log.
+enum class tick_events { logged, off };
+
 // What goes right after the opening brace of a measured body:
-// ` PERF_INSTRUMENT("label");` (or PERF_INSTRUMENT_CONSTEXPR).
-std::string scope_statement(std::string_view label, scope_kind kind);
+// ` PERF_INSTRUMENT("label");` (or PERF_INSTRUMENT_CONSTEXPR, and either with
+// _NO_TICKS).
+std::string scope_statement(std::string_view label, scope_kind kind, tick_events events);
 
 // The length of the statement scope_statement() writes, if `body_text` (the text
 // right after a body's opening brace) starts with one; else 0.

@@ -15,6 +15,8 @@ std::string selection::add_filter(const std::string& expression) { return add(fi
 
 std::string selection::add_exclude(const std::string& expression) { return add(excludes_, expression); }
 
+std::string selection::add_no_ticks(const std::string& expression) { return add(no_ticks_, expression); }
+
 bool selection::any_matches(const std::vector<llvm::Regex>& expressions, const std::string& default_label,
                             const std::string& qualified_name) {
   for (const llvm::Regex& regex : expressions)
@@ -28,6 +30,10 @@ std::optional<std::string> selection::choose(const std::string& default_label, c
   if (attribute_label) return attribute_label;
   if (any_matches(filters_, default_label, qualified_name)) return std::string();
   return std::nullopt;
+}
+
+bool selection::logs_ticks(const std::string& default_label, const std::string& qualified_name) const {
+  return !any_matches(no_ticks_, default_label, qualified_name);
 }
 
 }  // namespace perf::tool

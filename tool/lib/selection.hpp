@@ -1,4 +1,5 @@
-// Which functions the rewriter measures: the attribute, --filter and --exclude.
+// Which functions the rewriter measures (the attribute, --filter and --exclude), and
+// which of them keep out of the tick log (--no-ticks).
 #ifndef PERF_TOOL_SELECTION_HPP
 #define PERF_TOOL_SELECTION_HPP
 
@@ -19,6 +20,7 @@ class selection {
   // empty on success.
   std::string add_filter(const std::string& expression);
   std::string add_exclude(const std::string& expression);
+  std::string add_no_ticks(const std::string& expression);
 
   bool has_filters() const { return !filters_.empty(); }
 
@@ -28,6 +30,10 @@ class selection {
   std::optional<std::string> choose(const std::string& default_label, const std::string& qualified_name,
                                     const std::optional<std::string>& attribute_label) const;
 
+  // Whether a selected function's calls are logged in the tick log: yes, unless a
+  // --no-ticks expression matches one of its names.
+  bool logs_ticks(const std::string& default_label, const std::string& qualified_name) const;
+
  private:
   static std::string add(std::vector<llvm::Regex>& to, const std::string& expression);
   static bool any_matches(const std::vector<llvm::Regex>& expressions, const std::string& default_label,
@@ -35,6 +41,7 @@ class selection {
 
   std::vector<llvm::Regex> filters_;
   std::vector<llvm::Regex> excludes_;
+  std::vector<llvm::Regex> no_ticks_;
 };
 
 }  // namespace perf::tool
