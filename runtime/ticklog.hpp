@@ -28,9 +28,9 @@ struct ring_record {
 };
 static_assert(offsetof(ring_record, ring) == 0);
 
-// A ring of `capacity` events (a power of two), for the thread `tid`. Its memory
-// is reserved, not committed: pages are touched as events are written. Never freed,
-// so a thread's events outlive it.
+// A ring of `capacity` events (a power of two), for the thread `tid`. The events'
+// memory is committed at once (24 bytes each); the labels' is only reserved, and
+// committed as labels are written. Never freed, so a thread's events outlive it.
 ring_record* create_ring(uint64_t capacity, long tid);
 
 // The newest ring made; follow `next` for the others. Async-signal-safe.

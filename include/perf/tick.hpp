@@ -3,8 +3,8 @@
 //   perf::tick(42);                   // clock, 42
 //   perf::tick(bytes, "sent frame");  // clock, bytes, the label (up to 63 bytes)
 //
-// A tick costs about one clock read: no lock, allocation or system call (the
-// thread's ring is allocated by its first tick or measured call). Every measured
+// A tick costs about one clock read: no lock, allocation, system call or page
+// fault (the thread's ring is made and committed by its first tick or measured call). Every measured
 // scope also logs its enter and exit. When the ring is full the oldest events
 // are overwritten and counted as dropped. The log is written when the program
 // exits (PERF_TICKLOG, PERF_TRACE), on a fatal signal, or by dump_ticks(); see
