@@ -12,12 +12,7 @@ function(perf_instrument_target target)
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "perf_instrument_target(${target}): unexpected arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
-  get_target_property(existing ${target} CXX_COMPILER_LAUNCHER)
-  if(NOT existing)
-    set(existing "")
-  endif()
-  perf_instrument_launcher(launcher "${arg_FILTER}" "${arg_NO_TICKS}" "${existing}")
-  set_property(TARGET ${target} PROPERTY CXX_COMPILER_LAUNCHER "${launcher}")
+  perf_instrument_put_launcher(${target} "${arg_FILTER}" "${arg_NO_TICKS}")
   # Property, not target_link_libraries(): works whichever signature the project uses.
   set_property(TARGET ${target} APPEND PROPERTY LINK_LIBRARIES perf::runtime)
   get_target_property(type ${target} TYPE)
@@ -25,6 +20,23 @@ function(perf_instrument_target target)
     set_property(TARGET ${target} APPEND PROPERTY INTERFACE_LINK_LIBRARIES $<LINK_ONLY:perf::runtime>)
   endif()
   set_property(TARGET ${target} APPEND PROPERTY COMPILE_OPTIONS -fno-omit-frame-pointer)
+endfunction()
+
+# perf_instrument_put_launcher(<target> <filters> <no_ticks>): <target>'s C++ units
+# are compiled through the instrumenting launcher (see perf_instrument_launcher), in
+# front of the launcher the target already has. A target that has it already keeps
+# its own.
+function(perf_instrument_put_launcher target filters no_ticks)
+  get_target_property(existing ${target} CXX_COMPILER_LAUNCHER)
+  if(NOT existing)
+    set(existing "")
+  endif()
+  list(FIND existing "${PERF_INSTRUMENT_EXECUTABLE}" ours)
+  if(ours EQUAL 0)
+    return()
+  endif()
+  perf_instrument_launcher(launcher "${filters}" "${no_ticks}" "${existing}")
+  set_property(TARGET ${target} PROPERTY CXX_COMPILER_LAUNCHER "${launcher}")
 endfunction()
 
 # perf_instrument_launcher(<out> <filters> <no_ticks> <launcher>): in <out>, the

@@ -7,7 +7,8 @@
 # are kept. The project's files are never changed. -DPERF_INSTRUMENT_FILTER=<regex>
 # also measures the functions whose qualified name matches (a list for several;
 # '.*' for all); -DPERF_INSTRUMENT_NO_TICKS=<regex> keeps the matching functions'
-# calls out of the tick log. An existing CMAKE_CXX_COMPILER_LAUNCHER (ccache) still runs.
+# calls out of the tick log. A compiler launcher the project has (ccache, given on
+# the command line or set by its own files) still runs, behind perf-instrument.
 include_guard(GLOBAL)  # CMake includes this after every project() call; the first one counts
 
 find_package(perf_instrument CONFIG REQUIRED PATHS "${CMAKE_CURRENT_LIST_DIR}" NO_DEFAULT_PATH)
@@ -16,9 +17,27 @@ set(PERF_INSTRUMENT_FILTER "" CACHE STRING
 set(PERF_INSTRUMENT_NO_TICKS "" CACHE STRING
   "perf-instrument: keep the calls of the measured functions whose name matches this regex out of the tick log")
 
-# Normal variables, in the top-level directory's scope: every target below takes them.
-perf_instrument_launcher(CMAKE_CXX_COMPILER_LAUNCHER "${PERF_INSTRUMENT_FILTER}" "${PERF_INSTRUMENT_NO_TICKS}"
-  "${CMAKE_CXX_COMPILER_LAUNCHER}")
+# In the top-level directory's scope: every target below takes them.
 link_libraries(perf::runtime)
 add_compile_options(-fno-omit-frame-pointer)
+
+# Puts the instrumenting launcher on every target that compiles C++ in `directory`
+# and below.
+function(perf_instrument_every_target directory)
+  get_property(targets DIRECTORY "${directory}" PROPERTY BUILDSYSTEM_TARGETS)
+  foreach(target IN LISTS targets)
+    get_target_property(type ${target} TYPE)
+    if(type MATCHES "^(EXECUTABLE|SHARED_LIBRARY|MODULE_LIBRARY|STATIC_LIBRARY|OBJECT_LIBRARY)$")
+      perf_instrument_put_launcher(${target} "${PERF_INSTRUMENT_FILTER}" "${PERF_INSTRUMENT_NO_TICKS}")
+    endif()
+  endforeach()
+  get_property(subdirectories DIRECTORY "${directory}" PROPERTY SUBDIRECTORIES)
+  foreach(subdirectory IN LISTS subdirectories)
+    perf_instrument_every_target("${subdirectory}")
+  endforeach()
+endfunction()
+
+# Once the project's files have been read and every target exists, so that a launcher
+# the project sets after project() (many find ccache themselves) is chained, not lost.
+cmake_language(DEFER CALL perf_instrument_every_target "${CMAKE_CURRENT_SOURCE_DIR}")
 message(STATUS "perf-instrument: instrumenting this build (PERF_INSTRUMENT_FILTER='${PERF_INSTRUMENT_FILTER}')")

@@ -1,0 +1,1 @@
+[[perf::measure]] int step(int n) { return n + 1; }

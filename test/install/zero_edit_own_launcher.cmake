@@ -1,0 +1,15 @@
+# A project that sets its own compiler launchers after project() is still instrumented
+# through the zero-edit path, and its launchers still run, on the instrumented copies.
+include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
+set(build ${WORK_DIR}/build)
+configure_zero_edit(${SOURCE_DIR}/own_launcher ${build} -G ${GENERATOR})
+run(${CMAKE_COMMAND} --build ${build})
+run_and_expect_calls(own_launcher ${build}/own_launcher CALLS "run=1" "step=4")
+foreach(log directory target)
+  file(READ ${build}/${log}.log launched)
+  expect_output("${launched}" "perf-instrument/mirror/")
+endforeach()
+file(READ ${build}/directory.log launched)
+expect_output("${launched}" "main.cpp")
+file(READ ${build}/target.log launched)
+expect_output("${launched}" "steps.cpp")
