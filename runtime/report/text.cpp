@@ -89,11 +89,19 @@ std::string common_directory(const std::vector<function_stats>& functions) {
   return common.value_or("");
 }
 
-// The tick log's line under the table.
-std::string ticklog_line(const ticklog_stats& t) {
+// The tick log's lines under the table: the totals, and the threads whose rings
+// overwrote events, if any.
+std::string ticklog_lines(const ticklog_stats& t, const std::vector<thread_stats>& threads) {
   if (!t.enabled) return "tick log: off (PERF_TICKS=off)\n";
-  return fmt::format("tick log: {} event{} kept, {} dropped (ring of {} events per thread)\n", format_count(t.events),
-                     t.events == 1 ? "" : "s", format_count(t.dropped), format_count(t.ring_events));
+  std::string out =
+      fmt::format("tick log: {} event{} kept, {} dropped (ring of {} events per thread{})\n", format_count(t.events),
+                  t.events == 1 ? "" : "s", format_count(t.dropped), format_count(t.ring_events),
+                  t.dropped == 0 ? "" : "; PERF_RING_EVENTS keeps more");
+  for (const thread_stats& thread : threads)
+    if (thread.tick_dropped != 0)
+      out += fmt::format("  thread {} ({}): {} kept, {} dropped\n", thread.tid, printable(thread.name),
+                         format_count(thread.tick_events), format_count(thread.tick_dropped));
+  return out;
 }
 
 }  // namespace
@@ -109,7 +117,7 @@ std::string format_text(const snapshot& s) {
       s.pid, s.functions.size(), s.functions.size() == 1 ? "" : "s", s.threads.size(),
       s.threads.size() == 1 ? "" : "s", exited, s.clock.source, s.clock.ghz, s.clock.frequency);
   if (s.threads.empty()) return out;  // nothing measured, nothing logged
-  if (s.functions.empty()) return out + ticklog_line(s.ticklog);
+  if (s.functions.empty()) return out + ticklog_lines(s.ticklog, s.threads);
 
   static constexpr const char* headings[] = {"function", "calls", "total", "self", "mean", "min",
                                              "max",      "stddev", "p50",  "p99",  "where"};
@@ -141,7 +149,7 @@ std::string format_text(const snapshot& s) {
   };
   append_row(std::vector<std::string>(std::begin(headings), std::end(headings)));
   for (const auto& row : rows) append_row(row);
-  return out + ticklog_line(s.ticklog);
+  return out + ticklog_lines(s.ticklog, s.threads);
 }
 
 }  // namespace perf

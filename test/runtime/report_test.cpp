@@ -59,7 +59,18 @@ TEST(TextReport, ATableInReadableUnitsSortedAsGiven) {
             "config::parse  1,234,567   12.3 s  2.00 ms  10.0 µs   950 ns  1.50 ms  85.2 ns  9.99 µs   123 µs  src/config.cpp:18\n"
             "config::load           1   10.0 s   10.0 s   10.0 s   10.0 s   10.0 s  0.00 ns  0.00 ns  0.00 ns  include/config.hpp:3\n"
             "say \"hi\"\\n             1  7.50 ns  7.50 ns  7.50 ns  7.50 ns  7.50 ns  0.00 ns  0.00 ns  0.00 ns\n"
-            "tick log: 65,538 events kept, 2,469,070 dropped (ring of 65,536 events per thread)\n");
+            "tick log: 65,538 events kept, 2,469,070 dropped (ring of 65,536 events per thread; PERF_RING_EVENTS "
+            "keeps more)\n"
+            "  thread 101 (main): 65,536 kept, 2,469,070 dropped\n");
+}
+
+TEST(TextReport, ATickLogThatDroppedNothingIsOneLine) {
+  snapshot s = example();
+  s.threads[0].tick_dropped = 0;
+  s.ticklog.dropped = 0;
+  const std::string text = format_text(s);
+  EXPECT_EQ(text.substr(text.rfind('\n', text.size() - 2) + 1),
+            "tick log: 65,538 events kept, 0 dropped (ring of 65,536 events per thread)\n");
 }
 
 TEST(TextReport, ALongNameKeepsBothEndsInEightyColumns) {
