@@ -60,13 +60,31 @@ void registry::add_thread(thread_record* thread) {
   living_.push_back(thread);
 }
 
+uint64_t rings_kept_after_exit(uint64_t capacity) {
+  constexpr uint64_t budget = uint64_t{96} << 20;
+  return std::clamp<uint64_t>(budget / committed_bytes(capacity), 64, 4096);
+}
+
+ring_record* registry::ring_for_new_thread(uint64_t capacity, long tid) {
+  std::lock_guard lock(mutex_);
+  if (retired_rings_.size() < rings_kept_after_exit(capacity)) return create_ring(capacity, tid);
+  const retired_ring oldest = retired_rings_.front();
+  retired_rings_.pop_front();
+  ring_counts& ticks = retired_threads_[oldest.summary].ticks;
+  ticks.dropped += ticks.kept;
+  ticks.kept = 0;
+  reuse_ring(*oldest.record, tid);
+  return oldest.record;
+}
+
 void registry::retire_thread(thread_record* thread) {
   std::lock_guard lock(mutex_);
   const auto site_count = static_cast<unsigned>(sites_.size());
   if (retired_.size() < site_count) retired_.resize(site_count);
   for (unsigned id = 1; id < site_count; ++id) retired_[id].add(thread->state.slots[id], thread->state.arena);
   std::string name = thread_name(thread->handle);
-  if (thread->state.ring != nullptr) retired_rings_.push_back({thread->state.ring, thread->tid, name});
+  if (thread->state.ring != nullptr)  // its summary is the next one pushed
+    retired_rings_.push_back({reinterpret_cast<ring_record*>(thread->state.ring), retired_threads_.size()});
   retired_threads_.push_back({thread->tid, std::move(name), thread_calls(*thread, site_count), true, tick_counts(*thread)});
   living_.erase(std::find(living_.begin(), living_.end(), thread));
 }
@@ -93,7 +111,18 @@ tick_view registry::collect_ticks(const detail::tick_ring* caller) {
   std::lock_guard lock(mutex_);
   tick_view view;
   view.sites = sites_;
-  for (const retired_ring& r : retired_rings_) view.threads.push_back({r.tid, r.name, copy_events(*r.ring, true)});
+  auto ring = retired_rings_.begin();  // in the order of retired_threads_
+  for (size_t i = 0; i < retired_threads_.size(); ++i) {
+    const thread_summary& thread = retired_threads_[i];
+    thread_ticks ticks{thread.tid, thread.name, {}};
+    if (ring != retired_rings_.end() && ring->summary == i)
+      ticks.contents = copy_events((ring++)->record->ring, true);
+    else if (thread.ticks.dropped != 0)
+      ticks.contents.dropped = thread.ticks.dropped;  // its ring went to a newer thread
+    else
+      continue;  // it logged nothing
+    view.threads.push_back(std::move(ticks));
+  }
   for (const thread_record* thread : living_) {
     if (thread->state.ring == nullptr) continue;
     view.threads.push_back({thread->tid, thread_name(thread->handle),

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -71,6 +72,10 @@ class registry {
 
   unsigned register_site(detail::site& s);
   void add_thread(thread_record* thread);
+  // A ring of `capacity` events for the new thread `tid`: a new one, or, once the rings
+  // kept for exited threads have reached their limit (rings_kept_after_exit), the
+  // oldest of those, emptied: its thread's events then count as dropped.
+  ring_record* ring_for_new_thread(uint64_t capacity, long tid);
   // Merges an exiting thread's statistics into the totals and forgets the thread.
   void retire_thread(thread_record* thread);
   registry_view collect();
@@ -94,15 +99,18 @@ class registry {
   std::vector<accumulator> retired_;  // index = site id
   std::vector<thread_summary> retired_threads_;
   struct retired_ring {
-    const detail::tick_ring* ring;
-    long tid;
-    std::string name;
+    ring_record* record;
+    size_t summary;  // its thread's entry in retired_threads_
   };
-  std::vector<retired_ring> retired_rings_;
+  std::deque<retired_ring> retired_rings_;  // oldest first
 };
 
 // The calling thread's statistics cleared; its open activations stay open.
 void clear_thread_statistics(thread_record& thread, unsigned site_count);
+// How many exited threads keep their rings: those of about 96 MiB of events (64 at
+// the default size), within 64 to 4096.
+uint64_t rings_kept_after_exit(uint64_t capacity);
+
 // Releases the memory of a thread record created by attach_thread().
 void destroy_thread_record(thread_record* thread);
 

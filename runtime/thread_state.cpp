@@ -95,7 +95,8 @@ thread_state* attach_thread() noexcept {
   const settings& chosen = current_settings();
   thread->state.clock = chosen.clock;
   thread->tid = static_cast<long>(gettid());
-  if (chosen.environment.ticks) thread->state.ring = &create_ring(chosen.environment.ring_events, thread->tid)->ring;
+  if (chosen.environment.ticks)
+    thread->state.ring = &registry::instance().ring_for_new_thread(chosen.environment.ring_events, thread->tid)->ring;
   thread->handle = pthread_self();
   registry::instance().add_thread(thread);
   pthread_setspecific(key, thread);

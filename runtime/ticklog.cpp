@@ -15,10 +15,8 @@ using detail::tick_ring;
 
 ring_record* all_rings = nullptr;  // atomic: pushed by attaching threads, read by the crash dump
 
-size_t events_bytes(uint64_t capacity) { return static_cast<size_t>(capacity) * sizeof(tick_event); }
-
 size_t ring_bytes(uint64_t capacity) {
-  return events_bytes(capacity) + static_cast<size_t>(capacity) * detail::label_words * sizeof(uint64_t);
+  return committed_bytes(capacity) + static_cast<size_t>(capacity) * detail::label_words * sizeof(uint64_t);
 }
 
 // Commits the pages of `bytes` at `memory` now, so that no event pays for a page
@@ -61,7 +59,7 @@ ring_record* create_ring(uint64_t capacity, long tid) {
     std::abort();
   }
   // Events are committed now; labels, which most events lack, as they are written.
-  commit_pages(memory, events_bytes(capacity));
+  commit_pages(memory, committed_bytes(capacity));
   auto* record = new ring_record{};
   record->ring.mask = capacity - 1;
   record->ring.events = static_cast<tick_event*>(memory);
@@ -71,6 +69,11 @@ ring_record* create_ring(uint64_t capacity, long tid) {
   while (!__atomic_compare_exchange_n(&all_rings, &record->next, record, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
   }
   return record;
+}
+
+void reuse_ring(ring_record& record, long tid) noexcept {
+  __atomic_store_n(&record.tid, tid, __ATOMIC_RELAXED);
+  __atomic_store_n(&record.ring.written, uint64_t{0}, __ATOMIC_RELEASE);
 }
 
 ring_record* newest_ring() noexcept { return __atomic_load_n(&all_rings, __ATOMIC_ACQUIRE); }

@@ -33,6 +33,10 @@ static_assert(offsetof(ring_record, ring) == 0);
 // committed as labels are written. Never freed, so a thread's events outlive it.
 ring_record* create_ring(uint64_t capacity, long tid);
 
+// Empties `record` and gives it to the thread `tid`: the events it held are gone.
+// Nobody may be reading it but the crash dump (best effort anyway).
+void reuse_ring(ring_record& record, long tid) noexcept;
+
 // The newest ring made; follow `next` for the others. Async-signal-safe.
 ring_record* newest_ring() noexcept;
 
@@ -55,6 +59,9 @@ struct event_copy {
 event_copy read_event(const detail::tick_ring& ring, uint64_t index) noexcept;
 
 inline uint64_t capacity(const detail::tick_ring& ring) { return ring.mask + 1; }
+
+// The memory a ring of `capacity` commits when it is made.
+inline size_t committed_bytes(uint64_t capacity) { return static_cast<size_t>(capacity) * sizeof(detail::tick_event); }
 
 // Events logged so far that the ring still holds, and those it overwrote.
 struct ring_counts {

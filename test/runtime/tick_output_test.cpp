@@ -154,6 +154,27 @@ TEST_F(TickOutput, AFullRingKeepsTheNewestEvents) {
   EXPECT_EQ(lines.back().n, "99");
 }
 
+TEST_F(TickOutput, NewThreadsTakeOverTheRingsOfTheOldestExitedOnesBeyondALimit) {
+  const fs::path report = dir / "report.json", ticks = dir / "ticks.txt";
+  EXPECT_EQ(run_probe("PERF_REPORT=" + report.string() + " PERF_TICKLOG=" + ticks.string(), "churn"), "");
+  const json parsed = json::parse(read_file(report));
+  // At the default ring size, 64 exited threads keep their rings: the 65th thread
+  // takes the first one's, ..., the 70th the 6th one's.
+  const json& threads = parsed.at("threads");
+  ASSERT_EQ(threads.size(), 70u);
+  for (size_t t = 0; t < threads.size(); ++t) {
+    EXPECT_TRUE(threads[t].at("exited").get<bool>());
+    EXPECT_EQ(threads[t].at("tick_events"), t < 6 ? 0 : 3) << t;
+    EXPECT_EQ(threads[t].at("tick_dropped"), t < 6 ? 3 : 0) << t;
+  }
+  EXPECT_EQ(parsed.at("ticklog"),
+            json::parse(R"({"enabled": true, "events": 192, "dropped": 18, "ring_events": 65536})"));
+  std::vector<std::string> header;
+  EXPECT_EQ(parse_dump(read_file(ticks), &header).size(), 192u);
+  ASSERT_FALSE(header.empty());
+  EXPECT_NE(header[0].find(": 192 events of 70 threads, 18 older ones dropped"), std::string::npos) << header[0];
+}
+
 TEST_F(TickOutput, ABadRingSizeWarnsAndTheDefaultHolds) {
   const fs::path report = dir / "report.json";
   EXPECT_EQ(run_probe("PERF_RING_EVENTS=lots PERF_REPORT=" + report.string(), "wrap"),

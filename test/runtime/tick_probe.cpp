@@ -8,6 +8,7 @@
 //   tick_probe segv-threads
 //                        a thread ticks 1..3 "finished" and exits; another ticks 1..3 "waiting" and
 //                        blocks; then main crashes as in `segv`
+//   tick_probe churn     70 threads, one after the other, each ticks 1..3 and exits
 //   tick_probe abort     ticks 1..3, then abort()
 //   tick_probe dump PATH ticks 1..2, perf::dump_ticks(PATH), tick 3
 #include <pthread.h>
@@ -86,6 +87,11 @@ int main(int argc, char** argv) {
     crash();
   } else if (mode == "segv-threads") {
     crash_beside_threads();
+  } else if (mode == "churn") {
+    for (int t = 0; t < 70; ++t)
+      std::thread([] {
+        for (int i = 1; i <= 3; ++i) perf::tick(i);
+      }).join();
   } else if (mode == "abort") {
     for (int i = 1; i <= 3; ++i) perf::tick(i);
     std::abort();
