@@ -9,7 +9,7 @@ packages=(
   libfmt-dev                                          # report formatting
   libgtest-dev libgmock-dev nlohmann-json3-dev        # tests
   libbenchmark-dev                                    # bench/
-  ccache make                                         # tests: the zero-edit build behind ccache, Makefiles
+  ccache make bear                                    # tests: behind ccache, Makefiles, bear's database
 )
 
 missing=()
