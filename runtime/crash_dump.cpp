@@ -3,8 +3,10 @@
 // lock, only write(2) and friends; the rings are read as they are.
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <iterator>
 
@@ -108,6 +110,39 @@ void on_fatal_signal(int signal, siginfo_t* info, void*) {
 
 }  // namespace
 
+// Room for the dump's own frames and its 8 KiB output buffer, with a margin.
+size_t signal_stack_bytes() {
+  const long wanted = sysconf(_SC_SIGSTKSZ);
+  return std::max<size_t>(64 * 1024, wanted > 0 ? static_cast<size_t>(wanted) : 0);
+}
+
+void* add_signal_stack() noexcept {
+  stack_t existing{};
+  if (sigaltstack(nullptr, &existing) != 0 || (existing.ss_flags & SS_DISABLE) == 0) return nullptr;
+  void* memory =
+      mmap(nullptr, signal_stack_bytes(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (memory == MAP_FAILED) return nullptr;  // the dump of a stack overflow is lost, nothing else
+  stack_t ours{};
+  ours.ss_sp = memory;
+  ours.ss_size = signal_stack_bytes();
+  if (sigaltstack(&ours, nullptr) != 0) {
+    munmap(memory, signal_stack_bytes());
+    return nullptr;
+  }
+  return memory;
+}
+
+void remove_signal_stack(void* stack) noexcept {
+  if (stack == nullptr) return;
+  stack_t current{};
+  // The program put a stack of its own there: leave both as they are.
+  if (sigaltstack(nullptr, &current) != 0 || current.ss_sp != stack) return;
+  stack_t off{};
+  off.ss_flags = SS_DISABLE;
+  sigaltstack(&off, nullptr);
+  munmap(stack, signal_stack_bytes());
+}
+
 void install_crash_dump(const std::string& ticklog_path) {
   const std::string path = ticklog_path.empty() ? std::string() : expand_path(ticklog_path);
   if (path.size() >= sizeof dump_path) {
@@ -117,7 +152,7 @@ void install_crash_dump(const std::string& ticklog_path) {
   }
   struct sigaction action {};
   action.sa_sigaction = on_fatal_signal;
-  action.sa_flags = SA_SIGINFO;
+  action.sa_flags = SA_SIGINFO | SA_ONSTACK;
   sigemptyset(&action.sa_mask);
   for (size_t i = 0; i < std::size(fatal_signals); ++i) sigaction(fatal_signals[i], &action, &previous_actions[i]);
 }

@@ -24,6 +24,7 @@ struct thread_record {
   detail::thread_state state;
   long tid = 0;
   pthread_t handle{};
+  void* signal_stack = nullptr;  // from add_signal_stack()
 };
 static_assert(offsetof(thread_record, state) == 0);
 

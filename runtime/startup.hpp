@@ -32,6 +32,13 @@ void write_exit_ticks();
 // course (crash_dump.cpp).
 void install_crash_dump(const std::string& ticklog_path);
 
+// Gives the calling thread a stack of its own for signal handlers, so that the crash
+// dump runs even when the thread dies of a stack overflow; a thread that has one
+// already (a sanitizer's, the program's) keeps it. Returns what to hand to
+// remove_signal_stack() on the same thread before it exits, or null.
+void* add_signal_stack() noexcept;
+void remove_signal_stack(void* stack) noexcept;
+
 // Prints one "perf: ..." line to stderr.
 void warn(const std::string& message);
 

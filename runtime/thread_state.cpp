@@ -39,6 +39,7 @@ void* reserve(size_t bytes) {
 void on_thread_exit(void* record) {
   auto* thread = static_cast<thread_record*>(record);
   detail::drain_pending(thread->state);
+  remove_signal_stack(thread->signal_stack);
   registry::instance().retire_thread(thread);
   destroy_thread_record(thread);
   detail::current_thread = nullptr;
@@ -95,8 +96,10 @@ thread_state* attach_thread() noexcept {
   const settings& chosen = current_settings();
   thread->state.clock = chosen.clock;
   thread->tid = static_cast<long>(gettid());
-  if (chosen.environment.ticks)
+  if (chosen.environment.ticks) {
     thread->state.ring = &registry::instance().ring_for_new_thread(chosen.environment.ring_events, thread->tid)->ring;
+    thread->signal_stack = add_signal_stack();
+  }
   thread->handle = pthread_self();
   registry::instance().add_thread(thread);
   pthread_setspecific(key, thread);

@@ -273,6 +273,16 @@ TEST_F(TickOutput, ACrashDumpHoldsEveryThreadExitedOrAlive) {
   EXPECT_NE(waiting, main_thread);
 }
 
+TEST_F(TickOutput, AStackOverflowIsDumpedToo) {
+  const auto [first_line, lines] = crash_probe(dir / "crash.txt", "overflow", SIGSEGV);
+  EXPECT_NE(first_line.find("written on SIGSEGV"), std::string::npos) << first_line;
+  ASSERT_EQ(lines.size(), 3u);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    EXPECT_EQ(lines[i].n, std::to_string(i + 1));
+    EXPECT_EQ(lines[i].event, "before");
+  }
+}
+
 TEST_F(TickOutput, AnAbortDumpsToStderrWithoutATicklogPath) {
   const perf::testing::probe_result result = perf::testing::run_probe_program(PERF_TICK_PROBE, "PERF_REPORT=off", "abort");
   expect_killed_by(result.status, SIGABRT);

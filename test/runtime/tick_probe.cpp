@@ -8,6 +8,7 @@
 //   tick_probe segv-threads
 //                        a thread ticks 1..3 "finished" and exits; another ticks 1..3 "waiting" and
 //                        blocks; then main crashes as in `segv`
+//   tick_probe overflow  ticks 1..3 "before", then a recursion without end
 //   tick_probe churn     70 threads, one after the other, each ticks 1..3 and exits
 //   tick_probe abort     ticks 1..3, then abort()
 //   tick_probe dump PATH ticks 1..2, perf::dump_ticks(PATH), tick 3
@@ -42,6 +43,16 @@ void task(int i) {
   void* page = mmap(nullptr, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   *static_cast<volatile int*>(page) = 1;
   std::abort();
+}
+
+volatile bool forever = true;
+
+// Overflows the stack: every frame holds a kilobyte that the next call may not reuse.
+__attribute__((noinline)) int recurse(int depth) {
+  volatile char frame[1024];
+  frame[0] = static_cast<char>(depth);
+  if (!forever) return frame[0];
+  return recurse(depth + 1) + frame[0];
 }
 
 // Crashes while one thread has exited and another is still alive.
@@ -87,6 +98,9 @@ int main(int argc, char** argv) {
     crash();
   } else if (mode == "segv-threads") {
     crash_beside_threads();
+  } else if (mode == "overflow") {
+    for (int i = 1; i <= 3; ++i) perf::tick(i, "before");
+    return recurse(0);
   } else if (mode == "churn") {
     for (int t = 0; t < 70; ++t)
       std::thread([] {
