@@ -62,7 +62,7 @@ void registry::add_thread(thread_record* thread) {
 
 uint64_t rings_kept_after_exit(uint64_t capacity) {
   constexpr uint64_t budget = uint64_t{96} << 20;
-  return std::clamp<uint64_t>(budget / committed_bytes(capacity), 64, 4096);
+  return std::clamp<uint64_t>(budget / events_bytes(capacity), 64, 4096);
 }
 
 ring_record* registry::ring_for_new_thread(uint64_t capacity, long tid) {

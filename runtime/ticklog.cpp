@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "startup.hpp"
@@ -15,8 +16,13 @@ using detail::tick_ring;
 
 ring_record* all_rings = nullptr;  // atomic: pushed by attaching threads, read by the crash dump
 
+// What a ring commits when it is made, at most: a ring of 16 MiB of events (699,050)
+// is already far beyond the default; a thread given a larger one should not make the
+// whole of it resident before logging anything.
+constexpr size_t max_committed_when_made = size_t{16} << 20;
+
 size_t ring_bytes(uint64_t capacity) {
-  return committed_bytes(capacity) + static_cast<size_t>(capacity) * detail::label_words * sizeof(uint64_t);
+  return events_bytes(capacity) + static_cast<size_t>(capacity) * detail::label_words * sizeof(uint64_t);
 }
 
 // Commits the pages of `bytes` at `memory` now, so that no event pays for a page
@@ -59,7 +65,7 @@ ring_record* create_ring(uint64_t capacity, long tid) {
     std::abort();
   }
   // Events are committed now; labels, which most events lack, as they are written.
-  commit_pages(memory, committed_bytes(capacity));
+  commit_pages(memory, std::min(events_bytes(capacity), max_committed_when_made));
   auto* record = new ring_record{};
   record->ring.mask = capacity - 1;
   record->ring.events = static_cast<tick_event*>(memory);

@@ -29,8 +29,9 @@ struct ring_record {
 static_assert(offsetof(ring_record, ring) == 0);
 
 // A ring of `capacity` events (a power of two), for the thread `tid`. The events'
-// memory is committed at once (24 bytes each); the labels' is only reserved, and
-// committed as labels are written. Never freed, so a thread's events outlive it.
+// memory is committed at once (24 bytes each, up to 16 MiB; a larger ring commits
+// the rest as it fills); the labels' is only reserved, and committed as labels are
+// written. Never freed, so a thread's events outlive it.
 ring_record* create_ring(uint64_t capacity, long tid);
 
 // Empties `record` and gives it to the thread `tid`: the events it held are gone.
@@ -60,8 +61,8 @@ event_copy read_event(const detail::tick_ring& ring, uint64_t index) noexcept;
 
 inline uint64_t capacity(const detail::tick_ring& ring) { return ring.mask + 1; }
 
-// The memory a ring of `capacity` commits when it is made.
-inline size_t committed_bytes(uint64_t capacity) { return static_cast<size_t>(capacity) * sizeof(detail::tick_event); }
+// The memory a ring of `capacity` keeps its events in (labels apart).
+inline size_t events_bytes(uint64_t capacity) { return static_cast<size_t>(capacity) * sizeof(detail::tick_event); }
 
 // Events logged so far that the ring still holds, and those it overwrote.
 struct ring_counts {
