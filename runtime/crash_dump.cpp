@@ -108,13 +108,13 @@ void on_fatal_signal(int signal, siginfo_t* info, void*) {
   if (info == nullptr || info->si_code <= 0) raise(signal);
 }
 
-}  // namespace
-
 // Room for the dump's own frames and its 8 KiB output buffer, with a margin.
 size_t signal_stack_bytes() {
   const long wanted = sysconf(_SC_SIGSTKSZ);
   return std::max<size_t>(64 * 1024, wanted > 0 ? static_cast<size_t>(wanted) : 0);
 }
+
+}  // namespace
 
 void* add_signal_stack() noexcept {
   stack_t existing{};

@@ -4,11 +4,12 @@
 //   perf::tick(bytes, "sent frame");  // clock, bytes, the label (up to 63 bytes)
 //
 // A tick costs about one clock read: no lock, allocation, system call or page
-// fault (the thread's ring is made and committed by its first tick or measured call). Every measured
-// scope also logs its enter and exit. When the ring is full the oldest events
-// are overwritten and counted as dropped. The log is written when the program
-// exits (PERF_TICKLOG, PERF_TRACE), on a fatal signal, or by dump_ticks(); see
-// docs/usage.md. With PERF_TICKS=off every tick does nothing. C++11 and later.
+// fault (the thread's ring is made and committed by its first tick or measured
+// call). Every measured scope also logs its enter and exit. When the ring is full
+// the oldest events are overwritten and counted as dropped. The log is written
+// when the program exits (PERF_TICKLOG, PERF_TRACE), on a fatal signal, or by
+// dump_ticks(); see docs/usage.md. With PERF_TICKS=off every tick does nothing.
+// C++11 and later.
 #ifndef PERF_TICK_HPP
 #define PERF_TICK_HPP
 

@@ -102,7 +102,8 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
     const auto [file, system] = file_of(f.getLocation());
     if (file.empty() || system) return;
     const std::string name = default_label(f);
-    const std::optional<std::string> label = chosen_.choose(name, f.getQualifiedNameAsString(), attribute_label);
+    const std::string qualified_name = f.getQualifiedNameAsString();
+    const std::optional<std::string> label = chosen_.choose(name, qualified_name, attribute_label);
     if (!label) return;
 
     planned_function planned;
@@ -132,9 +133,10 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
       planned.body_offset = sources_.getFileOffset(p.insert_at);
       const char* after_brace = sources_.getCharacterData(p.insert_at);
       planned.existing.assign(after_brace, scope_statement_length(after_brace));
-      const tick_events events =
-          chosen_.logs_ticks(name, f.getQualifiedNameAsString()) ? tick_events::logged : tick_events::off;
-      if (p.skip_reason.empty()) planned.statement = scope_statement(planned.name, p.kind, events);
+      if (p.skip_reason.empty())
+        planned.statement = scope_statement(planned.name, p.kind,
+                                            chosen_.logs_ticks(name, qualified_name) ? tick_events::logged
+                                                                                     : tick_events::off);
     }
     edits_.add(std::move(planned));
   }
