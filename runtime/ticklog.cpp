@@ -16,14 +16,16 @@ using detail::tick_ring;
 
 ring_record* all_rings = nullptr;  // atomic: pushed by attaching threads, read by the crash dump
 
-// What a ring commits when it is made, at most: a ring of 16 MiB of events (699,050)
-// is already far beyond the default; a thread given a larger one should not make the
-// whole of it resident before logging anything.
-constexpr size_t max_committed_when_made = size_t{16} << 20;
+// What a ring commits of its events when it is made, and of its labels on the first
+// label, at most: 16 MiB is far beyond the default (1.5 and 4 MiB); a thread given a
+// larger ring should not make the whole of it resident before logging anything.
+constexpr size_t max_committed_at_once = size_t{16} << 20;
 
-size_t ring_bytes(uint64_t capacity) {
-  return events_bytes(capacity) + static_cast<size_t>(capacity) * detail::label_words * sizeof(uint64_t);
+size_t labels_bytes(uint64_t capacity) {
+  return static_cast<size_t>(capacity) * detail::label_words * sizeof(uint64_t);
 }
+
+size_t ring_bytes(uint64_t capacity) { return events_bytes(capacity) + labels_bytes(capacity); }
 
 // Commits the pages of `bytes` at `memory` now, so that no event pays for a page
 // fault later: a first touch costs a microsecond or more (ten on the dev VM), and it
@@ -64,8 +66,8 @@ ring_record* create_ring(uint64_t capacity, long tid) {
     warn("cannot reserve memory for a thread's tick log; aborting");
     std::abort();
   }
-  // Events are committed now; labels, which most events lack, as they are written.
-  commit_pages(memory, std::min(events_bytes(capacity), max_committed_when_made));
+  // Events are committed now; labels, which most events lack, by the first one.
+  commit_pages(memory, std::min(events_bytes(capacity), max_committed_at_once));
   auto* record = new ring_record{};
   record->ring.mask = capacity - 1;
   record->ring.events = static_cast<tick_event*>(memory);
@@ -146,3 +148,9 @@ ring_contents copy_events(const tick_ring& ring, bool quiescent) {
 }
 
 }  // namespace perf::runtime
+
+void perf::detail::commit_labels(tick_ring& ring) noexcept {
+  runtime::commit_pages(ring.labels, std::min(runtime::labels_bytes(runtime::capacity(ring)),
+                                              runtime::max_committed_at_once));
+  ring.labels_committed = true;
+}

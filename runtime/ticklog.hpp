@@ -30,8 +30,8 @@ static_assert(offsetof(ring_record, ring) == 0);
 
 // A ring of `capacity` events (a power of two), for the thread `tid`. The events'
 // memory is committed at once (24 bytes each, up to 16 MiB; a larger ring commits
-// the rest as it fills); the labels' is only reserved, and committed as labels are
-// written. Never freed, so a thread's events outlive it.
+// the rest as it fills); the labels' (64 bytes each) by the first labelled tick
+// (detail::commit_labels). Never freed, so a thread's events outlive it.
 ring_record* create_ring(uint64_t capacity, long tid);
 
 // Empties `record` and gives it to the thread `tid`: the events it held are gone.

@@ -35,11 +35,16 @@ PERF_DETAIL_ALWAYS_INLINE constexpr uint64_t event_meta(event_kind kind, uint64_
 
 // A power-of-two ring of events, and beside it a label buffer per event.
 struct tick_ring {
-  uint64_t written;     // events ever appended; event i lives at index i & mask
-  uint64_t mask;        // capacity - 1
+  uint64_t written;       // events ever appended; event i lives at index i & mask
+  uint64_t mask;          // capacity - 1
   tick_event* events;
-  uint64_t* labels;     // label_words per event
+  uint64_t* labels;       // label_words per event
+  bool labels_committed;  // owner only: the label memory is resident (commit_labels)
 };
+
+// Makes the label memory of the calling thread's `ring` resident, so that no later
+// label meets a page fault; done by the thread's first labelled tick.
+PERF_DETAIL_EXPORT void commit_labels(tick_ring& ring) noexcept;
 
 template <class T>
 PERF_DETAIL_ALWAYS_INLINE void store_relaxed(T& field, T value) noexcept {
@@ -81,6 +86,7 @@ PERF_DETAIL_ALWAYS_INLINE void log_tick(tick_ring& ring, uint64_t time, int64_t 
   if (length > max_label_length) length = max_label_length;
   const uint64_t index = next_index(ring);
   if (length != 0) {
+    if (PERF_DETAIL_UNLIKELY(!ring.labels_committed)) commit_labels(ring);
     uint64_t words[label_words] = {};
     __builtin_memcpy(words, label, length);
     uint64_t* stored = ring.labels + index * label_words;
