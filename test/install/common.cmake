@@ -101,3 +101,25 @@ function(configure_zero_edit source build)
     OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
   run(${CMAKE_COMMAND} -S ${source} -B ${build} -DCMAKE_PROJECT_INCLUDE=${include} ${ARGN})
 endfunction()
+
+# The example copied to `project`, configured through the zero-edit path with
+# `generator` in `build`, built and run (exact counts). Then a second build compiles
+# nothing, a touched source rebuilds its own object only, a touched header (parse.hpp,
+# which both units include) both objects, and the sources stay as they were.
+function(build_example_incrementally project build generator)
+  file(COPY ${EXAMPLE_DIR}/ DESTINATION ${project})
+  configure_zero_edit(${project} ${build} -G ${generator})
+  run(${CMAKE_COMMAND} --build ${build})
+  run_and_expect_calls(log_pipeline ${build}/log_pipeline ARGS 20000 CALLS ${LOG_PIPELINE_CALLS})
+  run(${CMAKE_COMMAND} --build ${build} OUTPUT_VARIABLE again)
+  expect_no_output("${again}" "Building CXX object")
+  file(TOUCH ${project}/parse.cpp)
+  run(${CMAKE_COMMAND} --build ${build} OUTPUT_VARIABLE touched_source)
+  expect_output("${touched_source}" "parse.cpp.o")
+  expect_no_output("${touched_source}" "main.cpp.o")
+  file(TOUCH ${project}/parse.hpp)
+  run(${CMAKE_COMMAND} --build ${build} OUTPUT_VARIABLE touched_header)
+  expect_output("${touched_header}" "parse.cpp.o")
+  expect_output("${touched_header}" "main.cpp.o")
+  expect_same_files(${EXAMPLE_DIR} ${project})
+endfunction()
