@@ -3,8 +3,9 @@
 //                  with the tick log's enter/exit events and without them
 //   tick cost    = perf::tick(n), perf::tick(n, label) / one bare clock read, for a
 //                  string literal and for a string_view whose length is known at run time
-//   first pass   = perf::tick(n) while a fresh thread's ring fills for the first time
-//                  / one bare clock read, and the time of the thread's first event
+//   first pass   = perf::tick(n), perf::tick(n, label) while a fresh thread's ring
+//                  fills for the first time / one bare clock read, and the time of
+//                  the thread's first tick
 //   scaling      = per-thread throughput with N threads / with one thread
 //   report time  = snapshot + text report for 10,000 sites x 16 threads
 // Each time is the minimum over repetitions, the estimate least disturbed by noise.

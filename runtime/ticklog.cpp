@@ -16,9 +16,9 @@ using detail::tick_ring;
 
 ring_record* all_rings = nullptr;  // atomic: pushed by attaching threads, read by the crash dump
 
-// What a ring commits of its events when it is made, and of its labels on the first
-// label, at most: 16 MiB is far beyond the default (1.5 and 4 MiB); a thread given a
-// larger ring should not make the whole of it resident before logging anything.
+// What commit_pages() commits at most: 16 MiB is far beyond the default ring (1.5 MiB
+// of events, 4 MiB of labels); a thread given a larger ring should not make the whole
+// of it resident before logging anything.
 constexpr size_t max_committed_at_once = size_t{16} << 20;
 
 size_t labels_bytes(uint64_t capacity) {
@@ -27,12 +27,14 @@ size_t labels_bytes(uint64_t capacity) {
 
 size_t ring_bytes(uint64_t capacity) { return events_bytes(capacity) + labels_bytes(capacity); }
 
-// Commits the pages of `bytes` at `memory` now, so that no event pays for a page
-// fault later: a first touch costs a microsecond or more (ten on the dev VM), and it
-// would land inside the measured calls. The kernel maps the pages in one call where
+// Commits the pages of `bytes` at `memory` now (the first max_committed_at_once of
+// them; the rest as they are written), so that no event pays for a page fault later:
+// a first touch costs a microsecond or more (ten on the dev VM), and it would land
+// inside the measured calls. The kernel maps the pages in one call where
 // it can (Linux 5.14); touching each page then costs little, and under a hypervisor
 // that backs guest memory lazily (as the dev VM's does) it is what really commits them.
 void commit_pages(void* memory, size_t bytes) {
+  bytes = std::min(bytes, max_committed_at_once);
 #if defined(MADV_POPULATE_WRITE)
   madvise(memory, bytes, MADV_POPULATE_WRITE);  // an older kernel refuses: the loop does it all
 #endif
@@ -67,7 +69,7 @@ ring_record* create_ring(uint64_t capacity, long tid) {
     std::abort();
   }
   // Events are committed now; labels, which most events lack, by the first one.
-  commit_pages(memory, std::min(events_bytes(capacity), max_committed_at_once));
+  commit_pages(memory, events_bytes(capacity));
   auto* record = new ring_record{};
   record->ring.mask = capacity - 1;
   record->ring.events = static_cast<tick_event*>(memory);
@@ -150,7 +152,6 @@ ring_contents copy_events(const tick_ring& ring, bool quiescent) {
 }  // namespace perf::runtime
 
 void perf::detail::commit_labels(tick_ring& ring) noexcept {
-  runtime::commit_pages(ring.labels, std::min(runtime::labels_bytes(runtime::capacity(ring)),
-                                              runtime::max_committed_at_once));
+  runtime::commit_pages(ring.labels, runtime::labels_bytes(runtime::capacity(ring)));
   ring.labels_committed = true;
 }
