@@ -1,5 +1,7 @@
 #include "files.hpp"
 
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Signals.h>
 
 #include <fcntl.h>
@@ -52,10 +54,21 @@ llvm::Expected<std::string> stage(const std::string& path, const std::string& te
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ignored);
   struct stat existing {};
   const mode_t mode = ::stat(path.c_str(), &existing) == 0 ? (existing.st_mode & 07777) : 0644;
-  std::string temporary = path + ".perf-instrument-XXXXXX";
-  int fd = ::mkstemp(temporary.data());
-  if (fd < 0) return failure("cannot write beside " + path, errno);
-  llvm::sys::RemoveFileOnSignal(temporary);
+  // The name is registered for removal on a signal before the file exists: a signal
+  // between creating and registering it would leave it behind.
+  std::string temporary;
+  int fd = -1;
+  for (;;) {
+    llvm::SmallString<256> name;
+    llvm::sys::fs::createUniquePath(path + ".perf-instrument-%%%%%%", name, false);
+    temporary = name.str().str();
+    llvm::sys::RemoveFileOnSignal(temporary);
+    fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0) break;
+    const int error = errno;
+    llvm::sys::DontRemoveFileOnSignal(temporary);
+    if (error != EEXIST) return failure("cannot write beside " + path, error);
+  }
   auto fail = [&](int error) -> llvm::Expected<std::string> {
     if (fd >= 0) ::close(fd);
     ::unlink(temporary.c_str());
