@@ -58,6 +58,9 @@ struct clock_stats {
   std::string source;     // "rdtscp", "rdtsc", "lfence+rdtsc", "cntvct" or "clock_gettime(CLOCK_MONOTONIC)"
   double ghz = 0;         // ticks per nanosecond
   std::string frequency;  // where `ghz` came from: "exact", "cpu", "cpuid", "kernel" or "calibrated"
+  // The smallest step the clock took between two successive reads at start-up: no
+  // duration is finer than that. 0 when unknown.
+  double resolution_ns = 0;
 };
 
 struct snapshot {
