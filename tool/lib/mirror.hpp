@@ -14,10 +14,6 @@
 #include "project.hpp"
 #include "rewrite.hpp"
 
-namespace clang::tooling {
-class CompilationDatabase;
-}  // namespace clang::tooling
-
 namespace perf::tool {
 
 // The project files a run read, each at its path relative to the project's root
