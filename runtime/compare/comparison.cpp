@@ -2,9 +2,11 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 #include "perf/compare.hpp"
+#include "processes.hpp"
 #include "round_order.hpp"
 #include "statistics.hpp"
 
@@ -142,6 +144,8 @@ void comparison::add(bool is_reference, detail::compare_entry entry) {
 comparison_result comparison::run() {
   if (!has_reference_ || entries_.size() < 2)
     throw std::logic_error("perf::comparison: run() needs a reference and at least one candidate");
+  const std::size_t ordinal = compare_impl::next_run_ordinal();
+  const std::optional<compare_impl::child_task> task = compare_impl::child_task_from_environment();
   const clock_function now = clock_or_steady(options_.clock);
   const std::uint64_t start = now();
   const auto budget = static_cast<std::uint64_t>(options_.budget.count());
@@ -176,6 +180,14 @@ comparison_result comparison::run() {
   for (std::size_t index = 0; index < entries_.size(); ++index)
     result.rows.push_back(
         summarize_row(entries_[index], index == 0, times[index], times[0], result.batch_calls, alpha));
+  if (task) {
+    if (task->ordinal == ordinal) compare_impl::hand_to_parent(*task, result);
+  } else if (options_.processes > 1) {
+    for (compared& row : result.rows) row.process_ratios = {row.ratio};
+    for (const std::vector<double>& child : compare_impl::ratios_from_children(ordinal, options_.processes - 1))
+      for (std::size_t index = 0; index < result.rows.size() && index < child.size(); ++index)
+        result.rows[index].process_ratios.push_back(child[index]);
+  }
   return result;
 }
 

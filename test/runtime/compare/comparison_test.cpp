@@ -2,6 +2,8 @@
 // stop reasons. Plus one real-clock run that checks only what noise cannot change.
 #include <gtest/gtest.h>
 
+#include <stdlib.h>
+
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -250,6 +252,30 @@ TEST(Comparison, SeriesTimesPowersOfTenCallsInterleaved) {
             "ten,0,1,0,11\ntwenty,0,1,0,21\nten,0,1,1,11\ntwenty,0,1,1,21\n"
             "ten,1,10,0,10.1\ntwenty,1,10,0,20.1\nten,1,10,1,10.1\ntwenty,1,10,1,20.1\n"
             "ten,2,100,0,10.01\ntwenty,2,100,0,20.01\nten,2,100,1,10.01\ntwenty,2,100,1,20.01\n");
+}
+
+// The children re-execute this test binary with its arguments (one test under ctest) and
+// measure on a fresh fake clock of their own: the same ratio, exactly.
+TEST(Comparison, ProcessesRepeatTheMeasurementInChildren) {
+  fake_clock clock;
+  comparison_options options = stopping_after(clock, 20);
+  options.processes = 3;
+  comparison c(options);
+  c.reference("ref", clock.constant(99)).candidate("cand", clock.scripted(costs_of_101_to_120()));
+  const comparison_result result = c.run();
+  const double ratio = result.ratio("cand");
+  EXPECT_EQ(result.row("cand").process_ratios, std::vector<double>(3, ratio));
+  EXPECT_EQ(result.row("ref").process_ratios, std::vector<double>(3, 1.0));
+  EXPECT_NE(result.table().find("processes"), std::string::npos);
+}
+
+TEST(Comparison, AMalformedProcessVariableIsReported) {
+  ::setenv("PERF_COMPARE_PROCESS", "two:/tmp/x", 1);
+  comparison c;
+  c.reference("a", [] { return 1; }).candidate("b", [] { return 2; });
+  const std::string error = error_of([&] { c.run(); });
+  ::unsetenv("PERF_COMPARE_PROCESS");
+  EXPECT_EQ(error, "perf::comparison: PERF_COMPARE_PROCESS='two:/tmp/x' is not ORDINAL:PATH");
 }
 
 // Real clock: only what noise cannot change.
