@@ -6,9 +6,9 @@
 #include <stdexcept>
 
 #include "perf/compare.hpp"
-#include "processes.hpp"
-#include "round_order.hpp"
-#include "statistics.hpp"
+#include "compare/processes.hpp"
+#include "compare/round_order.hpp"
+#include "compare/statistics.hpp"
 
 namespace perf {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "../report/json_string.hpp"
+#include "core/json_string.hpp"
 #include "perf/compare.hpp"
 
 namespace perf {

@@ -1,4 +1,4 @@
-#include "processes.hpp"
+#include "compare/processes.hpp"
 
 #include <fcntl.h>
 #include <spawn.h>

@@ -1,4 +1,4 @@
-#include "round_order.hpp"
+#include "compare/round_order.hpp"
 
 #include <algorithm>
 #include <numeric>

@@ -1,4 +1,4 @@
-#include "statistics.hpp"
+#include "compare/statistics.hpp"
 
 #include <algorithm>
 #include <cmath>

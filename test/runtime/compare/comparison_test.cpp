@@ -12,7 +12,7 @@
 
 #include "fake_clock.hpp"
 #include "perf/compare.hpp"
-#include "round_order.hpp"
+#include "compare/round_order.hpp"
 
 namespace perf {
 namespace {

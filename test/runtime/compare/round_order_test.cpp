@@ -1,4 +1,4 @@
-#include "round_order.hpp"
+#include "compare/round_order.hpp"
 
 #include <gtest/gtest.h>
 
