@@ -17,18 +17,9 @@
 #include <vector>
 
 #include "perf/compare.hpp"
+#include "workload.hpp"
 
 namespace {
-
-// About 4 cycles per iteration, one dependent multiply-add after the other.
-__attribute__((noinline)) std::uint64_t mix(std::uint64_t iterations) {
-  std::uint64_t x = iterations;
-  for (std::uint64_t i = 0; i < iterations; ++i) {
-    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-    __asm__ __volatile__("" : "+r"(x));
-  }
-  return x;
-}
 
 struct experiment {
   std::uint64_t reference_iterations;
