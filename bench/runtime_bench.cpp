@@ -9,6 +9,8 @@
 //   scaling      = per-thread throughput with N threads / with one thread
 //   report time  = snapshot + text report for 10,000 sites x 16 threads
 // Each time is the minimum over repetitions, the estimate least disturbed by noise.
+// The probe's ratios are then measured again interleaved by perf::compare, each with
+// its 95% confidence interval (docs/comparisons.md).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -21,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "perf/compare.hpp"
 #include "perf/perf.hpp"
 
 namespace {
@@ -188,6 +191,29 @@ void print_probe_ratios(const std::map<std::string, double>& ns) {
   }
 }
 
+// The probe cost and the measured/plain ratio, interleaved by perf::compare. The three
+// candidates' intervals hold together with 95% confidence (Bonferroni), so the interval
+// of a difference of two of them does too.
+void print_interleaved_ratios(perf::detail::clock_source source) {
+  perf::comparison reads;
+  reads.reference("bare clock read", [source] { return perf::detail::clock_now(source); });
+  reads.candidate("empty call", [] { empty_function(); });
+  reads.candidate("measured call", [] { measured_function(); });
+  reads.candidate("measured call, statistics only", [] { measured_function_without_ticks(); });
+  const perf::comparison_result r = reads.run();
+  std::printf("\ninterleaved by perf::compare, time / one bare clock read:\n%s", r.table().c_str());
+  const perf::ratio_interval empty = r.interval("empty call");
+  for (const char* name : {"measured call", "measured call, statistics only"}) {
+    const perf::ratio_interval measured = r.interval(name);
+    std::printf("probe cost, %s - empty call: %.2f bare clock reads, 95%% interval [%.2f, %.2f]\n", name,
+                r.ratio(name) - r.ratio("empty call"), measured.lower - empty.upper, measured.upper - empty.lower);
+  }
+  perf::comparison calls;
+  calls.reference("plain function", [] { empty_function(); });
+  calls.candidate("measured function", [] { measured_function(); });
+  std::printf("\ninterleaved by perf::compare, measured / plain function:\n%s", calls.run().table().c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -220,6 +246,7 @@ int main(int argc, char** argv) {
                  [](int64_t n) { perf::tick(n, "twenty-byte label 20"); });
     }
   }
+  print_interleaved_ratios(runtime_clock());
   report_time(16);
   return 0;
 }
