@@ -38,6 +38,13 @@ void resolve_next() noexcept {
   look_up(n.pvalloc, "pvalloc");
   size_t (*usable_size)(void*) = nullptr;
   look_up(usable_size, "malloc_usable_size");
+  // The first size query may allocate (tcmalloc creates its MallocExtension then):
+  // made here, that allocation comes from the bootstrap buffer instead of recursing.
+  if (n.malloc != nullptr && usable_size != nullptr) {
+    void* block = n.malloc(1);
+    usable_size(block);
+    n.free(block);
+  }
   in_lookup = false;
   __atomic_store_n(&n.usable_size, usable_size, __ATOMIC_RELEASE);  // last: the others are set
 }
