@@ -38,7 +38,7 @@ void* counted_resize(void* block, size_t bytes, Resize resize) noexcept {
     }
     return moved;
   }
-  const size_t old_bytes = block != nullptr ? functions->usable_size(block) : 0;
+  const size_t old_bytes = block != nullptr ? block_size(block) : 0;
   void* resized = resize(*functions);
   if (resized != nullptr) {
     if (block != nullptr) perf::alloc::detail::count_free(old_bytes);

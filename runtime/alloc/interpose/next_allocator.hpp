@@ -5,6 +5,7 @@
 #define PERF_RUNTIME_ALLOC_INTERPOSE_NEXT_ALLOCATOR_HPP
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "perf/detail/alloc_counters.hpp"
 
@@ -21,6 +22,9 @@ struct next_allocator {
   void* (*valloc)(size_t);
   void* (*pvalloc)(size_t);
   size_t (*usable_size)(void*);
+  // True when the blocks are glibc's, whose usable size the chunk header gives
+  // without a call (checked against malloc_usable_size when resolved).
+  bool glibc_chunks;
 };
 
 extern next_allocator next_functions;
@@ -44,21 +48,35 @@ PERF_DETAIL_ALWAYS_INLINE const next_allocator* next() noexcept {
 }
 // A block of the bootstrap buffer (zeroed, never reused); null when it is exhausted.
 void* bootstrap_allocate(size_t bytes, size_t alignment) noexcept;
+// The bootstrap buffer, for from_bootstrap().
+extern unsigned char bootstrap[16 * 1024];
+
 // Whether `block` came from bootstrap_allocate(); such blocks are never counted nor freed.
-bool from_bootstrap(const void* block) noexcept;
+PERF_DETAIL_ALWAYS_INLINE bool from_bootstrap(const void* block) noexcept {
+  return reinterpret_cast<uintptr_t>(block) - reinterpret_cast<uintptr_t>(bootstrap) < sizeof bootstrap;
+}
 // The size bootstrap_allocate() gave `block`.
 size_t bootstrap_size(const void* block) noexcept;
 
-// Counts the allocation of `block` (non-null, from the next allocator).
-PERF_DETAIL_ALWAYS_INLINE void count_allocated(void* block) noexcept {
-  detail::count_allocation(next_functions.usable_size(block));
+// glibc's usable size of `block` from its chunk header: the chunk's size (the low
+// three bits are flags) less the header, twice as large for an mmapped chunk.
+PERF_DETAIL_ALWAYS_INLINE size_t glibc_usable_size(const void* block) noexcept {
+  const size_t header = static_cast<const size_t*>(block)[-1];
+  return (header & ~size_t{7}) - ((header & 2) != 0 ? 2 * sizeof(size_t) : sizeof(size_t));
 }
+
+// The usable size of `block` (non-null, from the next allocator, resolved).
+PERF_DETAIL_ALWAYS_INLINE size_t block_size(void* block) noexcept {
+  if (PERF_DETAIL_LIKELY(next_functions.glibc_chunks)) return glibc_usable_size(block);
+  return next_functions.usable_size(block);
+}
+
+// Counts the allocation of `block` (non-null, from the next allocator).
+PERF_DETAIL_ALWAYS_INLINE void count_allocated(void* block) noexcept { detail::count_allocation(block_size(block)); }
 
 // Counts the free of `block` (non-null, from the next allocator); call it before
 // the block is freed.
-PERF_DETAIL_ALWAYS_INLINE void count_freed(void* block) noexcept {
-  detail::count_free(next_functions.usable_size(block));
-}
+PERF_DETAIL_ALWAYS_INLINE void count_freed(void* block) noexcept { detail::count_free(block_size(block)); }
 
 // Frees `block` from any source, counted; null is ignored.
 PERF_DETAIL_ALWAYS_INLINE void release(void* block) noexcept {
