@@ -31,18 +31,18 @@ enum class limit_kind { bytes, allocations };
 class allocation_probe {
  public:
   allocation_probe() noexcept : record_(*alloc::detail::attach()) {}
-  ~allocation_probe() { alloc::detail::store(record_.recording, 0u); }
+  ~allocation_probe() { alloc::detail::store_relaxed(record_.recording, 0u); }
   allocation_probe(const allocation_probe&) = delete;
   allocation_probe& operator=(const allocation_probe&) = delete;
 
   void start() noexcept {
-    alloc::detail::store(record_.sizes_seen, 0u);
-    alloc::detail::store(record_.recording, 1u);
+    alloc::detail::store_relaxed(record_.sizes_seen, 0u);
+    alloc::detail::store_relaxed(record_.recording, 1u);
     counter_ = alloc::scoped_counter();
   }
   void stop() noexcept {
     used_ = counter_.elapsed();
-    alloc::detail::store(record_.recording, 0u);
+    alloc::detail::store_relaxed(record_.recording, 0u);
   }
 
   const alloc::counters& used() const noexcept { return used_; }
@@ -65,9 +65,9 @@ class allocation_probe {
       failure << "Expected at most " << limit << " bytes allocated in `" << statement << "`";
     failure << ", but it made " << used_.allocations << (used_.allocations == 1 ? " allocation" : " allocations")
             << " of " << used_.bytes << " bytes; sizes of the first allocations:";
-    const uint32_t seen = alloc::detail::load(record_.sizes_seen);
+    const uint32_t seen = alloc::detail::load_relaxed(record_.sizes_seen);
     for (uint32_t i = 0; i < seen && i < alloc::detail::recorded_sizes; ++i)
-      failure << (i == 0 ? " " : ", ") << alloc::detail::load(record_.sizes[i]);
+      failure << (i == 0 ? " " : ", ") << alloc::detail::load_relaxed(record_.sizes[i]);
     if (seen > alloc::detail::recorded_sizes) failure << ", ...";
     return failure;
   }

@@ -35,7 +35,7 @@ void on_thread_exit(void* record_pointer) {
   auto* record = static_cast<thread_counters*>(record_pointer);
   char name[sizeof record->name] = {};
   pthread_getname_np(pthread_self(), name, sizeof name);
-  for (size_t i = 0; i < sizeof name; ++i) store(record->name[i], name[i]);
+  for (size_t i = 0; i < sizeof name; ++i) store_relaxed(record->name[i], name[i]);
   // Allocations in later destructors still land in this record (`current` stays).
   __atomic_store_n(&record->state, uint32_t{exited}, __ATOMIC_RELEASE);
 }
@@ -87,8 +87,8 @@ thread_counters* attach() noexcept {
 
 void record_size(thread_counters& record, uint64_t bytes) noexcept {
   const uint32_t seen = record.sizes_seen;
-  if (seen < recorded_sizes) store(record.sizes[seen], bytes);
-  store(record.sizes_seen, seen + 1);
+  if (seen < recorded_sizes) store_relaxed(record.sizes[seen], bytes);
+  store_relaxed(record.sizes_seen, seen + 1);
 }
 
 void set_mode(counting_mode chosen) noexcept { __atomic_store_n(&counting, int{chosen}, __ATOMIC_RELEASE); }

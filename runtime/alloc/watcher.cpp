@@ -17,8 +17,8 @@ struct seen_thread {
 };
 
 counters totals_of(const detail::thread_counters& record) {
-  return counters{detail::load(record.allocations), detail::load(record.bytes), detail::load(record.frees),
-                  detail::load(record.bytes_freed), detail::load(record.peak_live)};
+  return counters{detail::load_relaxed(record.allocations), detail::load_relaxed(record.bytes), detail::load_relaxed(record.frees),
+                  detail::load_relaxed(record.bytes_freed), detail::load_relaxed(record.peak_live)};
 }
 
 }  // namespace

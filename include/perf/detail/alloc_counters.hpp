@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "perf/detail/atomic.hpp"
 #include "perf/detail/compiler.hpp"
 
 namespace perf {
@@ -56,36 +57,27 @@ PERF_DETAIL_ALWAYS_INLINE thread_counters& this_thread_record() noexcept {
   return *record;
 }
 
-template <class T>
-PERF_DETAIL_ALWAYS_INLINE void store(T& field, T value) noexcept {
-  __atomic_store(&field, &value, __ATOMIC_RELAXED);
-}
-
-template <class T>
-PERF_DETAIL_ALWAYS_INLINE T load(const T& field) noexcept {
-  T value;
-  __atomic_load(&field, &value, __ATOMIC_RELAXED);
-  return value;
-}
+using ::perf::detail::load_relaxed;
+using ::perf::detail::store_relaxed;
 
 PERF_DETAIL_EXPORT void record_size(thread_counters& record, uint64_t bytes) noexcept;
 
 // Counts one allocation of a block of `bytes` on the calling thread.
 PERF_DETAIL_ALWAYS_INLINE void count_allocation(uint64_t bytes) noexcept {
   thread_counters& record = this_thread_record();
-  store(record.allocations, record.allocations + 1);
+  store_relaxed(record.allocations, record.allocations + 1);
   const uint64_t total = record.bytes + bytes;
-  store(record.bytes, total);
+  store_relaxed(record.bytes, total);
   const int64_t live = static_cast<int64_t>(total - record.bytes_freed);
-  if (live > static_cast<int64_t>(record.peak_live)) store(record.peak_live, static_cast<uint64_t>(live));
+  if (live > static_cast<int64_t>(record.peak_live)) store_relaxed(record.peak_live, static_cast<uint64_t>(live));
   if (PERF_DETAIL_UNLIKELY(record.recording != 0)) record_size(record, bytes);
 }
 
 // Counts one free of a block of `bytes` on the calling thread.
 PERF_DETAIL_ALWAYS_INLINE void count_free(uint64_t bytes) noexcept {
   thread_counters& record = this_thread_record();
-  store(record.frees, record.frees + 1);
-  store(record.bytes_freed, record.bytes_freed + bytes);
+  store_relaxed(record.frees, record.frees + 1);
+  store_relaxed(record.bytes_freed, record.bytes_freed + bytes);
 }
 
 // Whether and how allocations are being counted in this process.
