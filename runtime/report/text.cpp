@@ -15,6 +15,7 @@ namespace {
 using runtime::display_width;
 using runtime::format_count;
 using runtime::format_duration;
+using runtime::format_per_call;
 using runtime::pad;
 using runtime::printable;
 using runtime::shortened;
@@ -45,8 +46,9 @@ constexpr size_t max_name_width = 80;
 // are relative to.
 std::string function_table(const std::vector<function_stats>& functions) {
   std::string out;
-  static constexpr const char* headings[] = {"function", "calls", "total", "self", "mean", "min",
-                                             "max",      "stddev", "p50",  "p99",  "where"};
+  static constexpr const char* headings[] = {"function", "calls", "total",  "self",        "mean",
+                                             "min",      "max",   "stddev", "p50",         "p99",
+                                             "allocs/call", "bytes/call", "where"};
   const std::string directory = common_directory(functions);
   if (!directory.empty()) out += fmt::format("sources under {}\n", printable(directory));
   std::vector<std::vector<std::string>> rows;
@@ -54,6 +56,7 @@ std::string function_table(const std::vector<function_stats>& functions) {
     rows.push_back({shortened(printable(f.name), max_name_width), format_count(f.calls), format_duration(f.total_ns), format_duration(f.self_ns),
                     format_duration(f.mean_ns), format_duration(f.min_ns), format_duration(f.max_ns),
                     format_duration(f.stddev_ns), format_duration(f.p50_ns), format_duration(f.p99_ns),
+                    format_per_call(f.alloc_count), format_per_call(f.alloc_bytes),
                     f.file.empty() ? std::string()
                                    : fmt::format("{}:{}", printable(f.file.substr(directory.size())), f.line)});
   }

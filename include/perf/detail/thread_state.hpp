@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "perf/detail/atomic.hpp"
+#include "perf/detail/alloc_counters.hpp"
 #include "perf/detail/clock.hpp"
 #include "perf/detail/compiler.hpp"
 #include "perf/detail/histogram_index.hpp"
@@ -40,6 +41,9 @@ struct alignas(64) slot {
   uint64_t reference;
   int64_t sum_deviation;
   double sum_squared_deviation;
+  // Heap allocations (perf/alloc.hpp) during every activation, callees included.
+  uint64_t alloc_count;
+  uint64_t alloc_bytes;
   uint32_t active;                      // activations on this thread's stack
   uint32_t blocks[histogram_blocks];    // arena block per bucket block; 0 = none
 };
@@ -50,6 +54,8 @@ struct frame {
   uint64_t start;
   uint64_t callees;  // time spent in measured functions called from this one
   frame* parent;
+  uint64_t alloc_count;  // the thread's allocation counters at the start
+  uint64_t alloc_bytes;
   unsigned site;     // id of target's site
 };
 
@@ -113,6 +119,9 @@ PERF_DETAIL_ALWAYS_INLINE void finish(thread_state& thread, frame& f, uint64_t e
   thread.current = f.parent;
   if (f.parent != nullptr) f.parent->callees += duration;
   slot& target = *f.target;
+  const alloc::detail::thread_counters& allocations = *alloc::detail::current;
+  store_relaxed(target.alloc_count, target.alloc_count + (allocations.allocations - f.alloc_count));
+  store_relaxed(target.alloc_bytes, target.alloc_bytes + (allocations.bytes - f.alloc_bytes));
   const uint64_t self = duration > f.callees ? duration - f.callees : 0;
   store_relaxed(target.self, target.self + self);
   if (--target.active == 0) store_relaxed(target.total, target.total + duration);
