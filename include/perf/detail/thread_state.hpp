@@ -54,9 +54,9 @@ struct frame {
   uint64_t start;
   uint64_t callees;  // time spent in measured functions called from this one
   frame* parent;
+  unsigned site;     // id of target's site
   uint64_t alloc_count;  // the thread's allocation counters at the start
   uint64_t alloc_bytes;
-  unsigned site;     // id of target's site
 };
 
 // Durations wait here, packed as (site id << 48) | duration, until a batch of them
