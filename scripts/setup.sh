@@ -11,6 +11,7 @@ packages=(
   libbenchmark-dev                                    # bench/
   ccache make bear                                    # tests: behind ccache, Makefiles, bear's database
   libtcmalloc-minimal4                                # tests: perf::alloc counts under another allocator
+  heaptrack                                           # docs/allocations.md: the cross-check of the counts
 )
 
 missing=()
