@@ -1,4 +1,4 @@
-# The CMake package: find_package(perf_instrument CONFIG) gives perf::runtime and
+# The CMake package: find_package(perf_instrument CONFIG) gives perf::runtime, perf::alloc and
 # perf_instrument_target(); perf_instrument-zero-edit.cmake is for CMAKE_PROJECT_INCLUDE.
 install(EXPORT perf_instrument_targets NAMESPACE perf:: FILE perf_instrument-targets.cmake
   DESTINATION ${PERF_PACKAGE_DIR})

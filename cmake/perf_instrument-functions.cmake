@@ -5,7 +5,8 @@
 # Builds <target>'s C++ sources instrumented, on the fly, without touching them:
 # functions marked [[perf::measure]], and those whose qualified name matches a
 # FILTER regex, are measured (those matching a NO_TICKS regex without tick-log
-# events); <target> links perf::runtime and keeps frame pointers.
+# events); <target> links perf::runtime and perf::alloc (allocation counting) and
+# keeps frame pointers.
 # A compiler launcher already set on the target (ccache) still runs, behind ours.
 function(perf_instrument_target target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "FILTER;NO_TICKS")
@@ -14,10 +15,11 @@ function(perf_instrument_target target)
   endif()
   perf_instrument_put_launcher(${target} "${arg_FILTER}" "${arg_NO_TICKS}")
   # Property, not target_link_libraries(): works whichever signature the project uses.
-  set_property(TARGET ${target} APPEND PROPERTY LINK_LIBRARIES perf::runtime)
+  set_property(TARGET ${target} APPEND PROPERTY LINK_LIBRARIES perf::runtime perf::alloc)
   get_target_property(type ${target} TYPE)
   if(type STREQUAL "STATIC_LIBRARY" OR type STREQUAL "OBJECT_LIBRARY")
-    set_property(TARGET ${target} APPEND PROPERTY INTERFACE_LINK_LIBRARIES $<LINK_ONLY:perf::runtime>)
+    set_property(TARGET ${target} APPEND PROPERTY INTERFACE_LINK_LIBRARIES $<LINK_ONLY:perf::runtime>
+      $<LINK_ONLY:perf::alloc>)
   endif()
   set_property(TARGET ${target} APPEND PROPERTY COMPILE_OPTIONS -fno-omit-frame-pointer)
 endfunction()

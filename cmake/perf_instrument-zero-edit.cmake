@@ -3,7 +3,8 @@
 #   cmake -DCMAKE_PROJECT_INCLUDE=$(perf-instrument --cmake-include) ...
 #
 # and build as usual: every C++ unit is compiled from an instrumented copy (under
-# <build>/perf-instrument/mirror), every target links perf::runtime, frame pointers
+# <build>/perf-instrument/mirror), every target links perf::runtime and perf::alloc
+# (allocation counting, docs/allocations.md), frame pointers
 # are kept. The project's files are never changed. -DPERF_INSTRUMENT_FILTER=<regex>
 # also measures the functions whose qualified name matches (a list for several;
 # '.*' for all); -DPERF_INSTRUMENT_NO_TICKS=<regex> keeps the matching functions'
@@ -18,7 +19,7 @@ set(PERF_INSTRUMENT_NO_TICKS "" CACHE STRING
   "perf-instrument: keep the calls of the measured functions whose name matches this regex out of the tick log")
 
 # In the top-level directory's scope: every target below takes them.
-link_libraries(perf::runtime)
+link_libraries(perf::runtime perf::alloc)
 add_compile_options(-fno-omit-frame-pointer)
 
 # Puts the instrumenting launcher on every target that compiles C++ in `directory`

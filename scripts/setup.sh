@@ -10,6 +10,8 @@ packages=(
   libgtest-dev libgmock-dev nlohmann-json3-dev        # tests
   libbenchmark-dev                                    # bench/
   ccache make bear                                    # tests: behind ccache, Makefiles, bear's database
+  libtcmalloc-minimal4                                # tests: perf::alloc counts under another allocator
+  heaptrack                                           # docs/allocations.md: the cross-check of the counts
 )
 
 missing=()

@@ -35,6 +35,9 @@ PERF_DETAIL_ALWAYS_INLINE thread_state* begin(site& s, frame& f) noexcept {
   f.parent = thread->current;
   thread->current = &f;
   ++thread->slots[f.row].active;
+  const alloc::detail::thread_counters& allocations = *alloc::detail::current;
+  f.alloc_count = allocations.allocations;
+  f.alloc_bytes = allocations.bytes;
   f.start = clock_now(thread->clock);
   if (Logged && thread->ring != nullptr) log_scope_event(*thread->ring, f.start, event_kind::enter, id);
   return thread;

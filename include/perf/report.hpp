@@ -36,6 +36,10 @@ struct function_stats {
   double p90_ns = 0;
   double p99_ns = 0;
   double p999_ns = 0;
+  // Heap allocations per call and their bytes, callees included (perf/alloc.hpp;
+  // 0 when allocation counting is inactive).
+  double alloc_count = 0;
+  double alloc_bytes = 0;
 };
 
 struct thread_stats {
@@ -63,12 +67,33 @@ struct clock_stats {
   double resolution_ns = 0;
 };
 
+// One thread's heap allocations (perf/alloc.hpp): every thread that allocated,
+// measured or not. Bytes are the blocks' usable sizes.
+struct thread_allocations {
+  long tid = 0;
+  std::string name;  // pthread_getname_np's, when it exited; /proc's while it runs
+  bool exited = false;
+  uint64_t allocations = 0;
+  uint64_t bytes = 0;
+  uint64_t frees = 0;
+  uint64_t bytes_freed = 0;
+  uint64_t peak_live_bytes = 0;  // highest `bytes - bytes_freed` of the thread
+};
+
+struct allocation_stats {
+  // "interposed" (perf::alloc's functions), "sanitizer hooks", or "inactive"
+  // (perf::alloc not linked, or another allocator before it: all counts are 0).
+  std::string counting = "inactive";
+  std::vector<thread_allocations> threads;  // oldest first
+};
+
 struct snapshot {
   long pid = 0;
   std::vector<function_stats> functions;  // by total time, largest first
   std::vector<thread_stats> threads;
   clock_stats clock;
   ticklog_stats ticklog;
+  allocation_stats allocations;
 };
 
 // Everything measured so far, in every thread, living or exited. Threads that are

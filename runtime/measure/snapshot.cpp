@@ -40,6 +40,8 @@ function_stats to_function_stats(const location& where, const runtime::accumulat
   f.p90_ns = quantile_ns(0.90);
   f.p99_ns = quantile_ns(0.99);
   f.p999_ns = quantile_ns(0.999);
+  f.alloc_count = static_cast<double>(a.alloc_count) / static_cast<double>(a.calls);
+  f.alloc_bytes = static_cast<double>(a.alloc_bytes) / static_cast<double>(a.calls);
   return f;
 }
 

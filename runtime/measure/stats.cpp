@@ -90,6 +90,8 @@ void accumulator::add(const detail::slot& s, const uint64_t* arena) {
   self += load_relaxed(s.self);
   min = std::min(min, load_relaxed(s.min));
   max = std::max(max, load_relaxed(s.max));
+  alloc_count += load_relaxed(s.alloc_count);
+  alloc_bytes += load_relaxed(s.alloc_bytes);
   distribution.merge(moments::from_shifted(n, load_relaxed(s.reference), load_relaxed(s.sum_deviation),
                                            load_relaxed(s.sum_squared_deviation)));
   for (unsigned b = 0; b < detail::histogram_blocks; ++b) {
@@ -106,6 +108,8 @@ void accumulator::merge(const accumulator& other) {
   self += other.self;
   min = std::min(min, other.min);
   max = std::max(max, other.max);
+  alloc_count += other.alloc_count;
+  alloc_bytes += other.alloc_bytes;
   distribution.merge(other.distribution);
   durations.merge(other.durations);
 }

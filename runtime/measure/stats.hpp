@@ -54,6 +54,8 @@ struct accumulator {
   uint64_t self = 0;
   uint64_t min = UINT64_MAX;
   uint64_t max = 0;
+  uint64_t alloc_count = 0;
+  uint64_t alloc_bytes = 0;
   moments distribution;
   histogram durations;
 

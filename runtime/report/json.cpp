@@ -20,9 +20,9 @@ std::string format_json(const snapshot& s) {
     out += fmt::format(
         "{}\n    {{\"name\": {}, \"file\": {}, \"line\": {}, \"calls\": {}, \"total_ns\": {:.1f}, \"self_ns\": {:.1f}, "
         "\"mean_ns\": {:.1f}, \"min_ns\": {:.1f}, \"max_ns\": {:.1f}, \"stddev_ns\": {:.1f}, \"p50_ns\": {:.1f}, "
-        "\"p90_ns\": {:.1f}, \"p99_ns\": {:.1f}, \"p999_ns\": {:.1f}}}",
+        "\"p90_ns\": {:.1f}, \"p99_ns\": {:.1f}, \"p999_ns\": {:.1f}, \"alloc_count\": {:.2f}, \"alloc_bytes\": {:.1f}}}",
         i == 0 ? "" : ",", json_string(f.name), json_string(f.file), f.line, f.calls, f.total_ns, f.self_ns, f.mean_ns,
-        f.min_ns, f.max_ns, f.stddev_ns, f.p50_ns, f.p90_ns, f.p99_ns, f.p999_ns);
+        f.min_ns, f.max_ns, f.stddev_ns, f.p50_ns, f.p90_ns, f.p99_ns, f.p999_ns, f.alloc_count, f.alloc_bytes);
   }
   out += s.functions.empty() ? "],\n" : "\n  ],\n";
   out += "  \"threads\": [";

@@ -15,6 +15,7 @@ namespace {
 using runtime::display_width;
 using runtime::format_count;
 using runtime::format_duration;
+using runtime::format_per_call;
 using runtime::pad;
 using runtime::printable;
 using runtime::shortened;
@@ -42,24 +43,29 @@ std::string common_directory(const std::vector<function_stats>& functions) {
 constexpr size_t max_name_width = 80;
 
 // The table of measured functions, under a line naming the directory their paths
-// are relative to.
-std::string function_table(const std::vector<function_stats>& functions, double resolution_ns) {
+// are relative to; with their allocations per call when allocations are counted.
+std::string function_table(const std::vector<function_stats>& functions, double resolution_ns,
+                           bool with_allocations) {
   std::string out;
   auto duration = [&](double ns) { return format_duration(ns, resolution_ns); };
-  static constexpr const char* headings[] = {"function", "calls", "total", "self", "mean", "min",
-                                             "max",      "stddev", "p50",  "p99",  "where"};
+  std::vector<std::string> headings = {"function", "calls", "total", "self", "mean", "min", "max", "stddev", "p50", "p99"};
+  if (with_allocations) headings.insert(headings.end(), {"allocs/call", "bytes/call"});
+  headings.push_back("where");
   const std::string directory = common_directory(functions);
   if (!directory.empty()) out += fmt::format("sources under {}\n", printable(directory));
   std::vector<std::vector<std::string>> rows;
   for (const function_stats& f : functions) {
-    rows.push_back({shortened(printable(f.name), max_name_width), format_count(f.calls), duration(f.total_ns),
-                    duration(f.self_ns), duration(f.mean_ns), duration(f.min_ns), duration(f.max_ns),
-                    duration(f.stddev_ns), duration(f.p50_ns), duration(f.p99_ns),
-                    f.file.empty() ? std::string()
-                                   : fmt::format("{}:{}", printable(f.file.substr(directory.size())), f.line)});
+    std::vector<std::string> row = {shortened(printable(f.name), max_name_width), format_count(f.calls),
+                                    duration(f.total_ns), duration(f.self_ns), duration(f.mean_ns),
+                                    duration(f.min_ns), duration(f.max_ns), duration(f.stddev_ns),
+                                    duration(f.p50_ns), duration(f.p99_ns)};
+    if (with_allocations) row.insert(row.end(), {format_per_call(f.alloc_count), format_per_call(f.alloc_bytes)});
+    row.push_back(f.file.empty() ? std::string()
+                                 : fmt::format("{}:{}", printable(f.file.substr(directory.size())), f.line));
+    rows.push_back(std::move(row));
   }
-  constexpr size_t columns = std::size(headings);
-  size_t widths[columns];
+  const size_t columns = headings.size();
+  std::vector<size_t> widths(columns);
   for (size_t c = 0; c < columns; ++c) {
     widths[c] = display_width(headings[c]);
     for (const auto& row : rows) widths[c] = std::max(widths[c], display_width(row[c]));
@@ -74,7 +80,7 @@ std::string function_table(const std::vector<function_stats>& functions, double 
     }
     out += line.erase(line.find_last_not_of(' ') + 1) + "\n";
   };
-  append_row(std::vector<std::string>(std::begin(headings), std::end(headings)));
+  append_row(headings);
   for (const auto& row : rows) append_row(row);
   return out;
 }
@@ -90,7 +96,8 @@ std::string format_text(const snapshot& s) {
       s.threads.size() == 1 ? "" : "s", exited, s.clock.source, s.clock.ghz, s.clock.frequency,
       s.clock.resolution_ns > 0 ? ", resolution " + format_duration(s.clock.resolution_ns) : "");
   if (s.threads.empty()) return out;  // nothing measured, nothing logged
-  if (!s.functions.empty()) out += function_table(s.functions, s.clock.resolution_ns);
+  if (!s.functions.empty())
+    out += function_table(s.functions, s.clock.resolution_ns, s.allocations.counting != "inactive");
   for (const runtime::report_section& section : runtime::report_sections()) out += section.text(s);
   return out;
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace perf::runtime {
 
@@ -26,6 +27,12 @@ std::string format_count(uint64_t n) {
     grouped += digits[i];
   }
   return grouped;
+}
+
+std::string format_per_call(double n) {
+  const double whole = std::round(n);
+  if (whole == n || n >= 100) return format_count(static_cast<uint64_t>(whole));
+  return fmt::format("{:.1f}", n);
 }
 
 // `text` on one line: control characters written as C escapes.

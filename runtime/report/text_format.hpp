@@ -16,6 +16,10 @@ std::string format_duration(double ns, double resolution_ns = 0);
 // `n` with its thousands grouped: "1,234,567".
 std::string format_count(uint64_t n);
 
+// A per-call average: whole numbers as format_count() writes them, others with one
+// decimal below 100 ("2.5") and rounded above ("1,235").
+std::string format_per_call(double n);
+
 // `text` on one line: control characters written as C escapes.
 std::string printable(const std::string& text);
 

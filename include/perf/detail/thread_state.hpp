@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "perf/detail/atomic.hpp"
+#include "perf/detail/alloc_counters.hpp"
 #include "perf/detail/clock.hpp"
 #include "perf/detail/compiler.hpp"
 #include "perf/detail/histogram_index.hpp"
@@ -49,6 +50,9 @@ struct alignas(64) slot {
   uint64_t reference;
   int64_t sum_deviation;
   double sum_squared_deviation;
+  // Heap allocations (perf/alloc.hpp) during every activation, callees included.
+  uint64_t alloc_count;
+  uint64_t alloc_bytes;
   uint32_t active;                      // as a row's first site: the row's activations on this thread's stack
   uint32_t blocks[histogram_blocks];    // arena block per bucket block; 0 = none
 };
@@ -61,6 +65,8 @@ struct frame {
   frame* parent;
   unsigned site;     // id of target's site
   unsigned row;      // row of target's site: the slot counting the row's activations
+  uint64_t alloc_count;  // the thread's allocation counters at the start
+  uint64_t alloc_bytes;
 };
 
 // Durations wait here, packed as (site id << 48) | duration, until a batch of them
@@ -123,6 +129,9 @@ PERF_DETAIL_ALWAYS_INLINE void finish(thread_state& thread, frame& f, uint64_t e
   thread.current = f.parent;
   if (f.parent != nullptr) f.parent->callees += duration;
   slot& target = *f.target;
+  const alloc::detail::thread_counters& allocations = *alloc::detail::current;
+  store_relaxed(target.alloc_count, target.alloc_count + (allocations.allocations - f.alloc_count));
+  store_relaxed(target.alloc_bytes, target.alloc_bytes + (allocations.bytes - f.alloc_bytes));
   const uint64_t self = duration > f.callees ? duration - f.callees : 0;
   store_relaxed(target.self, target.self + self);
   if (--thread.slots[f.row].active == 0) store_relaxed(target.total, target.total + duration);

@@ -64,6 +64,39 @@ TEST(TextReport, ATableInReadableUnitsSortedAsGiven) {
             "  thread 101 (main): 65,536 kept, 2,469,070 dropped\n");
 }
 
+TEST(TextReport, CountedAllocationsAddColumnsAndASection) {
+  snapshot s = example();
+  s.functions.resize(2);
+  s.functions[0].alloc_count = 2.5;
+  s.functions[0].alloc_bytes = 1234.4;
+  s.allocations.counting = "interposed";
+  s.allocations.threads = {{101, "main", false, 12, 1200, 10, 1000, 400}, {102, "worker", true, 1, 40, 1, 40, 40}};
+  EXPECT_EQ(format_text(s),
+            "perf-instrument report (pid 4242): 2 functions measured on 2 threads (1 exited); "
+            "clock rdtsc at 2.500 GHz (calibrated)\n"
+            "sources under /home/me/app/\n"
+            "function           calls   total     self     mean     min      max   stddev      p50      p99  "
+            "allocs/call  bytes/call  where\n"
+            "config::parse  1,234,567  12.3 s  2.00 ms  10.0 µs  950 ns  1.50 ms  85.2 ns  9.99 µs   123 µs  "
+            "        2.5       1,234  src/config.cpp:18\n"
+            "config::load           1  10.0 s   10.0 s   10.0 s  10.0 s   10.0 s  0.00 ns  0.00 ns  0.00 ns  "
+            "          0           0  include/config.hpp:3\n"
+            "tick log: 65,538 events kept, 2,469,070 dropped (ring of 65,536 events per thread; PERF_RING_EVENTS "
+            "keeps more)\n"
+            "  thread 101 (main): 65,536 kept, 2,469,070 dropped\n"
+            "allocations (interposed): 13 allocations of 1,240 bytes, 11 frees of 1,040 bytes, in all\n"
+            "  thread 101 (main): 12 allocations, 1,200 bytes; 10 frees, 1,000 bytes; peak 400 live bytes\n"
+            "  thread 102 (worker, exited): 1 allocations, 40 bytes; 1 frees, 40 bytes; peak 40 live bytes\n");
+  const nlohmann::json report = nlohmann::json::parse(format_json(s));
+  EXPECT_EQ(report.at("functions").at(0).at("alloc_count"), 2.5);
+  EXPECT_EQ(report.at("functions").at(0).at("alloc_bytes"), 1234.4);
+  EXPECT_EQ(report.at("allocations"), nlohmann::json::parse(R"({"counting": "interposed", "threads": [
+      {"tid": 101, "name": "main", "exited": false, "allocations": 12, "bytes": 1200, "frees": 10,
+       "bytes_freed": 1000, "peak_live_bytes": 400},
+      {"tid": 102, "name": "worker", "exited": true, "allocations": 1, "bytes": 40, "frees": 1,
+       "bytes_freed": 40, "peak_live_bytes": 40}]})"));
+}
+
 TEST(TextReport, ATickLogThatDroppedNothingIsOneLine) {
   snapshot s = example();
   s.threads[0].tick_dropped = 0;

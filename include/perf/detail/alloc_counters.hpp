@@ -1,0 +1,95 @@
+// The per-thread allocation counters that perf::alloc's interposer (or, under a
+// sanitizer, its allocation hooks) writes, and that the measure scope, the report
+// and the watcher read. Not part of the public API (see perf/alloc.hpp).
+//
+// Each thread that allocates gets one record, on its first counted allocation.
+// Only the owning thread writes a record's counters, with relaxed atomic stores
+// (plain stores on x86-64 and aarch64); any thread may read them. Records are never
+// freed, so a pointer to one stays valid for the life of the process.
+#ifndef PERF_DETAIL_ALLOC_COUNTERS_HPP
+#define PERF_DETAIL_ALLOC_COUNTERS_HPP
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perf/detail/atomic.hpp"
+#include "perf/detail/compiler.hpp"
+
+namespace perf {
+namespace alloc {
+namespace detail {
+
+// How many allocation sizes a recording thread keeps (for test failure messages).
+constexpr unsigned recorded_sizes = 8;
+
+enum record_state : uint32_t { unattached = 0, alive = 1, exited = 2 };
+
+struct alignas(64) thread_counters {  // its own cache lines: no false sharing
+  // Bytes are the sizes of the blocks as the allocator reports them
+  // (malloc_usable_size; __sanitizer_get_allocated_size under a sanitizer), taken
+  // the same way at allocation and at free, so that the two balance.
+  uint64_t allocations;
+  uint64_t bytes;
+  uint64_t frees;
+  uint64_t bytes_freed;
+  uint64_t peak_live;  // highest `bytes - bytes_freed` so far (0 if it never was positive)
+  uint32_t state;      // a record_state; `unattached` only in the shared placeholder
+  uint32_t recording;  // nonzero: keep the sizes of the next allocations in `sizes`
+  uint32_t sizes_seen; // allocations since recording started
+  uint64_t sizes[recorded_sizes];
+  // Fixed when the record is attached, except `name`, taken when the thread exits.
+  long tid;
+  char name[16];
+  thread_counters* next;  // the next older record
+};
+
+// The calling thread's record; until its first counted allocation, a shared
+// all-zero placeholder that nobody writes, so readers need no null check.
+extern PERF_DETAIL_TLS thread_counters* current PERF_DETAIL_EXPORT;
+
+// Gives the calling thread its own record (idempotent) and returns it. Allocates
+// no heap memory, so it is safe inside malloc.
+PERF_DETAIL_EXPORT thread_counters* attach() noexcept;
+
+PERF_DETAIL_ALWAYS_INLINE thread_counters& this_thread_record() noexcept {
+  thread_counters* record = current;
+  if (PERF_DETAIL_UNLIKELY(record->state == unattached)) record = attach();
+  return *record;
+}
+
+using ::perf::detail::load_relaxed;
+using ::perf::detail::store_relaxed;
+
+PERF_DETAIL_EXPORT void record_size(thread_counters& record, uint64_t bytes) noexcept;
+
+// Counts one allocation of a block of `bytes` on the calling thread.
+PERF_DETAIL_ALWAYS_INLINE void count_allocation(uint64_t bytes) noexcept {
+  thread_counters& record = this_thread_record();
+  store_relaxed(record.allocations, record.allocations + 1);
+  const uint64_t total = record.bytes + bytes;
+  store_relaxed(record.bytes, total);
+  const int64_t live = static_cast<int64_t>(total - record.bytes_freed);
+  if (live > static_cast<int64_t>(record.peak_live)) store_relaxed(record.peak_live, static_cast<uint64_t>(live));
+  if (PERF_DETAIL_UNLIKELY(record.recording != 0)) record_size(record, bytes);
+}
+
+// Counts one free of a block of `bytes` on the calling thread.
+PERF_DETAIL_ALWAYS_INLINE void count_free(uint64_t bytes) noexcept {
+  thread_counters& record = this_thread_record();
+  store_relaxed(record.frees, record.frees + 1);
+  store_relaxed(record.bytes_freed, record.bytes_freed + bytes);
+}
+
+// Whether and how allocations are being counted in this process.
+enum counting_mode : int { inactive = 0, interposed = 1, sanitizer_hooks = 2 };
+PERF_DETAIL_EXPORT void set_mode(counting_mode mode) noexcept;
+PERF_DETAIL_EXPORT counting_mode mode() noexcept;
+
+// The newest record; follow `next` for the older ones. Safe from any thread.
+PERF_DETAIL_EXPORT thread_counters* newest_record() noexcept;
+
+}  // namespace detail
+}  // namespace alloc
+}  // namespace perf
+
+#endif  // PERF_DETAIL_ALLOC_COUNTERS_HPP

@@ -1,0 +1,92 @@
+// The allocator perf::alloc forwards to: the next definition of each function in
+// symbol order (glibc, or jemalloc/tcmalloc/mimalloc when linked or preloaded after
+// libperfalloc). Internal to the interposer.
+#ifndef PERF_RUNTIME_ALLOC_INTERPOSE_NEXT_ALLOCATOR_HPP
+#define PERF_RUNTIME_ALLOC_INTERPOSE_NEXT_ALLOCATOR_HPP
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perf/detail/alloc_counters.hpp"
+
+namespace perf::alloc::interpose {
+
+struct next_allocator {
+  void* (*malloc)(size_t);
+  void (*free)(void*);
+  void* (*calloc)(size_t, size_t);
+  void* (*realloc)(void*, size_t);
+  void* (*aligned_alloc)(size_t, size_t);
+  int (*posix_memalign)(void**, size_t, size_t);
+  void* (*memalign)(size_t, size_t);
+  void* (*valloc)(size_t);
+  void* (*pvalloc)(size_t);
+  size_t (*usable_size)(void*);
+  // True when the blocks are glibc's, whose usable size the chunk header gives
+  // without a call (checked against malloc_usable_size when resolved).
+  bool glibc_chunks;
+};
+
+extern next_allocator next_functions;
+
+// Looks the next allocator up. Allocations made meanwhile by the lookup itself
+// (dlsym may allocate) come from a static buffer: see from_bootstrap().
+void resolve_next() noexcept;
+
+// Whether the calling thread is inside resolve_next(): its allocations must come
+// from the bootstrap buffer.
+bool resolving() noexcept;
+
+// The next allocator, resolved on first use; null while the calling thread is
+// resolving it (then allocations come from the bootstrap buffer).
+PERF_DETAIL_ALWAYS_INLINE const next_allocator* next() noexcept {
+  if (PERF_DETAIL_LIKELY(__atomic_load_n(&next_functions.usable_size, __ATOMIC_ACQUIRE) != nullptr))
+    return &next_functions;
+  if (resolving()) return nullptr;
+  resolve_next();
+  return &next_functions;
+}
+// A block of the bootstrap buffer (zeroed, never reused); null when it is exhausted.
+void* bootstrap_allocate(size_t bytes, size_t alignment) noexcept;
+// The bootstrap buffer, for from_bootstrap().
+extern unsigned char bootstrap[16 * 1024];
+
+// Whether `block` came from bootstrap_allocate(); such blocks are never counted nor freed.
+PERF_DETAIL_ALWAYS_INLINE bool from_bootstrap(const void* block) noexcept {
+  return reinterpret_cast<uintptr_t>(block) - reinterpret_cast<uintptr_t>(bootstrap) < sizeof bootstrap;
+}
+// The size bootstrap_allocate() gave `block`.
+size_t bootstrap_size(const void* block) noexcept;
+
+// glibc's usable size of `block` from its chunk header: the chunk's size (the low
+// three bits are flags) less the header, twice as large for an mmapped chunk.
+PERF_DETAIL_ALWAYS_INLINE size_t glibc_usable_size(const void* block) noexcept {
+  const size_t header = static_cast<const size_t*>(block)[-1];
+  return (header & ~size_t{7}) - ((header & 2) != 0 ? 2 * sizeof(size_t) : sizeof(size_t));
+}
+
+// The usable size of `block` (non-null, from the next allocator, resolved).
+PERF_DETAIL_ALWAYS_INLINE size_t block_size(void* block) noexcept {
+  if (PERF_DETAIL_LIKELY(next_functions.glibc_chunks)) return glibc_usable_size(block);
+  return next_functions.usable_size(block);
+}
+
+// Counts the allocation of `block` (non-null, from the next allocator).
+PERF_DETAIL_ALWAYS_INLINE void count_allocated(void* block) noexcept { detail::count_allocation(block_size(block)); }
+
+// Counts the free of `block` (non-null, from the next allocator); call it before
+// the block is freed.
+PERF_DETAIL_ALWAYS_INLINE void count_freed(void* block) noexcept { detail::count_free(block_size(block)); }
+
+// Frees `block` from any source, counted; null is ignored.
+PERF_DETAIL_ALWAYS_INLINE void release(void* block) noexcept {
+  if (block == nullptr || PERF_DETAIL_UNLIKELY(from_bootstrap(block))) return;
+  const next_allocator* functions = next();
+  if (PERF_DETAIL_UNLIKELY(functions == nullptr)) return;  // nothing but bootstrap blocks exists yet
+  count_freed(block);
+  functions->free(block);
+}
+
+}  // namespace perf::alloc::interpose
+
+#endif  // PERF_RUNTIME_ALLOC_INTERPOSE_NEXT_ALLOCATOR_HPP

@@ -1,0 +1,99 @@
+// The records of allocation counters: one per thread that allocated, carved from
+// never-freed pages and kept in a list that only grows, so that any thread may
+// walk it without a lock while threads come and go.
+#include <pthread.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "perf/detail/alloc_counters.hpp"
+
+namespace perf::alloc::detail {
+namespace {
+
+thread_counters placeholder{};  // never written: its state stays `unattached`
+thread_counters* list_head = nullptr;
+int counting = inactive;
+
+// Records are carved from chunks of this many bytes, under a spin lock: a thread
+// takes it once, on its first allocation, and malloc cannot use a mutex that may
+// itself allocate.
+constexpr size_t chunk_bytes = 64 * 1024;
+bool busy = false;
+thread_counters* chunk_next = nullptr;
+thread_counters* chunk_end = nullptr;
+pthread_key_t exit_key;
+bool exit_key_made = false;
+
+void lock() noexcept {
+  while (__atomic_test_and_set(&busy, __ATOMIC_ACQUIRE)) sched_yield();
+}
+void unlock() noexcept { __atomic_clear(&busy, __ATOMIC_RELEASE); }
+
+void on_thread_exit(void* record_pointer) {
+  auto* record = static_cast<thread_counters*>(record_pointer);
+  char name[sizeof record->name] = {};
+  pthread_getname_np(pthread_self(), name, sizeof name);
+  for (size_t i = 0; i < sizeof name; ++i) store_relaxed(record->name[i], name[i]);
+  // Allocations in later destructors still land in this record (`current` stays).
+  __atomic_store_n(&record->state, uint32_t{exited}, __ATOMIC_RELEASE);
+}
+
+thread_counters* new_record() noexcept {
+  if (chunk_next == chunk_end) {
+    void* chunk = mmap(nullptr, chunk_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (chunk == MAP_FAILED) {
+      static const char message[] = "perf: cannot map memory for allocation counters; aborting\n";
+      (void)!write(STDERR_FILENO, message, sizeof message - 1);
+      std::abort();
+    }
+    chunk_next = static_cast<thread_counters*>(chunk);
+    chunk_end = chunk_next + chunk_bytes / sizeof(thread_counters);
+  }
+  return chunk_next++;  // zeroed by the kernel
+}
+
+// In a forked child only the forking thread lives on: the others are marked
+// exited, and a lock a vanished thread held is released.
+void after_fork_in_child() {
+  __atomic_clear(&busy, __ATOMIC_RELAXED);
+  for (thread_counters* record = newest_record(); record != nullptr; record = record->next)
+    if (record != current) __atomic_store_n(&record->state, uint32_t{exited}, __ATOMIC_RELEASE);
+}
+
+[[gnu::constructor]] void register_fork_handler() { pthread_atfork(nullptr, nullptr, after_fork_in_child); }
+
+}  // namespace
+
+PERF_DETAIL_TLS thread_counters* current = &placeholder;
+
+thread_counters* attach() noexcept {
+  if (current->state != unattached) return current;
+  lock();
+  if (!exit_key_made) exit_key_made = pthread_key_create(&exit_key, on_thread_exit) == 0;
+  thread_counters* record = new_record();
+  unlock();
+  record->tid = static_cast<long>(gettid());
+  record->state = alive;
+  record->next = __atomic_load_n(&list_head, __ATOMIC_RELAXED);
+  while (!__atomic_compare_exchange_n(&list_head, &record->next, record, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+  }
+  current = record;
+  // After `current`: for keys past the first 32, glibc allocates here.
+  if (exit_key_made) pthread_setspecific(exit_key, record);
+  return record;
+}
+
+void record_size(thread_counters& record, uint64_t bytes) noexcept {
+  const uint32_t seen = record.sizes_seen;
+  if (seen < recorded_sizes) store_relaxed(record.sizes[seen], bytes);
+  store_relaxed(record.sizes_seen, seen + 1);
+}
+
+void set_mode(counting_mode chosen) noexcept { __atomic_store_n(&counting, int{chosen}, __ATOMIC_RELEASE); }
+counting_mode mode() noexcept { return static_cast<counting_mode>(__atomic_load_n(&counting, __ATOMIC_ACQUIRE)); }
+
+thread_counters* newest_record() noexcept { return __atomic_load_n(&list_head, __ATOMIC_ACQUIRE); }
+
+}  // namespace perf::alloc::detail

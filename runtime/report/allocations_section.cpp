@@ -1,0 +1,53 @@
+// The allocation counters' section of the report: the process's totals and a line
+// per thread that allocated, living or exited.
+#include <fmt/format.h>
+
+#include "core/json_string.hpp"
+#include "core/startup.hpp"
+#include "perf/report.hpp"
+#include "report/sections.hpp"
+#include "report/text_format.hpp"
+
+namespace perf::runtime {
+namespace {
+
+std::string allocation_lines(const snapshot& s) {
+  const allocation_stats& a = s.allocations;
+  if (a.counting == "inactive") return {};  // perf::alloc not linked: nothing to say
+  thread_allocations total;
+  for (const thread_allocations& t : a.threads) {
+    total.allocations += t.allocations;
+    total.bytes += t.bytes;
+    total.frees += t.frees;
+    total.bytes_freed += t.bytes_freed;
+  }
+  std::string out = fmt::format("allocations ({}): {} allocations of {} bytes, {} frees of {} bytes, in all\n",
+                                a.counting, format_count(total.allocations), format_count(total.bytes),
+                                format_count(total.frees), format_count(total.bytes_freed));
+  for (const thread_allocations& t : a.threads)
+    out += fmt::format("  thread {} ({}{}): {} allocations, {} bytes; {} frees, {} bytes; peak {} live bytes\n", t.tid,
+                       printable(t.name), t.exited ? ", exited" : "", format_count(t.allocations),
+                       format_count(t.bytes), format_count(t.frees), format_count(t.bytes_freed),
+                       format_count(t.peak_live_bytes));
+  return out;
+}
+
+std::string allocation_json(const snapshot& s) {
+  std::string out = fmt::format("{{\"counting\": {}, \"threads\": [", json_string(s.allocations.counting));
+  for (size_t i = 0; i < s.allocations.threads.size(); ++i) {
+    const thread_allocations& t = s.allocations.threads[i];
+    out += fmt::format(
+        "{}{{\"tid\": {}, \"name\": {}, \"exited\": {}, \"allocations\": {}, \"bytes\": {}, \"frees\": {}, "
+        "\"bytes_freed\": {}, \"peak_live_bytes\": {}}}",
+        i == 0 ? "" : ", ", t.tid, json_string(t.name), t.exited, t.allocations, t.bytes, t.frees, t.bytes_freed,
+        t.peak_live_bytes);
+  }
+  return out + "]}";
+}
+
+PERF_RUNTIME_ON_START(register_allocations_section) {
+  add_report_section({200, "allocations", allocation_json, allocation_lines});
+}
+
+}  // namespace
+}  // namespace perf::runtime
