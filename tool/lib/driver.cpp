@@ -122,8 +122,9 @@ int run(int argc, const char** argv) {
 
   if (options->mode == mode::revert) return revert(*where);
   const std::string output_dir = options->mode == mode::mirror ? real_path(options->output_dir) : "";
-  if (!output_dir.empty() && (output_dir == where->root || where->contains(output_dir)))
-    return fail(usage_error, "the output directory " + output_dir + " is inside the project " + where->root);
+  if (const std::string problem = output_dir.empty() ? "" : unfit_output_dir(output_dir, *where, options->build_dir);
+      !problem.empty())
+    return fail(usage_error, problem);
   llvm::Expected<std::vector<std::string>> units = units_to_parse(options->files, known, database_path);
   if (!units) return fail(input_error, llvm::toString(units.takeError()));
 

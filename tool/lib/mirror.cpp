@@ -92,6 +92,18 @@ llvm::Expected<std::set<std::string>> mirror::write(const std::map<std::string, 
   return written;
 }
 
+std::string unfit_output_dir(const std::string& output_dir, const project& where, const std::string& database_dir) {
+  if (output_dir == where.root || where.contains(output_dir))
+    return "the output directory " + output_dir + " is inside the project " + where.root;
+  if (output_dir == real_path(database_dir))
+    return "the output directory " + output_dir +
+           " holds the compilation database being read; choose a directory of its own";
+  if (fs::exists(fs::path(output_dir) / "CMakeCache.txt"))
+    return "the output directory " + output_dir +
+           " is a build tree (it holds CMakeCache.txt); choose a directory of its own";
+  return {};
+}
+
 llvm::Error write_mirror(const std::string& output_dir, const project& where, const resolved_edits& edits,
                          const std::set<std::string>& files_read, const clang::tooling::CompilationDatabase& database,
                          const std::vector<std::string>& units) {
