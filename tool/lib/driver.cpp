@@ -144,7 +144,8 @@ int run(int argc, const char** argv) {
   llvm::Expected<change_set> changes = instrumentation_changes(resolved);
   if (!changes) return fail(input_error, llvm::toString(changes.takeError()));
   if (options->mode == mode::diff) {
-    for (const auto& [path, change] : *changes) llvm::outs() << unified_diff(path, change.before, change.after);
+    for (const auto& [path, change] : *changes)
+      llvm::outs() << unified_diff(fs::path(path).lexically_relative(where->root).string(), change.before, change.after);
     return success;
   }
   if (llvm::Error error = write_changes(*changes)) return fail(input_error, llvm::toString(std::move(error)));
