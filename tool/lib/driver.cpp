@@ -15,6 +15,7 @@
 #include "function_report.hpp"
 #include "launch.hpp"
 #include "mirror.hpp"
+#include "original_times.hpp"
 #include "parallel_parse.hpp"
 #include "unified_diff.hpp"
 
@@ -62,9 +63,12 @@ void report(const std::set<selected_function>& functions, bool list) {
   }
 }
 
-int revert(const project& where) {
+// Without a database (`objects` nullopt) no modification time is given back:
+// whether a build compiled the instrumented files since cannot be told.
+int revert(const project& where, const std::string& build_dir, const std::optional<std::vector<std::string>>& objects) {
   const change_set changes = revert_changes(where);
-  if (llvm::Error error = write_changes(changes)) return fail(input_error, llvm::toString(std::move(error)));
+  llvm::Expected<std::size_t> restored = write_revert(changes, build_dir, objects);
+  if (!restored) return fail(input_error, llvm::toString(restored.takeError()));
   llvm::errs() << "perf-instrument: reverted " << changes.size() << " file" << (changes.size() == 1 ? "" : "s")
                << " under " << where.root << "\n";
   return success;
@@ -102,7 +106,7 @@ int run(int argc, const char** argv) {
   if (options->mode == mode::launch) return launch_compiler(*options);
   if (options->mode == mode::revert && !options->root.empty()) {  // no database needed
     llvm::Expected<project> where = find_project(options->root, options->build_dir, {});
-    return where ? revert(*where) : fail(input_error, llvm::toString(where.takeError()));
+    return where ? revert(*where, options->build_dir, std::nullopt) : fail(input_error, llvm::toString(where.takeError()));
   }
 
   const std::string database_path = (fs::path(options->build_dir) / "compile_commands.json").string();
@@ -120,7 +124,7 @@ int run(int argc, const char** argv) {
   llvm::Expected<project> where = find_project(options->root, options->build_dir, known_paths);
   if (!where) return fail(input_error, llvm::toString(where.takeError()));
 
-  if (options->mode == mode::revert) return revert(*where);
+  if (options->mode == mode::revert) return revert(*where, options->build_dir, object_files(*database));
   const std::string output_dir = options->mode == mode::mirror ? real_path(options->output_dir) : "";
   if (const std::string problem = output_dir.empty() ? "" : unfit_output_dir(output_dir, *where, options->build_dir);
       !problem.empty())
@@ -148,7 +152,8 @@ int run(int argc, const char** argv) {
       llvm::outs() << unified_diff(fs::path(path).lexically_relative(where->root).string(), change.before, change.after);
     return success;
   }
-  if (llvm::Error error = write_changes(*changes)) return fail(input_error, llvm::toString(std::move(error)));
+  if (llvm::Error error = write_instrumentation(*changes, options->build_dir))
+    return fail(input_error, llvm::toString(std::move(error)));
   return success;
 }
 
