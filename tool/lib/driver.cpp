@@ -36,19 +36,30 @@ std::map<std::string, std::string> database_files(const clang::tooling::Compilat
   return files;
 }
 
+// Every unit of the database whose file exists, as the database names it; a
+// warning for each that does not (a stale database): the others are still worth a run.
+std::vector<std::string> existing_units(const std::map<std::string, std::string>& known,
+                                        const std::string& database_path) {
+  std::vector<std::string> units;
+  for (const auto& [path, name] : known) {
+    if (fs::exists(path)) units.push_back(name);
+    else
+      llvm::errs() << "perf-instrument: warning: " << path << " does not exist: its entry in "
+                   << real_path(database_path) << " is skipped\n";
+  }
+  return units;
+}
+
 // The units to parse, as the database names them: `given`, or all of them.
 llvm::Expected<std::vector<std::string>> units_to_parse(const std::vector<std::string>& given,
                                                         const std::map<std::string, std::string>& known,
                                                         const std::string& database_path) {
   std::vector<std::string> units;
-  if (given.empty()) {
-    for (const auto& [path, name] : known) units.push_back(name);
-    return units;
-  }
+  if (given.empty()) return existing_units(known, database_path);
   for (const std::string& file : given) {
     const auto found = known.find(real_path(file));
+    if (!fs::exists(file)) return llvm::createStringError(llvm::inconvertibleErrorCode(), file + ": no such file");
     if (found != known.end()) units.push_back(found->second);
-    else if (!fs::exists(file)) return llvm::createStringError(llvm::inconvertibleErrorCode(), file + ": no such file");
     else return llvm::createStringError(llvm::inconvertibleErrorCode(), file + " is not in " + database_path);
   }
   return units;
