@@ -80,8 +80,8 @@ int revert(const project& where, const std::string& build_dir, const std::option
   const change_set changes = revert_changes(where);
   llvm::Expected<std::size_t> restored = write_revert(changes, build_dir, objects);
   if (!restored) return fail(input_error, llvm::toString(restored.takeError()));
-  llvm::errs() << "perf-instrument: reverted " << changes.size() << " file" << (changes.size() == 1 ? "" : "s")
-               << " under " << where.root << "\n";
+  llvm::errs() << "perf-instrument: reverted " << count_of(changes.size(), "file") << " under " << where.root << " ("
+               << *restored << " with their modification times from before)\n";
   return success;
 }
 
@@ -165,6 +165,8 @@ int run(int argc, const char** argv) {
   }
   if (llvm::Error error = write_instrumentation(*changes, options->build_dir))
     return fail(input_error, llvm::toString(std::move(error)));
+  llvm::errs() << "perf-instrument: changed " << count_of(changes->size(), "file") << " under " << where->root << ": "
+               << functions_summary(resolved.functions) << "\n";
   return success;
 }
 

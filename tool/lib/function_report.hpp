@@ -3,6 +3,11 @@
 #ifndef PERF_TOOL_FUNCTION_REPORT_HPP
 #define PERF_TOOL_FUNCTION_REPORT_HPP
 
+#include <cstddef>
+#include <set>
+#include <string>
+#include <string_view>
+
 #include "edit_set.hpp"
 
 namespace perf::tool {
@@ -12,6 +17,13 @@ void warn_skipped(const selected_function& f);
 
 // On stdout, for --list: `file:line: NAME`, with ` (skipped: REASON)` for one not measured.
 void list_function(const selected_function& f);
+
+// `count` and `noun`, plural unless the count is 1: "1 file", "2 files".
+std::string count_of(std::size_t count, std::string_view noun);
+
+// What became of the selected functions: `M functions measured, K skipped (N REASON, ...)`,
+// each reason without its last clause, the why (the warnings give it).
+std::string functions_summary(const std::set<selected_function>& functions);
 
 }  // namespace perf::tool
 
