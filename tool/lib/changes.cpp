@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "diagnostics.hpp"
 #include "files.hpp"
 #include "instrumentation_text.hpp"
 
@@ -11,10 +12,6 @@ namespace perf::tool {
 namespace {
 
 namespace fs = std::filesystem;
-
-llvm::Error error(const std::string& message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 // Enough of a file's start to hold the prefix, whatever the path in it.
 constexpr std::size_t prefix_probe = 4096;

@@ -11,6 +11,7 @@
 #include "changes.hpp"
 #include "collector.hpp"
 #include "command_line.hpp"
+#include "diagnostics.hpp"
 #include "files.hpp"
 #include "function_report.hpp"
 #include "launch.hpp"
@@ -25,9 +26,11 @@ namespace {
 namespace fs = std::filesystem;
 
 int fail(int status, const llvm::Twine& message) {
-  llvm::errs() << "perf-instrument: error: " << message << "\n";
+  print_error(message);
   return status;
 }
+
+int fail(int status, llvm::Error failure) { return fail(status, llvm::toString(std::move(failure))); }
 
 // The database's files: real path -> the name the database knows it by.
 std::map<std::string, std::string> database_files(const clang::tooling::CompilationDatabase& database) {
@@ -43,9 +46,7 @@ std::vector<std::string> existing_units(const std::map<std::string, std::string>
   std::vector<std::string> units;
   for (const auto& [path, name] : known) {
     if (fs::exists(path)) units.push_back(name);
-    else
-      llvm::errs() << "perf-instrument: warning: " << path << " does not exist: its entry in "
-                   << real_path(database_path) << " is skipped\n";
+    else print_warning(path + " does not exist: its entry in " + real_path(database_path) + " is skipped");
   }
   return units;
 }
@@ -58,9 +59,9 @@ llvm::Expected<std::vector<std::string>> units_to_parse(const std::vector<std::s
   if (given.empty()) return existing_units(known, database_path);
   for (const std::string& file : given) {
     const auto found = known.find(real_path(file));
-    if (!fs::exists(file)) return llvm::createStringError(llvm::inconvertibleErrorCode(), file + ": no such file");
+    if (!fs::exists(file)) return error(file + ": no such file");
     if (found != known.end()) units.push_back(found->second);
-    else return llvm::createStringError(llvm::inconvertibleErrorCode(), file + " is not in " + database_path);
+    else return error(file + " is not in " + database_path);
   }
   return units;
 }
@@ -79,7 +80,7 @@ void report(const std::set<selected_function>& functions, bool list) {
 int revert(const project& where, const std::string& build_dir, const std::optional<std::vector<std::string>>& objects) {
   const change_set changes = revert_changes(where);
   llvm::Expected<std::size_t> restored = write_revert(changes, build_dir, objects);
-  if (!restored) return fail(input_error, llvm::toString(restored.takeError()));
+  if (!restored) return fail(input_error, restored.takeError());
   llvm::errs() << "perf-instrument: reverted " << count_of(changes.size(), "file") << " under " << where.root << " ("
                << *restored << " with their modification times from before)\n";
   return success;
@@ -102,7 +103,7 @@ int print_cmake_include() {
 int launch_compiler(const run_options& options) {
   if (options.files.empty()) return fail(usage_error, "--launch needs a compiler command after --");
   llvm::Expected<project> where = find_project(options.root, options.build_dir, {});
-  if (!where) return fail(input_error, llvm::toString(where.takeError()));
+  if (!where) return fail(input_error, where.takeError());
   const std::string build_dir = real_path(options.build_dir);
   where->excluded.push_back(build_dir);
   return launch({*where, build_dir + "/perf-instrument/mirror", options.launchers, options.files}, options.chosen);
@@ -111,13 +112,13 @@ int launch_compiler(const run_options& options) {
 }  // namespace
 
 int run(int argc, const char** argv) {
-  std::optional<run_options> options = parse_command_line(argc, argv);
-  if (!options) return usage_error;
+  llvm::Expected<run_options> options = parse_command_line(argc, argv);
+  if (!options) return fail(usage_error, options.takeError());
   if (options->mode == mode::cmake_include) return print_cmake_include();
   if (options->mode == mode::launch) return launch_compiler(*options);
   if (options->mode == mode::revert && !options->root.empty()) {  // no database needed
     llvm::Expected<project> where = find_project(options->root, options->build_dir, {});
-    return where ? revert(*where, options->build_dir, std::nullopt) : fail(input_error, llvm::toString(where.takeError()));
+    return where ? revert(*where, options->build_dir, std::nullopt) : fail(input_error, where.takeError());
   }
 
   const std::string database_path = (fs::path(options->build_dir) / "compile_commands.json").string();
@@ -133,7 +134,7 @@ int run(int argc, const char** argv) {
   std::vector<std::string> known_paths;
   for (const auto& [path, name] : known) known_paths.push_back(path);
   llvm::Expected<project> where = find_project(options->root, options->build_dir, known_paths);
-  if (!where) return fail(input_error, llvm::toString(where.takeError()));
+  if (!where) return fail(input_error, where.takeError());
 
   if (options->mode == mode::revert) return revert(*where, options->build_dir, object_files(*database));
   const std::string output_dir = options->mode == mode::mirror ? real_path(options->output_dir) : "";
@@ -141,7 +142,7 @@ int run(int argc, const char** argv) {
       !problem.empty())
     return fail(usage_error, problem);
   llvm::Expected<std::vector<std::string>> units = units_to_parse(options->files, known, database_path);
-  if (!units) return fail(input_error, llvm::toString(units.takeError()));
+  if (!units) return fail(input_error, units.takeError());
 
   edit_set edits;
   const std::unique_ptr<clang::tooling::FrontendActionFactory> collector = make_collector(options->chosen, *where, edits);
@@ -152,19 +153,19 @@ int run(int argc, const char** argv) {
   report(resolved.functions, options->mode == mode::list);
   if (options->mode == mode::list) return success;
   if (options->mode == mode::mirror) {
-    if (llvm::Error error = write_mirror(output_dir, *where, resolved, edits.files_read(), *database, *units))
-      return fail(input_error, llvm::toString(std::move(error)));
+    if (llvm::Error failure = write_mirror(output_dir, *where, resolved, edits.files_read(), *database, *units))
+      return fail(input_error, std::move(failure));
     return success;
   }
   llvm::Expected<change_set> changes = instrumentation_changes(resolved);
-  if (!changes) return fail(input_error, llvm::toString(changes.takeError()));
+  if (!changes) return fail(input_error, changes.takeError());
   if (options->mode == mode::diff) {
     for (const auto& [path, change] : *changes)
       llvm::outs() << unified_diff(fs::path(path).lexically_relative(where->root).string(), change.before, change.after);
     return success;
   }
-  if (llvm::Error error = write_instrumentation(*changes, options->build_dir))
-    return fail(input_error, llvm::toString(std::move(error)));
+  if (llvm::Error failure = write_instrumentation(*changes, options->build_dir))
+    return fail(input_error, std::move(failure));
   llvm::errs() << "perf-instrument: changed " << count_of(changes->size(), "file") << " under " << where->root << ": "
                << functions_summary(resolved.functions) << "\n";
   return success;

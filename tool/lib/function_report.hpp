@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "edit_set.hpp"
+#include "selected_function.hpp"
 
 namespace perf::tool {
 

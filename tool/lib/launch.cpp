@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "collector.hpp"
+#include "diagnostics.hpp"
 #include "files.hpp"
 #include "function_report.hpp"
 #include "mirror.hpp"
@@ -65,7 +66,7 @@ int run(const std::vector<std::string>& arguments) {
   if (program.find('/') == std::string::npos) {
     llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName(program);
     if (!found) {
-      llvm::errs() << "perf-instrument: error: cannot find " << program << " on PATH\n";
+      print_error("cannot find " + program + " on PATH");
       return 127;
     }
     program = *found;
@@ -74,7 +75,7 @@ int run(const std::vector<std::string>& arguments) {
   std::string problem;
   const int status = llvm::sys::ExecuteAndWait(program, refs, {}, {}, 0, 0, &problem);
   if (status < 0) {
-    llvm::errs() << "perf-instrument: error: " << arguments.front() << ": " << problem << "\n";
+    print_error(arguments.front() + ": " + problem);
     return 1;
   }
   return status;
@@ -91,8 +92,7 @@ void unmirror_depfile(const std::string& path, const std::string& mirror_dir, co
   if (!text) return;  // the compiler wrote none
   const std::string fixed = unmirrored_dependencies(*text, mirror_dir, root);
   if (fixed == *text) return;
-  if (llvm::Error error = write_files_atomically({{path, fixed}}))
-    llvm::errs() << "perf-instrument: warning: " << llvm::toString(std::move(error)) << "\n";
+  if (llvm::Error failure = write_files_atomically({{path, fixed}})) print_warning(llvm::toString(std::move(failure)));
 }
 
 }  // namespace
@@ -137,8 +137,7 @@ int launch(const launch_options& options, const selection& chosen) {
   const std::unique_ptr<clang::tooling::FrontendActionFactory> collector =
       make_collector(chosen, options.where, edits);
   if (parse_in_parallel(database, {sources.front()}, {}, 1, *collector) != 0) {
-    llvm::errs() << "perf-instrument: warning: " << unit
-                 << " is compiled without measurements: the rewriter could not parse it (see above)\n";
+    print_warning(unit + " is compiled without measurements: the rewriter could not parse it (see above)");
     return run(behind(options.launchers, command));
   }
   const resolved_edits resolved = edits.resolve();
@@ -146,7 +145,7 @@ int launch(const launch_options& options, const selection& chosen) {
   llvm::Expected<std::set<std::string>> written =
       instrumented ? instrumented->write() : llvm::Expected<std::set<std::string>>(instrumented.takeError());
   if (!written) {
-    llvm::errs() << "perf-instrument: error: " << llvm::toString(written.takeError()) << "\n";
+    print_error(llvm::toString(written.takeError()));
     return 1;
   }
   // A header is read by many units: its functions are reported by the one that

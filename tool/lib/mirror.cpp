@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "compiler_arguments.hpp"
+#include "diagnostics.hpp"
 #include "files.hpp"
 
 namespace perf::tool {
@@ -45,7 +46,7 @@ llvm::Expected<mirror> mirror::make(const std::string& output_dir, const project
   mirror made(output_dir, where);
   for (const std::string& path : files_read) {
     std::optional<std::string> text = read_file(path);
-    if (!text) return llvm::createStringError(llvm::inconvertibleErrorCode(), "cannot read " + path);
+    if (!text) return error("cannot read " + path);
     const auto found = edits.files.find(path);
     made.texts_[path] = found == edits.files.end() ? std::move(*text) : apply_edits(*text, path, found->second);
   }
