@@ -54,7 +54,9 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
     const SourceLocation written = sources_.getFileLoc(location);
     const FileEntry* file = sources_.getFileEntryForID(sources_.getFileID(written));
     if (file == nullptr) return {};
-    return {file->tryGetRealPathName().str(), sources_.isInSystemHeader(written)};
+    std::string path = file->tryGetRealPathName().str();
+    const bool system = sources_.isInSystemHeader(written) || where_.in_system_directory(path);
+    return {std::move(path), system};
   }
 
   // Makes sure the runtime header comes before the prefix of the file `location` is

@@ -106,6 +106,11 @@ int launch_compiler(const run_options& options) {
   if (!where) return fail(input_error, where.takeError());
   const std::string build_dir = real_path(options.build_dir);
   where->excluded.push_back(build_dir);
+  // The build's database, when it writes one, names every command's system directories.
+  std::string ignored;
+  if (const auto database = clang::tooling::JSONCompilationDatabase::loadFromFile(
+          build_dir + "/compile_commands.json", ignored, clang::tooling::JSONCommandLineSyntax::AutoDetect))
+    where->system_directories = system_directories(*database);
   return launch({*where, build_dir + "/perf-instrument/mirror", options.launchers, options.files}, options.chosen);
 }
 
@@ -135,6 +140,7 @@ int run(int argc, const char** argv) {
   for (const auto& [path, name] : known) known_paths.push_back(path);
   llvm::Expected<project> where = find_project(options->root, options->build_dir, known_paths);
   if (!where) return fail(input_error, where.takeError());
+  where->system_directories = system_directories(*database);
 
   if (options->mode == mode::revert) return revert(*where, options->build_dir, object_files(*database));
   const std::string output_dir = options->mode == mode::mirror ? real_path(options->output_dir) : "";
