@@ -114,6 +114,7 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
     planned.line = where.getLine();
     planned.column = where.getColumn();
     planned.name = label->empty() ? name : *label;
+    planned.unit = file_of(sources_.getLocForStartOfFile(sources_.getMainFileID())).first;
     if (!where_.contains(file)) {
       // Marked code elsewhere (a --filter match there is not worth a word).
       if (!attribute_label) return;

@@ -71,6 +71,7 @@ llvm::Expected<std::vector<std::string>> units_to_parse(const std::vector<std::s
 void report(const std::set<selected_function>& functions, bool list) {
   for (const selected_function& f : functions) {
     if (!f.skip_reason.empty()) warn_skipped(f);
+    if (!f.renamed_by.empty()) warn_renamed(f);
     if (list) list_function(f);
   }
 }

@@ -13,6 +13,11 @@ void warn_skipped(const selected_function& f) {
                << " is not measured: " << f.skip_reason << "\n";
 }
 
+void warn_renamed(const selected_function& f) {
+  llvm::errs() << f.file << ":" << f.line << ":" << f.column << ": warning: " << string_literal_body(f.name)
+               << " is measured under this name; " << f.renamed_by << "\n";
+}
+
 void list_function(const selected_function& f) {
   llvm::outs() << f.file << ":" << f.line << ": " << string_literal_body(f.name)
                << (f.skip_reason.empty() ? "" : " (skipped: " + f.skip_reason + ")") << "\n";

@@ -15,6 +15,11 @@ namespace perf::tool {
 // On stderr, for a function not measured: `file:line:col: warning: NAME is not measured: REASON`.
 void warn_skipped(const selected_function& f);
 
+// On stderr, for a function measured under one name though some units name it
+// otherwise (a macro renames its namespace there, say):
+// `file:line:col: warning: NAME is measured under this name; UNIT names it OTHER`.
+void warn_renamed(const selected_function& f);
+
 // On stdout, for --list: `file:line: NAME`, with ` (skipped: REASON)` for one not measured.
 void list_function(const selected_function& f);
 
