@@ -2,16 +2,18 @@
 // (docs/report-format.md).
 #include <fmt/format.h>
 
-#include "json_string.hpp"
+#include "core/json_string.hpp"
 #include "perf/report.hpp"
+#include "report/sections.hpp"
 
 namespace perf {
 
 using runtime::json_string;
 
 std::string format_json(const snapshot& s) {
-  std::string out = fmt::format("{{\n  \"pid\": {},\n  \"clock\": {{\"source\": {}, \"ghz\": {}, \"frequency\": {}}},\n",
-                                s.pid, json_string(s.clock.source), s.clock.ghz, json_string(s.clock.frequency));
+  std::string out = fmt::format(
+      "{{\n  \"pid\": {},\n  \"clock\": {{\"source\": {}, \"ghz\": {}, \"frequency\": {}, \"resolution_ns\": {:.1f}}},\n", s.pid,
+      json_string(s.clock.source), s.clock.ghz, json_string(s.clock.frequency), s.clock.resolution_ns);
   out += "  \"functions\": [";
   for (size_t i = 0; i < s.functions.size(); ++i) {
     const function_stats& f = s.functions[i];
@@ -30,10 +32,10 @@ std::string format_json(const snapshot& s) {
         "{}\n    {{\"tid\": {}, \"name\": {}, \"calls\": {}, \"exited\": {}, \"tick_events\": {}, \"tick_dropped\": {}}}",
         i == 0 ? "" : ",", t.tid, json_string(t.name), t.calls, t.exited, t.tick_events, t.tick_dropped);
   }
-  out += s.threads.empty() ? "],\n" : "\n  ],\n";
-  out += fmt::format("  \"ticklog\": {{\"enabled\": {}, \"events\": {}, \"dropped\": {}, \"ring_events\": {}}}\n}}\n",
-                     s.ticklog.enabled, s.ticklog.events, s.ticklog.dropped, s.ticklog.ring_events);
-  return out;
+  out += s.threads.empty() ? "]" : "\n  ]";
+  for (const runtime::report_section& section : runtime::report_sections())
+    out += fmt::format(",\n  {}: {}", json_string(section.json_key), section.json(s));
+  return out + "\n}\n";
 }
 
 }  // namespace perf

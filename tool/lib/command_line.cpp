@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "diagnostics.hpp"
+#include "files.hpp"
 
 namespace perf::tool {
 namespace {
@@ -93,9 +94,10 @@ llvm::Expected<run_options> parse_command_line(int argc, const char** argv) {
   }
 
   run_options result;
-  result.build_dir = given.build_dir;
-  result.root = given.root;
-  result.output_dir = given.output_dir;
+  // The directories are made real here, once: the rest of the run compares real paths.
+  result.build_dir = real_path(given.build_dir);
+  result.root = given.root.empty() ? "" : real_path(given.root);
+  result.output_dir = given.output_dir.empty() ? "" : real_path(given.output_dir);
   const std::pair<bool, mode> modes[] = {{given.in_place, mode::in_place},
                                          {given.diff, mode::diff},
                                          {given.list, mode::list},

@@ -15,7 +15,7 @@ namespace perf::tool {
 enum class mode { in_place, diff, list, revert, mirror, launch, cmake_include };
 
 struct run_options {
-  std::string build_dir;  // holds compile_commands.json
+  std::string build_dir;  // holds compile_commands.json (a real path, as are the next two)
   std::string root;       // --root, "" when not given
   tool::mode mode = mode::in_place;
   std::string output_dir;  // -o

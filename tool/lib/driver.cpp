@@ -1,23 +1,21 @@
 #include "driver.hpp"
 
 #include <clang/Tooling/JSONCompilationDatabase.h>
-#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
-#include <algorithm>
 #include <filesystem>
 #include <map>
 
 #include "changes.hpp"
-#include "collector.hpp"
 #include "command_line.hpp"
 #include "diagnostics.hpp"
 #include "files.hpp"
 #include "function_report.hpp"
+#include "install_layout.hpp"
 #include "launch.hpp"
 #include "mirror.hpp"
 #include "original_times.hpp"
-#include "parallel_parse.hpp"
+#include "rewrite.hpp"
 #include "unified_diff.hpp"
 
 namespace perf::tool {
@@ -68,7 +66,7 @@ llvm::Expected<std::vector<std::string>> units_to_parse(const std::vector<std::s
 
 // The selected functions: skipped ones always warn (on stderr); --list also prints
 // every one on stdout.
-void report(const std::set<selected_function>& functions, bool list) {
+void print_selected(const std::set<selected_function>& functions, bool list) {
   for (const selected_function& f : functions) {
     if (!f.skip_reason.empty()) warn_skipped(f);
     if (!f.renamed_by.empty()) warn_renamed(f);
@@ -78,24 +76,21 @@ void report(const std::set<selected_function>& functions, bool list) {
 
 // Without a database (`objects` nullopt) no modification time is given back:
 // whether a build compiled the instrumented files since cannot be told.
-int revert(const project& where, const std::string& build_dir, const std::optional<std::vector<std::string>>& objects) {
-  const change_set changes = revert_changes(where);
+int revert(const project& editable, const std::string& build_dir,
+           const std::optional<std::vector<std::string>>& objects) {
+  const change_set changes = revert_changes(editable);
   llvm::Expected<std::size_t> restored = write_revert(changes, build_dir, objects);
   if (!restored) return fail(input_error, restored.takeError());
-  llvm::errs() << "perf-instrument: reverted " << count_of(changes.size(), "file") << " under " << where.root << " ("
-               << *restored << " with their modification times from before)\n";
+  llvm::errs() << "perf-instrument: reverted " << count_of(changes.size(), "file") << " under " << editable.root
+               << " (" << *restored << " with their modification times from before)\n";
   return success;
 }
 
 // --cmake-include: the zero-edit CMake file installed with this binary.
 int print_cmake_include() {
-  static int anchor;
-  const fs::path file = fs::path(llvm::sys::fs::getMainExecutable("perf-instrument", &anchor)).parent_path() /
-                        PERF_PACKAGE_DIR_FROM_BINARY / "perf_instrument-zero-edit.cmake";
-  if (!fs::exists(file))
-    return fail(input_error, "there is no " + file.lexically_normal().string() +
-                                 ": the CMake integration comes with `cmake --install` of perf-instrument");
-  llvm::outs() << real_path(file.string()) << "\n";
+  llvm::Expected<std::string> file = zero_edit_cmake_file();
+  if (!file) return fail(input_error, file.takeError());
+  llvm::outs() << *file << "\n";
   return success;
 }
 
@@ -103,78 +98,76 @@ int print_cmake_include() {
 // mirror lies in the build tree.
 int launch_compiler(const run_options& options) {
   if (options.files.empty()) return fail(usage_error, "--launch needs a compiler command after --");
-  llvm::Expected<project> where = find_project(options.root, options.build_dir, {});
-  if (!where) return fail(input_error, where.takeError());
-  const std::string build_dir = real_path(options.build_dir);
-  where->excluded.push_back(build_dir);
+  llvm::Expected<project> editable = find_project(options.root, options.build_dir, {});
+  if (!editable) return fail(input_error, editable.takeError());
+  editable->excluded.push_back(options.build_dir);
   // The build's database, when it writes one, names every command's system directories.
   std::string ignored;
   if (const auto database = clang::tooling::JSONCompilationDatabase::loadFromFile(
-          build_dir + "/compile_commands.json", ignored, clang::tooling::JSONCommandLineSyntax::AutoDetect))
-    where->system_directories = system_directories(*database);
-  return launch({*where, build_dir + "/perf-instrument/mirror", options.launchers, options.files}, options.chosen);
+          options.build_dir + "/compile_commands.json", ignored, clang::tooling::JSONCommandLineSyntax::AutoDetect))
+    editable->system_directories = system_directories(*database);
+  return launch({*editable, options.build_dir + "/perf-instrument/mirror", options.launchers, options.files},
+                options.chosen);
 }
 
 }  // namespace
 
-int run(int argc, const char** argv) {
+int run_command_line(int argc, const char** argv) {
   llvm::Expected<run_options> options = parse_command_line(argc, argv);
   if (!options) return fail(usage_error, options.takeError());
   if (options->mode == mode::cmake_include) return print_cmake_include();
   if (options->mode == mode::launch) return launch_compiler(*options);
   if (options->mode == mode::revert && !options->root.empty()) {  // no database needed
-    llvm::Expected<project> where = find_project(options->root, options->build_dir, {});
-    return where ? revert(*where, options->build_dir, std::nullopt) : fail(input_error, where.takeError());
+    llvm::Expected<project> editable = find_project(options->root, options->build_dir, {});
+    return editable ? revert(*editable, options->build_dir, std::nullopt) : fail(input_error, editable.takeError());
   }
 
-  const std::string database_path = (fs::path(options->build_dir) / "compile_commands.json").string();
+  const std::string database_path = options->build_dir + "/compile_commands.json";
   std::string load_error;
   const std::unique_ptr<clang::tooling::CompilationDatabase> database =
       clang::tooling::JSONCompilationDatabase::loadFromFile(database_path, load_error,
                                                             clang::tooling::JSONCommandLineSyntax::AutoDetect);
   if (!database)
-    return fail(input_error, "cannot read the compilation database " + real_path(database_path) + ": " + load_error +
+    return fail(input_error, "cannot read the compilation database " + database_path + ": " + load_error +
                                  "\n  Produce one with CMake's -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or with "
                                  "`bear -- <your build command>`.");
   const std::map<std::string, std::string> known = database_files(*database);
   std::vector<std::string> known_paths;
   for (const auto& [path, name] : known) known_paths.push_back(path);
-  llvm::Expected<project> where = find_project(options->root, options->build_dir, known_paths);
-  if (!where) return fail(input_error, where.takeError());
-  where->system_directories = system_directories(*database);
+  llvm::Expected<project> editable = find_project(options->root, options->build_dir, known_paths);
+  if (!editable) return fail(input_error, editable.takeError());
+  editable->system_directories = system_directories(*database);
 
-  if (options->mode == mode::revert) return revert(*where, options->build_dir, object_files(*database));
-  const std::string output_dir = options->mode == mode::mirror ? real_path(options->output_dir) : "";
-  if (const std::string problem = output_dir.empty() ? "" : unfit_output_dir(output_dir, *where, options->build_dir);
+  if (options->mode == mode::revert) return revert(*editable, options->build_dir, object_files(*database));
+  const std::string& output_dir = options->output_dir;
+  if (const std::string problem =
+          options->mode == mode::mirror ? unfit_output_dir(output_dir, *editable, options->build_dir) : "";
       !problem.empty())
     return fail(usage_error, problem);
   llvm::Expected<std::vector<std::string>> units = units_to_parse(options->files, known, database_path);
   if (!units) return fail(input_error, units.takeError());
 
-  edit_set edits;
-  const std::unique_ptr<clang::tooling::FrontendActionFactory> collector = make_collector(options->chosen, *where, edits);
-  if (const unsigned failed = parse_in_parallel(*database, *units, options->extra, options->jobs, *collector))
-    return fail(input_error, llvm::Twine(failed) + " translation unit" + (failed == 1 ? "" : "s") +
-                                 " did not parse (see the errors above); nothing was written");
-  const resolved_edits resolved = edits.resolve();
-  report(resolved.functions, options->mode == mode::list);
+  llvm::Expected<rewrite_plan> plan =
+      rewrite(*database, *units, options->extra, options->jobs, options->chosen, *editable);
+  if (!plan) return fail(input_error, llvm::toString(plan.takeError()) + "; nothing was written");
+  print_selected(plan->edits.functions, options->mode == mode::list);
   if (options->mode == mode::list) return success;
   if (options->mode == mode::mirror) {
-    if (llvm::Error failure = write_mirror(output_dir, *where, resolved, edits.files_read(), *database, *units))
+    if (llvm::Error failure = write_mirror(output_dir, *editable, *plan, *database, *units))
       return fail(input_error, std::move(failure));
     return success;
   }
-  llvm::Expected<change_set> changes = instrumentation_changes(resolved);
+  llvm::Expected<change_set> changes = instrumentation_changes(plan->edits);
   if (!changes) return fail(input_error, changes.takeError());
   if (options->mode == mode::diff) {
     for (const auto& [path, change] : *changes)
-      llvm::outs() << unified_diff(fs::path(path).lexically_relative(where->root).string(), change.before, change.after);
+      llvm::outs() << unified_diff(fs::path(path).lexically_relative(editable->root).string(), change.before, change.after);
     return success;
   }
   if (llvm::Error failure = write_instrumentation(*changes, options->build_dir))
     return fail(input_error, std::move(failure));
-  llvm::errs() << "perf-instrument: changed " << count_of(changes->size(), "file") << " under " << where->root << ": "
-               << functions_summary(resolved.functions) << "\n";
+  llvm::errs() << "perf-instrument: changed " << count_of(changes->size(), "file") << " under " << editable->root << ": "
+               << functions_summary(plan->edits.functions) << "\n";
   return success;
 }
 

@@ -10,13 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "edit_set.hpp"
+#include "compiler_command.hpp"
 #include "project.hpp"
-
-namespace clang::tooling {
-class CompilationDatabase;
-struct CompileCommand;
-}  // namespace clang::tooling
+#include "rewrite.hpp"
 
 namespace perf::tool {
 
@@ -24,9 +20,19 @@ namespace perf::tool {
 // under a directory outside the project, instrumented as the run's edits say.
 class mirror {
  public:
-  // Reads every file of `files_read` and applies `edits` to it.
-  static llvm::Expected<mirror> make(const std::string& output_dir, const project& where, const resolved_edits& edits,
-                                     const std::set<std::string>& files_read);
+  // Reads every file the plan's units read and applies the plan's edits to it.
+  static llvm::Expected<mirror> make(const std::string& output_dir, const project& editable, const rewrite_plan& plan);
+
+  // --launch: the same for one unit's plan, under `mirrors_dir/<key>`, the key a hash
+  // of every file's path and instrumented text. Units whose plans agree share a tree;
+  // a unit whose plan differs (another standard, filter or macro) has its own, so no
+  // compile ever reads a text planned for another unit. Each file of a tree is a hard
+  // link to `mirrors_dir/texts/<hash>`, the one copy of that file's text.
+  static llvm::Expected<mirror> make_for_unit(const std::string& mirrors_dir, const project& editable,
+                                              const rewrite_plan& plan);
+
+  // The directory the project's root is mirrored to.
+  const std::string& directory() const { return output_dir_; }
 
   // Where the mirror of `real_path` (a file or directory in the project) lies.
   std::string path_of(const std::string& real_path) const;
@@ -36,33 +42,37 @@ class mirror {
   // and then where it is (instrumented headers are found before the originals, the
   // others still resolve); files given to -include and -imacros are their mirrors;
   // the perf headers are added.
-  std::vector<std::string> arguments(const clang::tooling::CompileCommand& command) const;
+  std::vector<std::string> arguments(const compiler_command& command) const;
 
   // Writes the files whose mirror is missing or different, each atomically, and
   // `extra` (path -> text) with them; a file already up to date keeps its time stamp.
-  // Returns the real paths of the originals whose mirrors were written.
+  // Returns the real paths of the originals whose mirrors were written (for a unit's
+  // mirror: whose text was written for the first time, in any tree).
   llvm::Expected<std::set<std::string>> write(const std::map<std::string, std::string>& extra = {}) const;
 
  private:
-  mirror(std::string output_dir, const project& where) : output_dir_(std::move(output_dir)), where_(where) {}
+  mirror(std::string output_dir, const project& editable) : output_dir_(std::move(output_dir)), editable_(editable) {}
+
+  // Links each file of a unit's tree to the one copy of its text (see make_for_unit).
+  llvm::Expected<std::set<std::string>> link_texts() const;
 
   std::string output_dir_;
-  project where_;
+  std::string texts_dir_;  // for a unit's mirror: where the copies of the texts are
+  project editable_;
   std::map<std::string, std::string> texts_;  // real path of the original -> mirrored text
 };
 
 // Why -o cannot write to `output_dir` (a real path), "" when it can: a directory
 // inside the project, the directory `database_dir` holding the database being read
 // (its compile_commands.json would be overwritten), or another build tree.
-std::string unfit_output_dir(const std::string& output_dir, const project& where, const std::string& database_dir);
+std::string unfit_output_dir(const std::string& output_dir, const project& editable, const std::string& database_dir);
 
-// -o DIR: writes the mirror of `edits` under `output_dir` and
+// -o DIR: writes the mirror of `plan` under `output_dir` and
 // `output_dir/compile_commands.json` with an entry per command of `units` (as the
 // database names them), made by mirror::arguments. Nothing is written outside
 // `output_dir`: a unit outside the project keeps its path.
-llvm::Error write_mirror(const std::string& output_dir, const project& where, const resolved_edits& edits,
-                         const std::set<std::string>& files_read, const clang::tooling::CompilationDatabase& database,
-                         const std::vector<std::string>& units);
+llvm::Error write_mirror(const std::string& output_dir, const project& editable, const rewrite_plan& plan,
+                         const clang::tooling::CompilationDatabase& database, const std::vector<std::string>& units);
 
 }  // namespace perf::tool
 

@@ -1,0 +1,122 @@
+// The report an instrumented program writes when it exits, driven through PERF_*.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "probe_runner.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+// Runs the probe with a clean PERF_* environment plus `environment`; returns its stderr.
+std::string run_probe(const std::string& environment, const std::string& mode = "") {
+  const perf::testing::probe_result result = perf::testing::run_probe_program(PERF_EXIT_PROBE, environment, mode);
+  EXPECT_EQ(result.status, 0) << environment << " " << mode;
+  return result.output;
+}
+
+using perf::testing::read_file;
+
+std::map<std::string, uint64_t> calls_by_name(const json& report) {
+  std::map<std::string, uint64_t> calls;
+  for (const json& f : report.at("functions")) calls[f.at("name").get<std::string>()] = f.at("calls").get<uint64_t>();
+  return calls;
+}
+
+using ExitReport = perf::testing::ProbeTest;
+
+TEST_F(ExitReport, GoesToStderrByDefaultWithEveryCallIncludingExitedThreadsAndStaticDestructors) {
+  const std::string text = run_probe("");
+  EXPECT_NE(text.find("perf-instrument report (pid "), std::string::npos) << text;
+  EXPECT_NE(text.find("3 functions measured on 2 threads (1 exited)"), std::string::npos) << text;
+  EXPECT_NE(text.find("\nparse  "), std::string::npos) << text;
+  EXPECT_NE(text.find("\nworker_step  "), std::string::npos) << text;
+  EXPECT_NE(text.find("\nat_static_destruction  "), std::string::npos) << text;
+}
+
+TEST_F(ExitReport, JsonPathGetsValidJsonWithExactCounts) {
+  const fs::path report = dir / "report.json";
+  EXPECT_EQ(run_probe("PERF_REPORT=" + report.string()), "");
+  const json parsed = json::parse(read_file(report));
+  const std::map<std::string, uint64_t> expected = {{"parse", 3}, {"worker_step", 4}, {"at_static_destruction", 1}};
+  EXPECT_EQ(calls_by_name(parsed), expected);
+  for (const char* field : {"name", "file", "line", "calls", "total_ns", "self_ns", "mean_ns", "min_ns", "max_ns",
+                            "stddev_ns", "p50_ns", "p90_ns", "p99_ns"})
+    EXPECT_TRUE(parsed.at("functions").at(0).contains(field)) << field;
+  EXPECT_EQ(parsed.at("threads").size(), 2u);
+  EXPECT_GT(parsed.at("clock").at("ghz").get<double>(), 0.0);
+}
+
+TEST_F(ExitReport, OtherPathsGetTheTextTableAndPercentPIsThePid) {
+  EXPECT_EQ(run_probe("PERF_REPORT=" + (dir / "report-%p.txt").string()), "");
+  ASSERT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+  const fs::path written = fs::directory_iterator(dir)->path();
+  const std::string pid = written.filename().string().substr(7, written.filename().string().size() - 11);
+  EXPECT_EQ(written.filename().string(), "report-" + pid + ".txt");
+  EXPECT_NE(read_file(written).find("perf-instrument report (pid " + pid + ")"), std::string::npos);
+}
+
+TEST_F(ExitReport, OffWritesNothing) {
+  EXPECT_EQ(run_probe("PERF_REPORT=off"), "");
+  EXPECT_TRUE(fs::is_empty(dir));
+}
+
+TEST_F(ExitReport, AnUnwritablePathWarnsOnceAndTheReportStillReachesStderr) {
+  const std::string path = (dir / "missing" / "report.json").string();
+  const std::string text = run_probe("PERF_REPORT=" + path);
+  const std::string warning =
+      "perf: cannot write the report to '" + path + "': No such file or directory; writing it to stderr instead\n";
+  ASSERT_EQ(text.substr(0, warning.size()), warning);
+  EXPECT_NE(text.find("3 functions measured"), std::string::npos) << text;
+}
+
+TEST_F(ExitReport, ABadClockValueWarnsAndMeasuringGoesOn) {
+  const fs::path report = dir / "report.json";
+  const std::string text = run_probe("PERF_CLOCK=sundial PERF_REPORT=" + report.string());
+  EXPECT_EQ(text.find("perf: PERF_CLOCK='sundial' is not one of auto, tsc, rdtscp, tsc-fenced, monotonic; using "), 0u)
+      << text;
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1);
+  EXPECT_EQ(calls_by_name(json::parse(read_file(report))).at("parse"), 3u);
+}
+
+TEST_F(ExitReport, TheMonotonicClockCountsNanoseconds) {
+  const fs::path report = dir / "report.json";
+  run_probe("PERF_CLOCK=monotonic PERF_REPORT=" + report.string());
+  const json clock = json::parse(read_file(report)).at("clock");
+  EXPECT_EQ(clock.at("source"), "clock_gettime(CLOCK_MONOTONIC)");
+  EXPECT_EQ(clock.at("ghz"), 1.0);
+  EXPECT_EQ(clock.at("frequency"), "exact");
+  EXPECT_GE(clock.at("resolution_ns").get<double>(), 1.0);  // a step of at least one nanosecond
+}
+
+TEST_F(ExitReport, ExitFromInsideAMeasuredFunctionKeepsTheFinishedCalls) {
+  const fs::path report = dir / "report.json";
+  run_probe("PERF_REPORT=" + report.string(), "exit");
+  // exits_midway never returned, so it has no finished call to show; exit() still
+  // runs the static destructors before the report.
+  const std::map<std::string, uint64_t> expected = {{"parse", 2}, {"at_static_destruction", 1}};
+  EXPECT_EQ(calls_by_name(json::parse(read_file(report))), expected);
+}
+
+TEST_F(ExitReport, AForkedChildWritesItsOwnReport) {
+  run_probe("PERF_REPORT=" + (dir / "report-%p.json").string(), "fork");
+  std::map<uint64_t, uint64_t> parse_calls_by_pid;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
+    const json parsed = json::parse(read_file(entry.path()));
+    EXPECT_EQ(entry.path().filename().string(), "report-" + std::to_string(parsed.at("pid").get<long>()) + ".json");
+    parse_calls_by_pid[parsed.at("pid").get<uint64_t>()] = calls_by_name(parsed).at("parse");
+  }
+  ASSERT_EQ(parse_calls_by_pid.size(), 2u);
+  // The parent made one call; the child, starting empty, two.
+  EXPECT_EQ(parse_calls_by_pid.begin()->second + parse_calls_by_pid.rbegin()->second, 3u);
+  EXPECT_TRUE((parse_calls_by_pid.begin()->second == 1) != (parse_calls_by_pid.rbegin()->second == 1));
+}
+
+}  // namespace
