@@ -20,6 +20,9 @@ set(PERF_INSTRUMENT_NO_TICKS "" CACHE STRING
 
 # In the top-level directory's scope: every target below takes them.
 link_libraries(perf::runtime perf::alloc)
+# The launcher reads the database for the system header directories of every
+# command: a header one target reaches through -isystem is never instrumented.
+set(CMAKE_EXPORT_COMPILE_COMMANDS ON)
 add_compile_options(-fno-omit-frame-pointer)
 
 # Puts the instrumenting launcher on every target that compiles C++ in `directory`

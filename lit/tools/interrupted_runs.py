@@ -32,7 +32,8 @@ def fresh(directory):
 
 
 def texts(directory):
-    return {name: open(os.path.join(directory, name), "rb").read() for name in os.listdir(directory)}
+    return {name: open(os.path.join(directory, name), "rb").read() for name in os.listdir(directory)
+            if os.path.isfile(os.path.join(directory, name))}
 
 
 work = os.path.join(root, "work")

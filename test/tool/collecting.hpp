@@ -54,7 +54,7 @@ class Collecting : public ::testing::Test {
         project_dir.string(), {standard, "-resource-dir=" PERF_CLANG_RESOURCE_DIR, "-I" + outside_dir.string(), "-w"});
     clang::tooling::ClangTool tool(database, {input.string()});
     edit_set edits;
-    const project where{std::filesystem::canonical(project_dir).string(), {}};
+    const project where{std::filesystem::canonical(project_dir).string(), {}, {}};
     collected result;
     result.parsed = tool.run(make_collector(chosen, where, edits).get()) == 0;
     result.code = code;

@@ -13,13 +13,14 @@ namespace {
 
 // What a unit plans for `name`, measured, whose body's '{' ends at `offset` of `file`.
 planned_function measured(const std::string& file, unsigned offset, const std::string& name,
-                          scope_kind kind = scope_kind::plain, const std::string& existing = "") {
-  return {file, 1, 1, name, "", file, offset, existing, scope_statement(name, kind, tick_events::logged)};
+                          scope_kind kind = scope_kind::plain, const std::string& existing = "",
+                          const std::string& unit = "") {
+  return {file, 1, 1, name, "", file, offset, existing, scope_statement(name, kind, tick_events::logged), unit};
 }
 
 planned_function skipped(const std::string& file, unsigned offset, const std::string& name, const std::string& reason,
                          const std::string& existing = "") {
-  return {file, 1, 1, name, reason, file, offset, existing, ""};
+  return {file, 1, 1, name, reason, file, offset, existing, "", ""};
 }
 
 TEST(EditSet, TheSamePlanFromManyUnitsIsOneEdit) {
@@ -52,14 +53,31 @@ TEST(EditSet, UnitsThatDisagreeLeaveTheFunctionUnmeasured) {
   EXPECT_EQ(resolved.functions.begin()->skip_reason, "in some of its translation units: constexpr before C++20");
 }
 
-TEST(EditSet, UnitsThatWantDifferentStatementsLeaveTheFunctionUnmeasured) {
+TEST(EditSet, UnitsThatWantDifferentKindsOfStatementLeaveTheFunctionUnmeasured) {
   edit_set edits;
-  edits.add(measured("/src/h.hpp", 30, "f"));
-  edits.add(measured("/src/h.hpp", 30, "f", scope_kind::constexpr_function));
+  edits.add(measured("/src/h.hpp", 30, "f", scope_kind::plain, "", "/src/a.cpp"));
+  edits.add(measured("/src/h.hpp", 30, "f", scope_kind::constexpr_function, "", "/src/b.cpp"));
   const resolved_edits resolved = edits.resolve();
   EXPECT_TRUE(resolved.files.at("/src/h.hpp").replacements.empty());
   EXPECT_EQ(resolved.functions.begin()->skip_reason,
-            "its translation units want different scope statements (are they compiled with different options?)");
+            "its translation units want different scope statements: /src/a.cpp wants PERF_INSTRUMENT(\"...\"), "
+            "/src/b.cpp wants PERF_INSTRUMENT_CONSTEXPR(\"...\")");
+}
+
+// A unit that renames the library's namespace with a macro before including its
+// source: its label differs, but any label compiles, so the others' is written.
+TEST(EditSet, UnitsThatOnlyNameAFunctionOtherwiseGetTheLabelMostUnitsWant) {
+  edit_set edits;
+  edits.add(measured("/src/lib.cpp", 30, "pugi::load", scope_kind::plain, "", "/src/lib.cpp"));
+  edits.add(measured("/src/lib.cpp", 30, "pugih::load", scope_kind::plain, "", "/tests/header_only.cpp"));
+  edits.add(measured("/src/lib.cpp", 30, "pugi::load", scope_kind::plain, "", "/tests/load.cpp"));
+  const resolved_edits resolved = edits.resolve();
+  const std::map<unsigned, replacement> expected = {{30, {0, " PERF_INSTRUMENT(\"pugi::load\");"}}};
+  EXPECT_EQ(resolved.files.at("/src/lib.cpp").replacements, expected);
+  ASSERT_EQ(resolved.functions.size(), 1u);
+  EXPECT_EQ(resolved.functions.begin()->name, "pugi::load");
+  EXPECT_EQ(resolved.functions.begin()->skip_reason, "");
+  EXPECT_EQ(resolved.functions.begin()->renamed_by, "/tests/header_only.cpp names it pugih::load");
 }
 
 TEST(EditSet, AnEarlierRunsStatementIsKeptReplacedOrRemoved) {
@@ -84,11 +102,11 @@ TEST(EditSet, AFileSpellingTheAttributeGetsThePrefixAlone) {
 
 TEST(EditSet, FunctionsWithoutABodyAreListedOnceInFileOrder) {
   edit_set edits;
-  edits.add({"/src/b.cpp", 3, 1, "b", "deleted", "", 0, "", ""});
-  edits.add({"/src/a.cpp", 9, 5, "a", "defaulted", "", 0, "", ""});
-  edits.add({"/src/b.cpp", 3, 1, "b", "deleted", "", 0, "", ""});
-  const std::set<selected_function> expected = {{"/src/a.cpp", 9, 5, "a", "defaulted"},
-                                                {"/src/b.cpp", 3, 1, "b", "deleted"}};
+  edits.add({"/src/b.cpp", 3, 1, "b", "deleted", "", 0, "", "", ""});
+  edits.add({"/src/a.cpp", 9, 5, "a", "defaulted", "", 0, "", "", ""});
+  edits.add({"/src/b.cpp", 3, 1, "b", "deleted", "", 0, "", "", ""});
+  const std::set<selected_function> expected = {{"/src/a.cpp", 9, 5, "a", "defaulted", ""},
+                                                {"/src/b.cpp", 3, 1, "b", "deleted", ""}};
   EXPECT_EQ(edits.resolve().functions, expected);
 }
 

@@ -36,7 +36,7 @@ class UnitMirror : public ::testing::Test {
 };
 
 TEST_F(UnitMirror, UnitsThatPlanAlikeShareATreeAndOthersHaveTheirOwn) {
-  const project editable{fs::canonical(root).string(), {}};
+  const project editable{fs::canonical(root).string(), {}, {}};
   llvm::Expected<mirror> first = mirror::make_for_unit(mirrors, editable, plan(" PERF_INSTRUMENT(\"f\");"));
   llvm::Expected<mirror> same = mirror::make_for_unit(mirrors, editable, plan(" PERF_INSTRUMENT(\"f\");"));
   llvm::Expected<mirror> other = mirror::make_for_unit(mirrors, editable, plan(""));

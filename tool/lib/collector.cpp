@@ -57,7 +57,7 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
     for (const auto* annotation : declaration.specific_attrs<AnnotateAttr>()) {
       if (!is_measure_annotation(*annotation)) continue;
       if (const source_file file = file_of(annotation->getLocation(), sources_);
-          !file.system && editable_.contains(file.real_path) && runtime_header_reachable(annotation->getLocation()))
+          !file.system && !editable_.in_system_directory(file.real_path) && editable_.contains(file.real_path) && runtime_header_reachable(annotation->getLocation()))
         edits_.needs_prefix(file.real_path);
       const char* problem = !isa<FunctionDecl>(declaration)       ? not_a_function_error
                             : !has_well_formed_label(*annotation) ? bad_label_error
@@ -82,7 +82,7 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
     // macro such as gtest's TEST) is nothing to measure and nobody asked for it.
     if (!attribute_label && (f.isDefaulted() || f.isDeleted())) return;
     const source_file file = file_of(f.getLocation(), sources_);
-    if (file.real_path.empty() || file.system) return;
+    if (file.real_path.empty() || file.system || editable_.in_system_directory(file.real_path)) return;
     // Marked code elsewhere is reported as skipped; a --filter match there is not worth a word.
     if (!attribute_label && !editable_.contains(file.real_path)) return;
     const std::string name = default_label(f);
@@ -96,6 +96,7 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
     planned.line = position.getLine();
     planned.column = position.getColumn();
     planned.name = label->empty() ? name : *label;
+    planned.unit = file_of(sources_.getLocForStartOfFile(sources_.getMainFileID()), sources_).real_path;
     const plan p = planner_.plan_function(f);
     if (!p.also_prefixed.empty()) edits_.needs_prefix(p.also_prefixed);
     planned.skip_reason = p.skip_reason;

@@ -14,6 +14,7 @@
 #include "install_layout.hpp"
 #include "launch.hpp"
 #include "mirror.hpp"
+#include "original_times.hpp"
 #include "rewrite.hpp"
 #include "unified_diff.hpp"
 
@@ -36,19 +37,28 @@ std::map<std::string, std::string> database_files(const clang::tooling::Compilat
   return files;
 }
 
+// Every unit of the database whose file exists, as the database names it; a
+// warning for each that does not (a stale database): the others are still worth a run.
+std::vector<std::string> existing_units(const std::map<std::string, std::string>& known,
+                                        const std::string& database_path) {
+  std::vector<std::string> units;
+  for (const auto& [path, name] : known) {
+    if (fs::exists(path)) units.push_back(name);
+    else print_warning(path + " does not exist: its entry in " + real_path(database_path) + " is skipped");
+  }
+  return units;
+}
+
 // The units to parse, as the database names them: `given`, or all of them.
 llvm::Expected<std::vector<std::string>> units_to_parse(const std::vector<std::string>& given,
                                                         const std::map<std::string, std::string>& known,
                                                         const std::string& database_path) {
   std::vector<std::string> units;
-  if (given.empty()) {
-    for (const auto& [path, name] : known) units.push_back(name);
-    return units;
-  }
+  if (given.empty()) return existing_units(known, database_path);
   for (const std::string& file : given) {
     const auto found = known.find(real_path(file));
+    if (!fs::exists(file)) return error(file + ": no such file");
     if (found != known.end()) units.push_back(found->second);
-    else if (!fs::exists(file)) return error(file + ": no such file");
     else return error(file + " is not in " + database_path);
   }
   return units;
@@ -59,15 +69,20 @@ llvm::Expected<std::vector<std::string>> units_to_parse(const std::vector<std::s
 void print_selected(const std::set<selected_function>& functions, bool list) {
   for (const selected_function& f : functions) {
     if (!f.skip_reason.empty()) warn_skipped(f);
+    if (!f.renamed_by.empty()) warn_renamed(f);
     if (list) list_function(f);
   }
 }
 
-int revert(const project& editable) {
+// Without a database (`objects` nullopt) no modification time is given back:
+// whether a build compiled the instrumented files since cannot be told.
+int revert(const project& editable, const std::string& build_dir,
+           const std::optional<std::vector<std::string>>& objects) {
   const change_set changes = revert_changes(editable);
-  if (llvm::Error failure = write_changes(changes)) return fail(input_error, std::move(failure));
-  llvm::errs() << "perf-instrument: reverted " << changes.size() << " file" << (changes.size() == 1 ? "" : "s")
-               << " under " << editable.root << "\n";
+  llvm::Expected<std::size_t> restored = write_revert(changes, build_dir, objects);
+  if (!restored) return fail(input_error, restored.takeError());
+  llvm::errs() << "perf-instrument: reverted " << count_of(changes.size(), "file") << " under " << editable.root
+               << " (" << *restored << " with their modification times from before)\n";
   return success;
 }
 
@@ -86,6 +101,11 @@ int launch_compiler(const run_options& options) {
   llvm::Expected<project> editable = find_project(options.root, options.build_dir, {});
   if (!editable) return fail(input_error, editable.takeError());
   editable->excluded.push_back(options.build_dir);
+  // The build's database, when it writes one, names every command's system directories.
+  std::string ignored;
+  if (const auto database = clang::tooling::JSONCompilationDatabase::loadFromFile(
+          options.build_dir + "/compile_commands.json", ignored, clang::tooling::JSONCommandLineSyntax::AutoDetect))
+    editable->system_directories = system_directories(*database);
   return launch({*editable, options.build_dir + "/perf-instrument/mirror", options.launchers, options.files},
                 options.chosen);
 }
@@ -99,7 +119,7 @@ int run_command_line(int argc, const char** argv) {
   if (options->mode == mode::launch) return launch_compiler(*options);
   if (options->mode == mode::revert && !options->root.empty()) {  // no database needed
     llvm::Expected<project> editable = find_project(options->root, options->build_dir, {});
-    return editable ? revert(*editable) : fail(input_error, editable.takeError());
+    return editable ? revert(*editable, options->build_dir, std::nullopt) : fail(input_error, editable.takeError());
   }
 
   const std::string database_path = options->build_dir + "/compile_commands.json";
@@ -116,11 +136,14 @@ int run_command_line(int argc, const char** argv) {
   for (const auto& [path, name] : known) known_paths.push_back(path);
   llvm::Expected<project> editable = find_project(options->root, options->build_dir, known_paths);
   if (!editable) return fail(input_error, editable.takeError());
+  editable->system_directories = system_directories(*database);
 
-  if (options->mode == mode::revert) return revert(*editable);
+  if (options->mode == mode::revert) return revert(*editable, options->build_dir, object_files(*database));
   const std::string& output_dir = options->output_dir;
-  if (options->mode == mode::mirror && (output_dir == editable->root || editable->contains(output_dir)))
-    return fail(usage_error, "the output directory " + output_dir + " is inside the project " + editable->root);
+  if (const std::string problem =
+          options->mode == mode::mirror ? unfit_output_dir(output_dir, *editable, options->build_dir) : "";
+      !problem.empty())
+    return fail(usage_error, problem);
   llvm::Expected<std::vector<std::string>> units = units_to_parse(options->files, known, database_path);
   if (!units) return fail(input_error, units.takeError());
 
@@ -137,10 +160,14 @@ int run_command_line(int argc, const char** argv) {
   llvm::Expected<change_set> changes = instrumentation_changes(plan->edits);
   if (!changes) return fail(input_error, changes.takeError());
   if (options->mode == mode::diff) {
-    for (const auto& [path, change] : *changes) llvm::outs() << unified_diff(path, change.before, change.after);
+    for (const auto& [path, change] : *changes)
+      llvm::outs() << unified_diff(fs::path(path).lexically_relative(editable->root).string(), change.before, change.after);
     return success;
   }
-  if (llvm::Error failure = write_changes(*changes)) return fail(input_error, std::move(failure));
+  if (llvm::Error failure = write_instrumentation(*changes, options->build_dir))
+    return fail(input_error, std::move(failure));
+  llvm::errs() << "perf-instrument: changed " << count_of(changes->size(), "file") << " under " << editable->root << ": "
+               << functions_summary(plan->edits.functions) << "\n";
   return success;
 }
 

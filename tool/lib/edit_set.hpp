@@ -33,15 +33,16 @@ class edit_set {
   void read(const std::string& real_path);
 
   // One decision per body, the same whatever order the units came in: measured when
-  // every unit that saw it planned the same statement; otherwise skipped (a constexpr
-  // function in a header that C++17 and C++20 units include, say), and a statement an
-  // earlier run left there is taken out again.
+  // every unit that saw it planned the same statement, or statements that differ only
+  // in the label (then the label most units want, the others named in `renamed_by`);
+  // otherwise skipped (a constexpr function in a header that C++17 and C++20 units
+  // include, say), and a statement an earlier run left there is taken out again.
   resolved_edits resolve() const;
   std::set<std::string> files_read() const;
 
  private:
   mutable std::mutex mutex_;
-  std::set<planned_function> plans_;  // a header's functions come once from all the units including it
+  std::set<planned_function> plans_;  // a header's functions once per unit including it
   std::set<std::string> prefixed_;
   std::set<std::string> files_read_;
 };

@@ -2,6 +2,8 @@
 
 #include <llvm/Support/raw_ostream.h>
 
+#include <map>
+
 #include "instrumentation_text.hpp"
 
 namespace perf::tool {
@@ -11,9 +13,36 @@ void warn_skipped(const selected_function& f) {
                << " is not measured: " << f.skip_reason << "\n";
 }
 
+void warn_renamed(const selected_function& f) {
+  llvm::errs() << f.file << ":" << f.line << ":" << f.column << ": warning: " << string_literal_body(f.name)
+               << " is measured under this name; " << f.renamed_by << "\n";
+}
+
 void list_function(const selected_function& f) {
   llvm::outs() << f.file << ":" << f.line << ": " << string_literal_body(f.name)
                << (f.skip_reason.empty() ? "" : " (skipped: " + f.skip_reason + ")") << "\n";
+}
+
+std::string count_of(std::size_t count, std::string_view noun) {
+  return std::to_string(count) + " " + std::string(noun) + (count == 1 ? "" : "s");
+}
+
+std::string functions_summary(const std::set<selected_function>& functions) {
+  std::size_t measured = 0;
+  std::map<std::string, std::size_t> skipped;  // first clause of the reason -> how many
+  for (const selected_function& f : functions) {
+    if (f.skip_reason.empty()) ++measured;
+    else ++skipped[f.skip_reason.substr(0, f.skip_reason.rfind(": "))];
+  }
+  std::string out = count_of(measured, "function") + " measured";
+  if (skipped.empty()) return out;
+  std::size_t skipped_count = 0;
+  std::string reasons;
+  for (const auto& [reason, count] : skipped) {
+    skipped_count += count;
+    reasons += (reasons.empty() ? "" : ", ") + std::to_string(count) + " " + reason;
+  }
+  return out + ", " + std::to_string(skipped_count) + " skipped (" + reasons + ")";
 }
 
 }  // namespace perf::tool

@@ -3,6 +3,11 @@
 #ifndef PERF_TOOL_FUNCTION_REPORT_HPP
 #define PERF_TOOL_FUNCTION_REPORT_HPP
 
+#include <cstddef>
+#include <set>
+#include <string>
+#include <string_view>
+
 #include "selected_function.hpp"
 
 namespace perf::tool {
@@ -10,8 +15,20 @@ namespace perf::tool {
 // On stderr, for a function not measured: `file:line:col: warning: NAME is not measured: REASON`.
 void warn_skipped(const selected_function& f);
 
+// On stderr, for a function measured under one name though some units name it
+// otherwise (a macro renames its namespace there, say):
+// `file:line:col: warning: NAME is measured under this name; UNIT names it OTHER`.
+void warn_renamed(const selected_function& f);
+
 // On stdout, for --list: `file:line: NAME`, with ` (skipped: REASON)` for one not measured.
 void list_function(const selected_function& f);
+
+// `count` and `noun`, plural unless the count is 1: "1 file", "2 files".
+std::string count_of(std::size_t count, std::string_view noun);
+
+// What became of the selected functions: `M functions measured, K skipped (N REASON, ...)`,
+// each reason without its last clause, the why (the warnings give it).
+std::string functions_summary(const std::set<selected_function>& functions);
 
 }  // namespace perf::tool
 

@@ -91,6 +91,18 @@ llvm::Expected<std::set<std::string>> mirror::write(const std::map<std::string, 
   return written;
 }
 
+std::string unfit_output_dir(const std::string& output_dir, const project& editable, const std::string& database_dir) {
+  if (output_dir == editable.root || editable.contains(output_dir))
+    return "the output directory " + output_dir + " is inside the project " + editable.root;
+  if (output_dir == real_path(database_dir))
+    return "the output directory " + output_dir +
+           " holds the compilation database being read; choose a directory of its own";
+  if (fs::exists(fs::path(output_dir) / "CMakeCache.txt"))
+    return "the output directory " + output_dir +
+           " is a build tree (it holds CMakeCache.txt); choose a directory of its own";
+  return {};
+}
+
 llvm::Expected<std::set<std::string>> mirror::link_texts() const {
   std::set<std::string> written;
   for (const auto& [path, text] : texts_) {

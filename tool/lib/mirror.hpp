@@ -62,6 +62,11 @@ class mirror {
   std::map<std::string, std::string> texts_;  // real path of the original -> mirrored text
 };
 
+// Why -o cannot write to `output_dir` (a real path), "" when it can: a directory
+// inside the project, the directory `database_dir` holding the database being read
+// (its compile_commands.json would be overwritten), or another build tree.
+std::string unfit_output_dir(const std::string& output_dir, const project& editable, const std::string& database_dir);
+
 // -o DIR: writes the mirror of `plan` under `output_dir` and
 // `output_dir/compile_commands.json` with an entry per command of `units` (as the
 // database names them), made by mirror::arguments. Nothing is written outside

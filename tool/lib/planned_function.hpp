@@ -18,9 +18,10 @@ struct planned_function {
   unsigned body_offset = 0;
   std::string existing;   // the scope statement an earlier run left there, if any
   std::string statement;  // the scope statement this unit wants there
+  std::string unit;       // real path of the main file of the unit that planned it
 
   auto key() const {
-    return std::tie(body_file, body_offset, file, line, column, name, skip_reason, existing, statement);
+    return std::tie(body_file, body_offset, file, line, column, name, skip_reason, existing, statement, unit);
   }
   bool operator<(const planned_function& other) const { return key() < other.key(); }
 };

@@ -1,6 +1,9 @@
 #include "project.hpp"
 
+#include <clang/Tooling/CompilationDatabase.h>
+
 #include <filesystem>
+#include <set>
 
 #include "diagnostics.hpp"
 #include "files.hpp"
@@ -53,6 +56,28 @@ bool project::contains(const std::string& real_path) const {
   return true;
 }
 
+bool project::in_system_directory(const std::string& real_path) const {
+  for (const std::string& directory : system_directories)
+    if (is_under(real_path, directory)) return true;
+  return false;
+}
+
+std::vector<std::string> system_directories(const clang::tooling::CompilationDatabase& database) {
+  std::set<std::string> directories;
+  for (const clang::tooling::CompileCommand& command : database.getAllCompileCommands()) {
+    const std::vector<std::string>& arguments = command.CommandLine;
+    for (std::size_t i = 1; i < arguments.size(); ++i)
+      for (const std::string option : {"-isystem", "-idirafter"}) {
+        std::string directory;
+        if (arguments[i] == option && i + 1 < arguments.size()) directory = arguments[i + 1];
+        else if (arguments[i].size() > option.size() && arguments[i].compare(0, option.size(), option) == 0)
+          directory = arguments[i].substr(option.size());
+        if (!directory.empty()) directories.insert(real_path((fs::path(command.Directory) / directory).string()));
+      }
+  }
+  return {directories.begin(), directories.end()};
+}
+
 llvm::Expected<project> find_project(const std::string& explicit_root, const std::string& build_dir,
                                      const std::vector<std::string>& database_files) {
   std::string root = explicit_root;
@@ -66,7 +91,7 @@ llvm::Expected<project> find_project(const std::string& explicit_root, const std
   if (fs::path(root) == fs::path(root).root_path())
     return error("the project would be all of " + root +
                  " (the database's files have no other directory in common); name it with --root DIR");
-  return project{root, {}};
+  return project{root, {}, {}};
 }
 
 }  // namespace perf::tool

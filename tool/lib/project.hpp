@@ -8,13 +8,25 @@
 #include <string>
 #include <vector>
 
+namespace clang::tooling {
+class CompilationDatabase;
+}  // namespace clang::tooling
+
 namespace perf::tool {
 
 struct project {
   std::string root;                   // a real, absolute directory
   std::vector<std::string> excluded;  // real directories under `root` that are not part of it (a build tree)
+  // Real directories some command of the build searches for system headers: a file
+  // under one is a system header for every unit, never edited.
+  std::vector<std::string> system_directories;
   bool contains(const std::string& real_path) const;
+  bool in_system_directory(const std::string& real_path) const;
 };
+
+// The directories `database`'s commands name with -isystem or -idirafter (system
+// header directories for GCC and Clang), as real paths.
+std::vector<std::string> system_directories(const clang::tooling::CompilationDatabase& database);
 
 // The project of a run, the first of:
 // - `explicit_root` (--root), when given;

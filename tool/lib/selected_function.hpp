@@ -12,6 +12,7 @@ struct selected_function {
   unsigned line = 0, column = 0;
   std::string name;
   std::string skip_reason;  // empty when measured
+  std::string renamed_by;   // measured, though these units name it otherwise: "UNIT names it NAME; ..."
 
   auto key() const { return std::tie(file, line, column, name, skip_reason); }
   bool operator<(const selected_function& other) const { return key() < other.key(); }

@@ -9,7 +9,8 @@ namespace perf::tool {
 
 // The diff (3 lines of context) between `before` and `after`, where `after` is
 // `before` with lines added at its top and text inserted within lines, as the
-// rewriter changes files. Empty when they are equal.
+// rewriter changes files, naming the file `path` in its header lines. Empty when
+// they are equal.
 std::string unified_diff(const std::string& path, std::string_view before, std::string_view after);
 
 }  // namespace perf::tool

@@ -1,0 +1,3 @@
+namespace lib {
+int load(int x) { return x + 1; }
+}

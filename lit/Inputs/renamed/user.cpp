@@ -1,0 +1,2 @@
+namespace lib { int load(int x); }
+int main() { return lib::load(-1); }

@@ -1,0 +1,3 @@
+#include <vendor/lib.hpp>
+int app_run() { return vendor_twice(vendor_answer()); }
+int main() { return app_run() == 84 ? 0 : 1; }
