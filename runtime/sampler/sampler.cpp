@@ -1,0 +1,75 @@
+// Starting the sampler when the runtime starts, and its profile when the program exits.
+#include "sampler.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "perf/sampler.hpp"
+#include "../startup.hpp"
+
+namespace perf::runtime {
+namespace {
+
+// Distinct stacks the table holds: enough for programs with thousands of hot paths.
+constexpr unsigned stack_slots = 1u << 16;
+
+sample_table* table = nullptr;  // set once by start_sampling
+unsigned started_hz = 0;
+
+sample_config* make_sample_config() {
+  auto* made = new sample_config(parse_sample_config([](const char* name) { return std::getenv(name); }));
+  for (const std::string& warning : made->warnings) warn(warning);
+  return made;
+}
+
+void finish_sampling() {
+  stop_sampling();
+  const std::string& path = current_sample_config().profile_path;
+  if (!path.empty()) perf::write_profile(path);
+}
+
+// After the runtime's own start-up constructor (101): the exit handler registered
+// here runs before the exit report's, so the report sees sampling stopped.
+__attribute__((constructor(102))) void start_sampler() {
+  const sample_config& config = current_sample_config();
+  if (config.hz == 0) return;
+  const std::string problem = start_sampling(config);
+  if (!problem.empty()) {
+    warn("sampling is off: " + problem);
+    return;
+  }
+  std::atexit(finish_sampling);
+}
+
+}  // namespace
+
+const sample_config& current_sample_config() {
+  static const sample_config* const config = make_sample_config();
+  return *config;
+}
+
+std::string start_sampling(const sample_config& config) {
+  if (table != nullptr) return "it was started already";
+  try {
+    table = new sample_table(stack_slots, config.depth);
+  } catch (const std::bad_alloc&) {
+    return "no memory for the sample table";
+  }
+  const int signal = install_sample_handler(table, config.depth);
+  if (signal == 0) return "every signal it could use (SIGURG, SIGPROF, the real-time signals) has a handler";
+  started_hz = config.hz;
+  // The hook first, then the walk: a thread started meanwhile is seen by one or both.
+  install_thread_start_hook();
+  configure_timers(signal, config.clock, config.hz);
+  arm_calling_thread();
+  arm_existing_threads();
+  return {};
+}
+
+void stop_sampling() noexcept { disarm_all_threads(); }
+
+sample_table* sampled_stacks() noexcept { return table; }
+
+unsigned sampling_hz() noexcept { return started_hz; }
+
+}  // namespace perf::runtime

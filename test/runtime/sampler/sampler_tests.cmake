@@ -1,0 +1,17 @@
+# The sampler's tests for one runtime variant (called by perf_add_runtime_tests).
+function(perf_add_sampler_tests label runtime)
+  set(flags ${ARGN})
+  add_executable(sample_probe_${label} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/sample_probe.cpp)
+  target_link_libraries(sample_probe_${label} PRIVATE ${runtime})
+  # Frame pointers, in leaf functions too: the sampler walks the stack by them.
+  target_compile_options(sample_probe_${label} PRIVATE -Wall -Wextra -Werror -fno-omit-frame-pointer
+    -mno-omit-leaf-frame-pointer ${flags})
+
+  set(dir ${CMAKE_CURRENT_FUNCTION_LIST_DIR})
+  add_executable(sampler_tests_${label} ${dir}/sampling_test.cpp)
+  target_link_libraries(sampler_tests_${label} PRIVATE ${runtime} GTest::gtest_main)
+  target_compile_options(sampler_tests_${label} PRIVATE -Wall -Wextra -Werror ${flags})
+  target_compile_definitions(sampler_tests_${label} PRIVATE PERF_SAMPLE_PROBE="$<TARGET_FILE:sample_probe_${label}>")
+  gtest_discover_tests(sampler_tests_${label} TEST_PREFIX "${label}." DISCOVERY_MODE PRE_TEST
+    PROPERTIES ENVIRONMENT "PERF_REPORT=off;${PERF_SANITIZER_ENVIRONMENT}" LABELS ${label})
+endfunction()

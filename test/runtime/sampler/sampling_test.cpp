@@ -1,0 +1,136 @@
+// The sampler end to end: probe programs with known CPU splits, their summaries and
+// their profile files.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "../probe_runner.hpp"
+
+namespace perf::testing {
+namespace {
+
+struct probe_summary {
+  std::map<std::string, uint64_t> functions;  // the probe's top functions
+  std::map<long, std::pair<uint64_t, std::string>> threads;  // tid -> samples, top function
+  uint64_t total = 0;
+};
+
+// Parses the probe's "function NAME N", "thread TID N NAME" and "total N" lines.
+probe_summary parse_summary(const std::string& output) {
+  probe_summary summary;
+  std::istringstream lines(output);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::string kind;
+    words >> kind;
+    if (kind == "function") {
+      const size_t last_space = line.rfind(' ');
+      summary.functions[line.substr(9, last_space - 9)] = std::stoull(line.substr(last_space + 1));
+    } else if (kind == "thread") {
+      long tid = 0;
+      uint64_t samples = 0;
+      words >> tid >> samples;
+      std::string top;
+      std::getline(words >> std::ws, top);
+      summary.threads[tid] = {samples, top};
+    } else if (kind == "total") {
+      words >> summary.total;
+    }
+  }
+  return summary;
+}
+
+uint64_t samples_of(const probe_summary& s, const std::string& function) {
+  const auto at = s.functions.find("(anonymous namespace)::" + function);
+  return at == s.functions.end() ? 0 : at->second;
+}
+
+probe_result run_sample_probe(const std::string& environment, const std::string& scenario) {
+  return run_probe_program(PERF_SAMPLE_PROBE, "PERF_REPORT=off " + environment, scenario);
+}
+
+class Sampling : public ProbeTest {};
+
+TEST_F(Sampling, ThreeToOneSplitOfCpuTimeIsReportedWithinThreePoints) {
+  const probe_result run = run_sample_probe("PERF_SAMPLE_HZ=1000", "ratio");
+  ASSERT_EQ(run.status, 0) << run.output;
+  const probe_summary s = parse_summary(run.output);
+  const double three = static_cast<double>(samples_of(s, "three_quarters(unsigned long)"));
+  const double one = static_cast<double>(samples_of(s, "one_quarter(unsigned long)"));
+  ASSERT_GT(three + one, 500) << run.output;
+  EXPECT_NEAR(three / (three + one), 0.75, 0.03) << run.output;
+  // Nearly every sample is in one of the two: the stacks are attributed, not lost.
+  EXPECT_GT(three + one, 0.9 * static_cast<double>(s.total)) << run.output;
+}
+
+TEST_F(Sampling, TwoThreadsWithOneToTwoSplitAreAttributedWithinThreePoints) {
+  const probe_result run = run_sample_probe("PERF_SAMPLE_HZ=1000", "threads");
+  ASSERT_EQ(run.status, 0) << run.output;
+  const probe_summary s = parse_summary(run.output);
+  uint64_t light = 0, heavy = 0;
+  for (const auto& [tid, entry] : s.threads) {
+    if (entry.second == "(anonymous namespace)::light_thread_work()") light = entry.first;
+    if (entry.second == "(anonymous namespace)::heavy_thread_work()") heavy = entry.first;
+  }
+  ASSERT_GT(light + heavy, 500) << run.output;
+  EXPECT_NEAR(static_cast<double>(light) / static_cast<double>(light + heavy), 1.0 / 3, 0.03) << run.output;
+}
+
+TEST_F(Sampling, AThreadStartedLateIsSampled) {
+  const probe_result run = run_sample_probe("PERF_SAMPLE_HZ=1000", "late-thread");
+  ASSERT_EQ(run.status, 0) << run.output;
+  const probe_summary s = parse_summary(run.output);
+  const double late = static_cast<double>(samples_of(s, "late_thread_work()"));
+  const double main = static_cast<double>(samples_of(s, "main_thread_work()"));
+  ASSERT_GT(late + main, 200) << run.output;
+  EXPECT_NEAR(late / (late + main), 70.0 / 120, 0.03) << run.output;
+  EXPECT_EQ(s.threads.size(), 2u) << run.output;
+}
+
+TEST_F(Sampling, AThreadBlockedInReadGetsItsDataWhileWallClockSamplesArrive) {
+  const probe_result run = run_sample_probe("PERF_SAMPLE_HZ=1000 PERF_SAMPLE_CLOCK=wall", "blocked-read");
+  EXPECT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("read 1\n"), std::string::npos) << run.output;
+  // Wall-clock samples reach the blocked thread: about 300 of them in 0.3 s.
+  const probe_summary s = parse_summary(run.output);
+  ASSERT_EQ(s.threads.size(), 2u) << run.output;
+  for (const auto& [tid, entry] : s.threads) EXPECT_GT(entry.first, 100u) << run.output;
+}
+
+TEST_F(Sampling, ZeroRateTurnsSamplingOff) {
+  const probe_result run = run_sample_probe("PERF_SAMPLE_HZ=0", "late-thread");
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_EQ(run.output, "total 0\n");
+}
+
+TEST_F(Sampling, BadRateIsNamedAndTheDefaultUsed) {
+  const probe_result run = run_sample_probe("PERF_SAMPLE_HZ=fast", "late-thread");
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_EQ(run.output.substr(0, run.output.find('\n') + 1),
+            "perf: PERF_SAMPLE_HZ='fast' is not a number from 0 to 10000; using 100\n");
+}
+
+TEST_F(Sampling, FoldedStacksNameTheHotFunctionBelowMain) {
+  const std::string path = (dir / "profile.folded").string();
+  const probe_result run = run_sample_probe("PERF_SAMPLE_HZ=1000 PERF_PROFILE=" + path, "ratio");
+  ASSERT_EQ(run.status, 0) << run.output;
+  const std::string folded = read_file(path);
+  uint64_t hot = 0, all = 0;
+  std::istringstream lines(folded);
+  for (std::string line; std::getline(lines, line);) {
+    const size_t space = line.rfind(' ');
+    ASSERT_NE(space, std::string::npos) << line;
+    const uint64_t count = std::stoull(line.substr(space + 1));
+    all += count;
+    if (line.find(";main;ratio;(anonymous namespace)::three_quarters(unsigned long) ") !=
+        std::string::npos)
+      hot += count;
+  }
+  ASSERT_GT(all, 500u) << folded;
+  EXPECT_NEAR(static_cast<double>(hot) / static_cast<double>(all), 0.75, 0.03) << folded;
+}
+
+}  // namespace
+}  // namespace perf::testing
