@@ -10,6 +10,9 @@ packages=(
   libgtest-dev libgmock-dev nlohmann-json3-dev        # tests
   libbenchmark-dev                                    # bench/
   ccache make bear                                    # tests: behind ccache, Makefiles, bear's database
+  zlib1g-dev                                          # the sampler's pprof profile is gzipped
+  golang-go                                           # tests: go tool pprof reads the sampler's profile
+  libgoogle-perftools-dev                             # bench/: gperftools' profiler beside the sampler
 )
 
 missing=()

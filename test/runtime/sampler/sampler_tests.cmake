@@ -1,3 +1,10 @@
+# pprof, the real reader of the pprof profile: Debian's golang-go (scripts/setup.sh).
+# Not found, the test that needs it fails saying so.
+find_program(PERF_GO go)
+if(NOT PERF_GO)
+  set(PERF_GO "go-not-found-run-scripts-setup.sh")
+endif()
+
 # The sampler's tests for one runtime variant (called by perf_add_runtime_tests).
 function(perf_add_sampler_tests label runtime)
   set(flags ${ARGN})
@@ -11,7 +18,8 @@ function(perf_add_sampler_tests label runtime)
   add_executable(sampler_tests_${label} ${dir}/sampling_test.cpp)
   target_link_libraries(sampler_tests_${label} PRIVATE ${runtime} GTest::gtest_main)
   target_compile_options(sampler_tests_${label} PRIVATE -Wall -Wextra -Werror ${flags})
-  target_compile_definitions(sampler_tests_${label} PRIVATE PERF_SAMPLE_PROBE="$<TARGET_FILE:sample_probe_${label}>")
+  target_compile_definitions(sampler_tests_${label} PRIVATE PERF_SAMPLE_PROBE="$<TARGET_FILE:sample_probe_${label}>"
+    PERF_GO="${PERF_GO}")
   gtest_discover_tests(sampler_tests_${label} TEST_PREFIX "${label}." DISCOVERY_MODE PRE_TEST
     PROPERTIES ENVIRONMENT "PERF_REPORT=off;${PERF_SANITIZER_ENVIRONMENT}" LABELS ${label})
 endfunction()

@@ -47,6 +47,16 @@ uint64_t samples_of(const probe_summary& s, const std::string& function) {
   return at == s.functions.end() ? 0 : at->second;
 }
 
+// Runs a shell command; its stdout and stderr together.
+probe_result run_command(const std::string& command) {
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  probe_result result;
+  char buffer[4096];
+  while (const size_t n = fread(buffer, 1, sizeof buffer, pipe)) result.output.append(buffer, n);
+  result.status = pclose(pipe);
+  return result;
+}
+
 probe_result run_sample_probe(const std::string& environment, const std::string& scenario) {
   return run_probe_program(PERF_SAMPLE_PROBE, "PERF_REPORT=off " + environment, scenario);
 }
@@ -130,6 +140,25 @@ TEST_F(Sampling, FoldedStacksNameTheHotFunctionBelowMain) {
   }
   ASSERT_GT(all, 500u) << folded;
   EXPECT_NEAR(static_cast<double>(hot) / static_cast<double>(all), 0.75, 0.03) << folded;
+}
+
+// The pprof file is read by pprof itself (Debian's golang-go; scripts/setup.sh
+// installs it): its top entry is the hot function, with its share of the CPU time.
+TEST_F(Sampling, GoToolPprofReadsTheProfileAndNamesTheHotFunction) {
+  const std::string path = (dir / "profile.pb.gz").string();
+  const probe_result run = run_sample_probe("PERF_SAMPLE_HZ=1000 PERF_PROFILE=" + path, "ratio");
+  ASSERT_EQ(run.status, 0) << run.output;
+  const probe_result pprof = run_command("HOME=" + dir.string() + " " PERF_GO " tool pprof -top -nodecount=2 " + path);
+  ASSERT_EQ(pprof.status, 0) << pprof.output;
+  // "      flat  flat%   sum%        cum   cum%" then the hottest entry first.
+  const size_t header = pprof.output.find("flat  flat%");
+  ASSERT_NE(header, std::string::npos) << pprof.output;
+  std::istringstream top(pprof.output.substr(pprof.output.find('\n', header) + 1));
+  std::string flat, flat_percent, sum, cum, cum_percent, name;
+  top >> flat >> flat_percent >> sum >> cum >> cum_percent >> name;
+  EXPECT_EQ(name, "::three_quarters") << pprof.output;
+  EXPECT_NEAR(std::stod(flat_percent), 75, 3) << pprof.output;
+  EXPECT_NE(pprof.output.find("Type: cpu\n"), std::string::npos) << pprof.output;
 }
 
 }  // namespace
