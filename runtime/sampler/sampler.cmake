@@ -31,4 +31,10 @@ set(PERF_SAMPLER_INCLUDE_DIRS ${PERF_LIBBACKTRACE_INCLUDE_DIR} ${ZLIB_INCLUDE_DI
 function(perf_link_sampler name)
   target_include_directories(${name} SYSTEM PRIVATE ${PERF_SAMPLER_INCLUDE_DIRS})
   target_link_libraries(${name} PRIVATE ${PERF_SAMPLER_LIBRARIES})
+  # A static runtime's object files are linked only when referenced: this one starts
+  # the sampler, and nothing else refers to it.
+  get_target_property(type ${name} TYPE)
+  if(type STREQUAL STATIC_LIBRARY)
+    target_link_options(${name} INTERFACE LINKER:--undefined=perf_start_sampler)
+  endif()
 endfunction()

@@ -28,9 +28,12 @@ void finish_sampling() {
   if (!path.empty()) perf::write_profile(path);
 }
 
+}  // namespace
+
 // After the runtime's own start-up constructor (101): the exit handler registered
-// here runs before the exit report's, so the report sees sampling stopped.
-__attribute__((constructor(102))) void start_sampler() {
+// here runs before the exit report's, so the report sees sampling stopped. Named
+// (extern "C") so that a static runtime's users can ask the linker for it.
+extern "C" __attribute__((constructor(102))) void perf_start_sampler() {
   const sample_config& config = current_sample_config();
   if (config.hz == 0) return;
   const std::string problem = start_sampling(config);
@@ -40,8 +43,6 @@ __attribute__((constructor(102))) void start_sampler() {
   }
   std::atexit(finish_sampling);
 }
-
-}  // namespace
 
 const sample_config& current_sample_config() {
   static const sample_config* const config = make_sample_config();

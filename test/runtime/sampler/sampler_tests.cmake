@@ -5,6 +5,9 @@ if(NOT PERF_GO)
   set(PERF_GO "go-not-found-run-scripts-setup.sh")
 endif()
 
+add_library(sample_stress_plugin MODULE ${CMAKE_CURRENT_LIST_DIR}/stress_plugin.cpp)
+target_compile_options(sample_stress_plugin PRIVATE -fno-omit-frame-pointer)
+
 # The sampler's tests for one runtime variant (called by perf_add_runtime_tests).
 function(perf_add_sampler_tests label runtime)
   set(flags ${ARGN})
@@ -14,12 +17,18 @@ function(perf_add_sampler_tests label runtime)
   target_compile_options(sample_probe_${label} PRIVATE -Wall -Wextra -Werror -fno-omit-frame-pointer
     -mno-omit-leaf-frame-pointer ${flags})
 
+  add_executable(sample_stress_${label} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/sample_stress.cpp)
+  target_link_libraries(sample_stress_${label} PRIVATE ${runtime} ${CMAKE_DL_LIBS})
+  target_compile_options(sample_stress_${label} PRIVATE -Wall -Wextra -Werror -fno-omit-frame-pointer ${flags})
+  target_link_options(sample_stress_${label} PRIVATE ${flags})
+
   set(dir ${CMAKE_CURRENT_FUNCTION_LIST_DIR})
   add_executable(sampler_tests_${label} ${dir}/sampling_test.cpp)
   target_link_libraries(sampler_tests_${label} PRIVATE ${runtime} GTest::gtest_main)
   target_compile_options(sampler_tests_${label} PRIVATE -Wall -Wextra -Werror ${flags})
   target_compile_definitions(sampler_tests_${label} PRIVATE PERF_SAMPLE_PROBE="$<TARGET_FILE:sample_probe_${label}>"
-    PERF_GO="${PERF_GO}")
+    PERF_GO="${PERF_GO}" PERF_STRESS_PROBE="$<TARGET_FILE:sample_stress_${label}>"
+    PERF_STRESS_PLUGIN="$<TARGET_FILE:sample_stress_plugin>")
   gtest_discover_tests(sampler_tests_${label} TEST_PREFIX "${label}." DISCOVERY_MODE PRE_TEST
     PROPERTIES ENVIRONMENT "PERF_REPORT=off;${PERF_SANITIZER_ENVIRONMENT}" LABELS ${label})
 endfunction()

@@ -142,6 +142,20 @@ TEST_F(Sampling, FoldedStacksNameTheHotFunctionBelowMain) {
   EXPECT_NEAR(static_cast<double>(hot) / static_cast<double>(all), 0.75, 0.03) << folded;
 }
 
+// The stress probe's hazards at 1 kHz per thread: no hang (the timeout), no crash,
+// no sanitizer report, and a profile written at the end.
+TEST_F(Sampling, StressAtOneKilohertzEndsCleanly) {
+  const std::string path = (dir / "stress.folded").string();
+  const probe_result run = run_probe_program("timeout 120 " PERF_STRESS_PROBE,
+                                             "PERF_REPORT=off PERF_SAMPLE_HZ=1000 PERF_PROFILE=" + path,
+                                             PERF_STRESS_PLUGIN);
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("stress done after"), std::string::npos) << run.output;
+  EXPECT_EQ(run.output.find("WARNING"), std::string::npos) << run.output;  // sanitizers' reports
+  const std::string folded = read_file(path);
+  EXPECT_NE(folded.find("allocate_and_spin"), std::string::npos) << folded;
+}
+
 // The pprof file is read by pprof itself (Debian's golang-go; scripts/setup.sh
 // installs it): its top entry is the hot function, with its share of the CPU time.
 TEST_F(Sampling, GoToolPprofReadsTheProfileAndNamesTheHotFunction) {
