@@ -21,16 +21,10 @@ void on_sample(int, siginfo_t* info, void* ucontext) {
   // Only our timers' signals: one sent by kill() or raise() is somebody else's.
   if (info == nullptr || info->si_code != SI_TIMER || thread_paused) return;
   const int saved_errno = errno;
-  uintptr_t frames[max_sample_depth];
-  const stack_bounds bounds{thread_stack_low, thread_stack_high};
-  const unsigned depth = walk_interrupted_stack(ucontext, bounds, frames, walk_depth);
-  unsigned site = 0;
-  if (const detail::thread_state* thread = detail::current_thread)
-    if (const detail::frame* innermost = thread->current) site = innermost->site;
   // The timers carry their thread's id; an overrun counts the samples the kernel
   // merged while the signal waited (blocked, or the thread not running).
-  target_table->add(static_cast<uint32_t>(info->si_value.sival_int), site, frames, depth,
-                    1 + static_cast<uint64_t>(info->si_overrun > 0 ? info->si_overrun : 0));
+  record_sample(ucontext, static_cast<uint32_t>(info->si_value.sival_int),
+                1 + static_cast<uint64_t>(info->si_overrun > 0 ? info->si_overrun : 0));
   errno = saved_errno;
 }
 
@@ -52,6 +46,16 @@ int choose_signal() {
 }
 
 }  // namespace
+
+void record_sample(const void* ucontext, uint32_t tid, uint64_t weight) noexcept {
+  uintptr_t frames[max_sample_depth];
+  const stack_bounds bounds{thread_stack_low, thread_stack_high};
+  const unsigned depth = walk_interrupted_stack(ucontext, bounds, frames, walk_depth);
+  unsigned site = 0;
+  if (const detail::thread_state* thread = detail::current_thread)
+    if (const detail::frame* innermost = thread->current) site = innermost->site;
+  target_table->add(tid, site, frames, depth, weight);
+}
 
 int install_sample_handler(sample_table* table, unsigned depth) {
   const int signal = choose_signal();

@@ -61,13 +61,18 @@ std::string start_sampling(const sample_config& config) {
   started_hz = config.hz;
   // The hook first, then the walk: a thread started meanwhile is seen by one or both.
   install_thread_start_hook();
-  configure_timers(signal, config.clock, config.hz);
-  arm_calling_thread();
-  arm_existing_threads();
+  configure_timers(signal, config.clock);
+  resume_sampling(config.hz);
   return {};
 }
 
 void stop_sampling() noexcept { disarm_all_threads(); }
+
+void resume_sampling(unsigned hz) noexcept {
+  arm_new_threads(hz);
+  arm_calling_thread();
+  arm_existing_threads();
+}
 
 sample_table* sampled_stacks() noexcept { return table; }
 

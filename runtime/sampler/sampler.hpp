@@ -25,6 +25,11 @@ std::string start_sampling(const sample_config& config);
 // Disarms every timer and stops arming new threads; the samples stay. Idempotent.
 void stop_sampling() noexcept;
 
+// Samples every thread again, at `hz` from now on (the benchmarks compare rates in
+// one run; the profile's period stays the one sampling started at). Only after
+// start_sampling succeeded.
+void resume_sampling(unsigned hz) noexcept;
+
 // The samples taken so far; null when sampling never started.
 sample_table* sampled_stacks() noexcept;
 
@@ -70,9 +75,16 @@ void arm_calling_thread() noexcept;
 // Arms timers for the threads listed in /proc/self/task that have none yet.
 void arm_existing_threads() noexcept;
 
-// Timer settings for arm_* (thread_timers.cpp).
-void configure_timers(int signal, sample_clock clock, unsigned hz) noexcept;
+// The signal and clock of every timer (thread_timers.cpp); once, before arming.
+void configure_timers(int signal, sample_clock clock) noexcept;
+// From now on, threads armed get a timer of `hz` (the hook and arm_* arm them).
+void arm_new_threads(unsigned hz) noexcept;
+// Disarms every timer, and stops arming threads until arm_new_threads.
 void disarm_all_threads() noexcept;
+
+// What the handler does once it knows the sample is ours: walks the stack of
+// `ucontext` and counts it `weight` times for thread `tid`. Async-signal-safe.
+void record_sample(const void* ucontext, uint32_t tid, uint64_t weight) noexcept;
 
 }  // namespace perf::runtime
 

@@ -119,10 +119,18 @@ void restart_in_child() noexcept {
 
 }  // namespace
 
-void configure_timers(int signal, sample_clock clock, unsigned hz) noexcept {
-  settings = {signal, clock, 1000000000L / static_cast<long>(hz)};
+void configure_timers(int signal, sample_clock clock) noexcept {
+  settings.signal = signal;
+  settings.clock = clock;
   pthread_key_create(&exit_key, disarm_exiting_thread);
   pthread_atfork(lock_before_fork, unlock_in_parent, restart_in_child);
+}
+
+void arm_new_threads(unsigned hz) noexcept {
+  {
+    std::lock_guard<std::mutex> lock(armed_mutex());
+    settings.period_ns = 1000000000L / static_cast<long>(hz);
+  }
   __atomic_store_n(&arming, true, __ATOMIC_RELEASE);
 }
 

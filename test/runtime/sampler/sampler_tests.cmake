@@ -23,8 +23,10 @@ function(perf_add_sampler_tests label runtime)
   target_link_options(sample_stress_${label} PRIVATE ${flags})
 
   set(dir ${CMAKE_CURRENT_FUNCTION_LIST_DIR})
-  add_executable(sampler_tests_${label} ${dir}/sampling_test.cpp)
-  target_link_libraries(sampler_tests_${label} PRIVATE ${runtime} GTest::gtest_main)
+  add_executable(sampler_tests_${label} ${dir}/sampling_test.cpp ${dir}/sample_table_test.cpp ${dir}/frame_walk_test.cpp
+    ${dir}/profile_formats_test.cpp ${dir}/sample_config_test.cpp)
+  target_link_libraries(sampler_tests_${label} PRIVATE ${runtime} GTest::gtest_main ${PERF_SAMPLER_LIBRARIES})
+  target_include_directories(sampler_tests_${label} SYSTEM PRIVATE ${PERF_SAMPLER_INCLUDE_DIRS})
   target_compile_options(sampler_tests_${label} PRIVATE -Wall -Wextra -Werror ${flags})
   target_compile_definitions(sampler_tests_${label} PRIVATE PERF_SAMPLE_PROBE="$<TARGET_FILE:sample_probe_${label}>"
     PERF_GO="${PERF_GO}" PERF_STRESS_PROBE="$<TARGET_FILE:sample_stress_${label}>"
