@@ -1,14 +1,17 @@
 // The sampler's costs as ratios measured in one run (see docs/sampler.md):
 //   overhead    = CPU time of a CPU-bound loop while its thread is sampled at 100 Hz
-//                 (the default) and at 1 kHz / the same loop unsampled, rounds
-//                 interleaved, minimum of each
-//   per sample  = the extra CPU time at 1 kHz / the samples taken: everything a
-//                 sample costs, the kernel's signal delivery included
-//   handler     = the handler's own work (walk + table) at 64 frames, called directly
+//                 (the default) and at 1 kHz / the same loop unsampled in the same
+//                 round; the median over many short rounds (the VM is shared: a
+//                 median of paired ratios cancels what drifts between rounds)
+//   one sample  = at 64 frames: the kernel's delivery of the signal and the return
+//                 from the handler (a signal the handler ignores, sent to itself), plus
+//                 the handler's own work (walk + table), called directly
 //   gperftools  = the same loop under gperftools' profiler (ProfilerStart, setitimer
 //                 ITIMER_PROF, SIGPROF) at the same rates / unsampled
 // Run: build/bench/sampler_bench
 #include <gperftools/profiler.h>
+#include <sys/syscall.h>
+#include <signal.h>
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -18,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "sampler/sampler.hpp"
 
@@ -27,7 +31,7 @@ volatile uint64_t sink;
 
 __attribute__((noinline)) void cpu_bound_loop() {
   uint64_t state = sink;
-  for (uint64_t i = 0; i < 40000000; ++i) {
+  for (uint64_t i = 0; i < 8000000; ++i) {
     state = state * 6364136223846793005u + 1442695040888963407u;
     __asm__ __volatile__("" : "+r"(state));
   }
@@ -46,29 +50,42 @@ double timed_loop() {
   return thread_cpu_seconds() - start;
 }
 
-uint64_t samples_taken() {
-  uint64_t total = 0;
-  perf::runtime::sampled_stacks()->for_each([&](const perf::runtime::stack_view& v) { total += v.count; });
-  return total;
-}
+struct sample_cost {
+  double delivery_ns = 0;  // the kernel's part
+  double handler_ns = 0;   // the handler's work
+};
 
-// The handler's work at `depth` frames: recurse, then record from a real context.
-__attribute__((noinline)) double handler_ns_at_depth(int depth) {
+// Both parts of a sample's cost with `depth` frames on the stack.
+__attribute__((noinline)) sample_cost sample_cost_at_depth(int depth) {
   if (depth > 1) {
-    const double result = handler_ns_at_depth(depth - 1);
+    const sample_cost result = sample_cost_at_depth(depth - 1);
     sink = sink + 1;  // not a tail call: the frame stays
     return result;
   }
+  constexpr int calls = 200000;
+  sample_cost cost;
+  const int signal = perf::runtime::sample_signal();
+  double start = thread_cpu_seconds();
+  const long pid = getpid(), tid = syscall(SYS_gettid);
+  for (int i = 0; i < calls; ++i) syscall(SYS_tgkill, pid, tid, signal);  // not SI_TIMER: ignored at once
+  cost.delivery_ns = (thread_cpu_seconds() - start) * 1e9 / calls;
   ucontext_t context;
   getcontext(&context);
-  constexpr int calls = 200000;
-  const double start = thread_cpu_seconds();
+  start = thread_cpu_seconds();
   for (int i = 0; i < calls; ++i) perf::runtime::record_sample(&context, 1, 1);
-  return (thread_cpu_seconds() - start) * 1e9 / calls;
+  cost.handler_ns = (thread_cpu_seconds() - start) * 1e9 / calls;
+  return cost;
 }
 
-struct rates {
-  double off = 1e9, default_rate = 1e9, kilohertz = 1e9;
+// The loop's slowdown with some profiler on: the median over rounds of (time on /
+// time off in the same round) - 1.
+struct slowdown {
+  std::vector<double> ratios;
+  void add(double on, double off) { ratios.push_back(on / off); }
+  double percent() {
+    std::sort(ratios.begin(), ratios.end());
+    return (ratios[ratios.size() / 2] - 1) * 100;
+  }
 };
 
 }  // namespace
@@ -79,50 +96,43 @@ int main() {
     std::fprintf(stderr, "sampler_bench: sampling is off (PERF_SAMPLE_HZ=0?)\n");
     return 1;
   }
-  constexpr int rounds = 15;
-  rates ours, gperftools;
-  uint64_t kilohertz_samples = 0;
-  double kilohertz_seconds = 0;
+  constexpr int rounds = 150;
+  slowdown ours_default, ours_kilohertz, gperftools_default, gperftools_kilohertz;
+  double fastest = 1e9;
   for (int round = 0; round < rounds; ++round) {
     stop_sampling();
-    ours.off = std::min(ours.off, timed_loop());
+    const double off = timed_loop();
+    fastest = std::min(fastest, off);
     resume_sampling(default_sample_hz);
-    ours.default_rate = std::min(ours.default_rate, timed_loop());
+    ours_default.add(timed_loop(), off);
+    stop_sampling();
     resume_sampling(1000);
-    const uint64_t before = samples_taken();
-    const double seconds = timed_loop();
-    kilohertz_samples += samples_taken() - before;
-    kilohertz_seconds += seconds;
-    ours.kilohertz = std::min(ours.kilohertz, seconds);
+    ours_kilohertz.add(timed_loop(), off);
   }
   stop_sampling();
-  const double per_sample_us =
-      (kilohertz_seconds - rounds * ours.off) * 1e6 / static_cast<double>(kilohertz_samples);
 
   // gperftools reads its rate when its profiler starts.
   const std::string profile = "/tmp/sampler_bench_gperftools_" + std::to_string(getpid());
   for (int round = 0; round < rounds; ++round) {
-    gperftools.off = std::min(gperftools.off, timed_loop());
+    const double off = timed_loop();
     for (unsigned hz : {default_sample_hz, 1000u}) {
       setenv("CPUPROFILE_FREQUENCY", std::to_string(hz).c_str(), 1);
       ProfilerStart(profile.c_str());
-      const double seconds = timed_loop();
+      const double on = timed_loop();
       ProfilerStop();
-      double& best = hz == default_sample_hz ? gperftools.default_rate : gperftools.kilohertz;
-      best = std::min(best, seconds);
+      (hz == default_sample_hz ? gperftools_default : gperftools_kilohertz).add(on, off);
     }
   }
   unlink(profile.c_str());
 
-  const double handler_ns = handler_ns_at_depth(64);
-  std::printf("CPU-bound loop, %.1f ms unsampled (minimum of %d rounds)\n", ours.off * 1e3, rounds);
+  const sample_cost cost = sample_cost_at_depth(64);
+  std::printf("CPU-bound loop, %.1f ms unsampled; median of %d rounds\n", fastest * 1e3, rounds);
   std::printf("%-34s %10s %10s\n", "", "100 Hz", "1 kHz");
-  std::printf("%-34s %9.2f%% %9.2f%%\n", "perf-instrument sampler overhead", (ours.default_rate / ours.off - 1) * 100,
-              (ours.kilohertz / ours.off - 1) * 100);
-  std::printf("%-34s %9.2f%% %9.2f%%\n", "gperftools profiler overhead",
-              (gperftools.default_rate / gperftools.off - 1) * 100, (gperftools.kilohertz / gperftools.off - 1) * 100);
-  std::printf("one sample, all costs (1 kHz):     %.2f us (%llu samples)\n", per_sample_us,
-              static_cast<unsigned long long>(kilohertz_samples));
-  std::printf("handler work at 64 frames:         %.0f ns\n", handler_ns);
+  std::printf("%-34s %9.2f%% %9.2f%%\n", "perf-instrument sampler overhead", ours_default.percent(),
+              ours_kilohertz.percent());
+  std::printf("%-34s %9.2f%% %9.2f%%\n", "gperftools profiler overhead", gperftools_default.percent(),
+              gperftools_kilohertz.percent());
+  std::printf("one sample at 64 frames: %.0f ns = %.0f ns signal delivery and return + %.0f ns handler work\n",
+              cost.delivery_ns + cost.handler_ns, cost.delivery_ns, cost.handler_ns);
   return 0;
 }
