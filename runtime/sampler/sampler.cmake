@@ -6,6 +6,7 @@ set(PERF_SAMPLER_SOURCES
   sampler/modules.cpp
   sampler/pprof.cpp
   sampler/profile.cpp
+  sampler/report_section.cpp
   sampler/sample_config.cpp
   sampler/sample_signal.cpp
   sampler/sample_table.cpp

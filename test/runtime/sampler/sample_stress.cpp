@@ -124,6 +124,7 @@ int main(int argc, char** argv) {
   int rounds = 0;
   while (std::chrono::steady_clock::now() < end || rounds < 3) {
     thread_churn(4);
+    allocate_and_spin(20000);  // enough CPU on the main thread to be sampled every round
     load_and_unload(argv[1]);
     exceptions(20);
     if (!fork_and_work()) return 5;

@@ -8,6 +8,14 @@ endif()
 add_library(sample_stress_plugin MODULE ${CMAKE_CURRENT_LIST_DIR}/stress_plugin.cpp)
 target_compile_options(sample_stress_plugin PRIVATE -fno-omit-frame-pointer)
 
+# speedscope's importer, the real reader of the folded stacks: npm's speedscope
+# 1.25.0 (scripts/setup.sh), run by node. Not found, the test that needs it fails saying so.
+execute_process(COMMAND npm root -g OUTPUT_VARIABLE perf_npm_root OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+file(GLOB PERF_SPEEDSCOPE_BUNDLE "${perf_npm_root}/speedscope/dist/release/speedscope-*.js")
+if(NOT PERF_SPEEDSCOPE_BUNDLE)
+  set(PERF_SPEEDSCOPE_BUNDLE "speedscope-not-installed-run-scripts-setup.sh")
+endif()
+
 # The sampler's tests for one runtime variant (called by perf_add_runtime_tests).
 function(perf_add_sampler_tests label runtime)
   set(flags ${ARGN})
@@ -24,13 +32,15 @@ function(perf_add_sampler_tests label runtime)
 
   set(dir ${CMAKE_CURRENT_FUNCTION_LIST_DIR})
   add_executable(sampler_tests_${label} ${dir}/sampling_test.cpp ${dir}/sample_table_test.cpp ${dir}/frame_walk_test.cpp
-    ${dir}/profile_formats_test.cpp ${dir}/sample_config_test.cpp)
-  target_link_libraries(sampler_tests_${label} PRIVATE ${runtime} GTest::gtest_main ${PERF_SAMPLER_LIBRARIES})
+    ${dir}/profile_formats_test.cpp ${dir}/sample_config_test.cpp ${dir}/report_section_test.cpp)
+  target_link_libraries(sampler_tests_${label} PRIVATE ${runtime} GTest::gtest_main nlohmann_json::nlohmann_json
+    ${PERF_SAMPLER_LIBRARIES})
   target_include_directories(sampler_tests_${label} SYSTEM PRIVATE ${PERF_SAMPLER_INCLUDE_DIRS})
   target_compile_options(sampler_tests_${label} PRIVATE -Wall -Wextra -Werror ${flags})
   target_compile_definitions(sampler_tests_${label} PRIVATE PERF_SAMPLE_PROBE="$<TARGET_FILE:sample_probe_${label}>"
     PERF_GO="${PERF_GO}" PERF_STRESS_PROBE="$<TARGET_FILE:sample_stress_${label}>"
-    PERF_STRESS_PLUGIN="$<TARGET_FILE:sample_stress_plugin>")
+    PERF_STRESS_PLUGIN="$<TARGET_FILE:sample_stress_plugin>" PERF_SPEEDSCOPE_BUNDLE="${PERF_SPEEDSCOPE_BUNDLE}"
+    PERF_SPEEDSCOPE_IMPORT="${dir}/speedscope_import.mjs")
   gtest_discover_tests(sampler_tests_${label} TEST_PREFIX "${label}." DISCOVERY_MODE PRE_TEST
     PROPERTIES ENVIRONMENT "PERF_REPORT=off;${PERF_SANITIZER_ENVIRONMENT}" LABELS ${label})
 endfunction()

@@ -175,5 +175,28 @@ TEST_F(Sampling, GoToolPprofReadsTheProfileAndNamesTheHotFunction) {
   EXPECT_NE(pprof.output.find("Type: cpu\n"), std::string::npos) << pprof.output;
 }
 
+// The folded stacks are read by speedscope's own importer (npm's speedscope, which
+// scripts/setup.sh installs): it sees every sample, and the hot function's share.
+TEST_F(Sampling, SpeedscopeLoadsTheFoldedStacks) {
+  const std::string path = (dir / "profile.folded").string();
+  const probe_result run = run_sample_probe("PERF_SAMPLE_HZ=1000 PERF_PROFILE=" + path, "ratio");
+  ASSERT_EQ(run.status, 0) << run.output;
+  uint64_t written = 0;
+  std::istringstream lines(read_file(path));
+  for (std::string line; std::getline(lines, line);) written += std::stoull(line.substr(line.rfind(' ') + 1));
+  const probe_result loaded = run_command("node " PERF_SPEEDSCOPE_IMPORT " " PERF_SPEEDSCOPE_BUNDLE " " + path);
+  ASSERT_EQ(loaded.status, 0) << loaded.output;
+  std::istringstream seen(loaded.output);
+  std::string word, name;
+  uint64_t total = 0, hottest = 0;
+  seen >> word >> total;
+  EXPECT_EQ(word, "total") << loaded.output;
+  EXPECT_EQ(total, written) << loaded.output;
+  seen >> word >> hottest >> std::ws;
+  std::getline(seen, name);
+  EXPECT_EQ(name, "(anonymous namespace)::three_quarters(unsigned long)") << loaded.output;
+  EXPECT_NEAR(static_cast<double>(hottest) / static_cast<double>(total), 0.75, 0.03) << loaded.output;
+}
+
 }  // namespace
 }  // namespace perf::testing
