@@ -2,8 +2,9 @@
 // (docs/report-format.md).
 #include <fmt/format.h>
 
-#include "json_string.hpp"
+#include "core/json_string.hpp"
 #include "perf/report.hpp"
+#include "report/sections.hpp"
 
 namespace perf {
 
@@ -30,10 +31,10 @@ std::string format_json(const snapshot& s) {
         "{}\n    {{\"tid\": {}, \"name\": {}, \"calls\": {}, \"exited\": {}, \"tick_events\": {}, \"tick_dropped\": {}}}",
         i == 0 ? "" : ",", t.tid, json_string(t.name), t.calls, t.exited, t.tick_events, t.tick_dropped);
   }
-  out += s.threads.empty() ? "],\n" : "\n  ],\n";
-  out += fmt::format("  \"ticklog\": {{\"enabled\": {}, \"events\": {}, \"dropped\": {}, \"ring_events\": {}}}\n}}\n",
-                     s.ticklog.enabled, s.ticklog.events, s.ticklog.dropped, s.ticklog.ring_events);
-  return out;
+  out += s.threads.empty() ? "]" : "\n  ]";
+  for (const runtime::report_section& section : runtime::report_sections())
+    out += fmt::format(",\n  {}: {}", json_string(section.json_key), section.json(s));
+  return out + "\n}\n";
 }
 
 }  // namespace perf

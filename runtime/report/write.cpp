@@ -4,8 +4,10 @@
 #include <cstdio>
 #include <string_view>
 
-#include "../startup.hpp"
-#include "file_output.hpp"
+#include "core/output_file.hpp"
+#include "core/settings.hpp"
+#include "core/startup.hpp"
+#include "core/warnings.hpp"
 #include "perf/report.hpp"
 
 namespace perf {
@@ -15,24 +17,21 @@ bool ends_with(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
 }
 
-// Writes `s` to `path`, JSON when it ends in ".json". Returns an error description, empty on success.
-std::string write_snapshot(const std::string& path, const snapshot& s) {
+// Writes `s` to `fd` as the report for `path`: JSON when it ends in ".json", else text.
+bool write_snapshot(int fd, const std::string& path, const snapshot& s) {
   const std::string text = ends_with(path, ".json") ? format_json(s) : format_text(s);
-  return runtime::replace_file(path, [&](int fd) { return runtime::write_all(fd, text.data(), text.size()); });
+  return runtime::write_all(fd, text.data(), text.size());
 }
 
-using runtime::expand_path;
-
-}  // namespace
-
-void runtime::write_exit_report() {
+// The report where PERF_REPORT says, when the program exits.
+void write_exit_report() {
   const runtime::report_destination& destination = runtime::current_settings().environment.report;
   if (destination.where == runtime::report_destination::kind::off) return;
   std::fflush(stdout);  // the program's own output first, where both share a terminal or pipe
   const snapshot s = take_snapshot();
   if (destination.where == runtime::report_destination::kind::file) {
-    const std::string path = expand_path(destination.path);
-    const std::string error = write_snapshot(path, s);
+    const std::string path = runtime::expand_path(destination.path);
+    const std::string error = runtime::replace_file(path, [&](int fd) { return write_snapshot(fd, path, s); });
     if (error.empty()) return;
     runtime::warn("cannot write the report to '" + path + "': " + error + "; writing it to stderr instead");
   } else if (s.threads.empty()) {
@@ -42,12 +41,13 @@ void runtime::write_exit_report() {
   runtime::write_all(STDERR_FILENO, text.data(), text.size());
 }
 
+PERF_RUNTIME_ON_START(register_exit_report) { runtime::add_exit_output(write_exit_report); }
+
+}  // namespace
+
 bool write_report(const std::string& path) {
-  const std::string expanded = expand_path(path);
-  const std::string error = write_snapshot(expanded, take_snapshot());
-  if (error.empty()) return true;
-  runtime::warn("cannot write the report to '" + expanded + "': " + error);
-  return false;
+  const snapshot s = take_snapshot();
+  return runtime::write_output("report", path, [&](int fd) { return write_snapshot(fd, path, s); });
 }
 
 }  // namespace perf

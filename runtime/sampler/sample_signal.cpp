@@ -1,9 +1,10 @@
-// The sample signal and its handler. Everything the handler does is
+// The sample handler, on the signal core/signals chooses. Everything it does is
 // async-signal-safe: it walks the interrupted stack by frame pointers, reads the
 // thread's innermost measured function, and adds the stack to a lock-free table.
 #include <errno.h>
 #include <signal.h>
 
+#include "core/signals.hpp"
 #include "perf/detail/thread_state.hpp"
 #include "sampler.hpp"
 
@@ -28,23 +29,6 @@ void on_sample(int, siginfo_t* info, void* ucontext) {
   errno = saved_errno;
 }
 
-// A signal whose default action is to be ignored comes first: one still in flight
-// when the program calls exec() is then dropped instead of killing the new program.
-// SIGPROF next (the profilers' signal), then the real-time signals from the top.
-bool unused(int signal) {
-  struct sigaction current {};
-  return sigaction(signal, nullptr, &current) == 0 && (current.sa_flags & SA_SIGINFO) == 0 &&
-         current.sa_handler == SIG_DFL;
-}
-
-int choose_signal() {
-  if (unused(SIGURG)) return SIGURG;
-  if (unused(SIGPROF)) return SIGPROF;
-  for (int signal = SIGRTMAX; signal >= SIGRTMIN; --signal)
-    if (unused(signal)) return signal;
-  return 0;
-}
-
 }  // namespace
 
 void record_sample(const void* ucontext, uint32_t tid, uint64_t weight) noexcept {
@@ -58,17 +42,9 @@ void record_sample(const void* ucontext, uint32_t tid, uint64_t weight) noexcept
 }
 
 int install_sample_handler(sample_table* table, unsigned depth) {
-  const int signal = choose_signal();
-  if (signal == 0) return 0;
   target_table = table;
   walk_depth = depth;
-  struct sigaction action {};
-  action.sa_sigaction = on_sample;
-  // SA_RESTART: a read() or write() the signal interrupts goes on. SA_ONSTACK: a
-  // thread near the end of its stack samples on its signal stack, where it has one.
-  action.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
-  sigemptyset(&action.sa_mask);
-  if (sigaction(signal, &action, nullptr) != 0) return 0;
+  const int signal = add_private_signal_handler(on_sample);
   __atomic_store_n(&chosen_signal, signal, __ATOMIC_RELEASE);
   return signal;
 }

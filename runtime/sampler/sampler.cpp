@@ -4,8 +4,9 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/startup.hpp"
+#include "core/warnings.hpp"
 #include "perf/sampler.hpp"
-#include "../startup.hpp"
 
 namespace perf::runtime {
 namespace {
@@ -28,12 +29,7 @@ void finish_sampling() {
   if (!path.empty()) perf::write_profile(path);
 }
 
-}  // namespace
-
-// After the runtime's own start-up constructor (101): the exit handler registered
-// here runs before the exit report's, so the report sees sampling stopped. Named
-// (extern "C") so that a static runtime's users can ask the linker for it.
-extern "C" __attribute__((constructor(102))) void perf_start_sampler() {
+PERF_RUNTIME_ON_START(start_sampler) {
   const sample_config& config = current_sample_config();
   if (config.hz == 0) return;
   const std::string problem = start_sampling(config);
@@ -41,8 +37,10 @@ extern "C" __attribute__((constructor(102))) void perf_start_sampler() {
     warn("sampling is off: " + problem);
     return;
   }
-  std::atexit(finish_sampling);
+  add_exit_output(finish_sampling);
 }
+
+}  // namespace
 
 const sample_config& current_sample_config() {
   static const sample_config* const config = make_sample_config();

@@ -62,8 +62,8 @@ int install_sample_handler(sample_table* table, unsigned depth);
 // thread is armed by the thread start hook or by start_sampling.
 void set_thread_stack(const stack_bounds& bounds) noexcept;
 
-// Finds the real pthread_create behind the runtime's (thread_start_hook.cpp), and
-// makes a static runtime link its hook wherever it links the sampler.
+// Finds the real pthread_create behind the runtime's (thread_start_hook.cpp) before
+// the first thread is started through the hook.
 void install_thread_start_hook();
 
 // Whether new threads are to be armed (the thread start hook asks).

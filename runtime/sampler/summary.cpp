@@ -3,9 +3,11 @@
 #include <map>
 #include <tuple>
 
-#include "../registry.hpp"
-#include "../report/file_output.hpp"
-#include "../startup.hpp"
+#include "core/output_file.hpp"
+#include "core/sites.hpp"
+#include "core/snapshot.hpp"
+#include "core/startup.hpp"
+#include "core/warnings.hpp"
 #include "perf/sampler.hpp"
 #include "profile.hpp"
 #include "profile_formats.hpp"
@@ -68,7 +70,7 @@ sample_summary take_sample_summary(unsigned top) {
                    [](const sampled_thread& a, const sampled_thread& b) { return a.samples > b.samples; });
   std::map<std::string, uint64_t> measured;
   for (const auto& [site, samples] : site_samples)
-    if (const char* name = runtime::registry::site_name(site)) measured[name] += samples;
+    if (const char* name = runtime::site_name(site)) measured[name] += samples;
   for (const auto& [name, samples] : measured)
     summary.measured.push_back(
         {name, samples, p.total != 0 ? static_cast<double>(samples) / static_cast<double>(p.total) : 0.0});
@@ -76,24 +78,30 @@ sample_summary take_sample_summary(unsigned top) {
 }
 
 bool write_profile(const std::string& path) {
-  const std::string expanded = runtime::expand_path(path);
   if (runtime::sampled_stacks() == nullptr) {
-    runtime::warn("cannot write the profile to '" + expanded + "': sampling is off");
+    runtime::warn("cannot write the profile to '" + runtime::expand_path(path) + "': sampling is off");
     return false;
   }
   const runtime::sampling_pause paused;
-  std::string error;
+  std::string bytes;
   try {
     const runtime::profile p = current_profile();
-    const std::string bytes = ends_with(expanded, ".pb.gz") ? runtime::gzip(runtime::encode_pprof(p))
-                                                            : runtime::format_folded(p);
-    error = runtime::replace_file(expanded, [&](int fd) { return runtime::write_all(fd, bytes.data(), bytes.size()); });
+    bytes = ends_with(path, ".pb.gz") ? runtime::gzip(runtime::encode_pprof(p)) : runtime::format_folded(p);
   } catch (const std::exception& e) {
-    error = e.what();
+    runtime::warn("cannot write the profile to '" + runtime::expand_path(path) + "': " + e.what());
+    return false;
   }
-  if (error.empty()) return true;
-  runtime::warn("cannot write the profile to '" + expanded + "': " + error);
-  return false;
+  return runtime::write_output("profile", path, [&](int fd) { return runtime::write_all(fd, bytes.data(), bytes.size()); });
 }
 
+namespace runtime {
+namespace {
+
+// Every snapshot, and so every report, carries the sampler's summary.
+PERF_RUNTIME_ON_START(register_samples_part) {
+  add_snapshot_part([](snapshot& s, const thread_list&) { s.samples = take_sample_summary(10); });
+}
+
+}  // namespace
+}  // namespace runtime
 }  // namespace perf

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "diagnostics.hpp"
 #include "files.hpp"
 #include "instrumentation_text.hpp"
 
@@ -11,10 +12,6 @@ namespace perf::tool {
 namespace {
 
 namespace fs = std::filesystem;
-
-llvm::Error error(const std::string& message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 // Enough of a file's start to hold the prefix, whatever the path in it.
 constexpr std::size_t prefix_probe = 4096;
@@ -32,10 +29,10 @@ llvm::Expected<change_set> instrumentation_changes(const resolved_edits& edits) 
   return changes;
 }
 
-change_set revert_changes(const project& where) {
+change_set revert_changes(const project& editable) {
   change_set changes;
   std::error_code failure;
-  for (auto entry = fs::recursive_directory_iterator(where.root, fs::directory_options::skip_permission_denied, failure);
+  for (auto entry = fs::recursive_directory_iterator(editable.root, fs::directory_options::skip_permission_denied, failure);
        entry != fs::recursive_directory_iterator(); entry.increment(failure)) {
     if (failure) break;
     if (entry->is_symlink() || !entry->is_regular_file()) continue;

@@ -26,7 +26,7 @@ llvm::Expected<change_set> instrumentation_changes(const resolved_edits& edits);
 // What --revert makes: every regular file under the project's root that starts with
 // the rewriter's prefix, without anything the rewriter inserted. Symbolic links are
 // not followed (a target in the project is found where it is).
-change_set revert_changes(const project& where);
+change_set revert_changes(const project& editable);
 
 // Writes every change (each atomically), or none when any of the files is
 // read-only or cannot be replaced.

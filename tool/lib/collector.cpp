@@ -9,27 +9,23 @@
 #include "function_label.hpp"
 #include "instrumentation_text.hpp"
 #include "measure_attribute.hpp"
-#include "nested_inclusion.hpp"
 #include "planner.hpp"
+#include "source_file.hpp"
 
 namespace perf::tool {
 namespace {
 
 using namespace clang;
 
-// The file entry behind the source manager's key: a pointer up to LLVM 17, a reference after.
-[[maybe_unused]] const FileEntry& entry_of(const FileEntry* file) { return *file; }
-[[maybe_unused]] const FileEntry& entry_of(FileEntryRef file) { return file.getFileEntry(); }
-
 class function_visitor : public RecursiveASTVisitor<function_visitor> {
  public:
-  function_visitor(ASTContext& context, const selection& chosen, const project& where, edit_set& edits)
+  function_visitor(ASTContext& context, const selection& chosen, const project& editable, edit_set& edits)
       : context_(context),
         sources_(context.getSourceManager()),
         chosen_(chosen),
-        where_(where),
+        editable_(editable),
         edits_(edits),
-        nesting_(context) {}
+        planner_(context, editable) {}
 
   bool VisitDecl(Decl* declaration) {
     if (declaration->hasAttrs()) check_annotations(*declaration);
@@ -47,26 +43,12 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
   }
 
  private:
-  // The real path of the file `location` is written in ("" for none), and whether
-  // that is a system header.
-  std::pair<std::string, bool> file_of(SourceLocation location) const {
-    if (location.isInvalid()) return {};
-    const SourceLocation written = sources_.getFileLoc(location);
-    const FileEntry* file = sources_.getFileEntryForID(sources_.getFileID(written));
-    if (file == nullptr) return {};
-    return {file->tryGetRealPathName().str(), sources_.isInSystemHeader(written)};
-  }
-
-  // Makes sure the runtime header comes before the prefix of the file `location` is
-  // in: a file included inside a declaration has the unit's main file prefixed too
-  // (the header's include guard then makes its own #include empty). False when that
-  // cannot be: the main file is not the project's.
+  // Whether the runtime header can be made to come before code at `location`
+  // (prefixing the file that needs it besides the code's own).
   bool runtime_header_reachable(SourceLocation location) {
-    if (!nesting_.inside_declaration(sources_.getFileID(sources_.getFileLoc(location)))) return true;
-    const std::string main_file = file_of(sources_.getLocForStartOfFile(sources_.getMainFileID())).first;
-    if (!where_.contains(main_file)) return false;
-    edits_.needs_prefix(main_file);
-    return true;
+    const std::optional<std::string> prefixed = planner_.prefixed_for(location);
+    if (prefixed && !prefixed->empty()) edits_.needs_prefix(*prefixed);
+    return prefixed.has_value();
   }
 
   // The attribute's spellings end up as annotations; the annotate spelling is
@@ -74,9 +56,9 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
   void check_annotations(const Decl& declaration) {
     for (const auto* annotation : declaration.specific_attrs<AnnotateAttr>()) {
       if (!is_measure_annotation(*annotation)) continue;
-      if (const auto [path, system] = file_of(annotation->getLocation());
-          !system && where_.contains(path) && runtime_header_reachable(annotation->getLocation()))
-        edits_.needs_prefix(path);
+      if (const source_file file = file_of(annotation->getLocation(), sources_);
+          !file.system && editable_.contains(file.real_path) && runtime_header_reachable(annotation->getLocation()))
+        edits_.needs_prefix(file.real_path);
       const char* problem = !isa<FunctionDecl>(declaration)       ? not_a_function_error
                             : !has_well_formed_label(*annotation) ? bad_label_error
                                                                   : nullptr;
@@ -99,37 +81,26 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
     // A filter match without a body (`= default`, `= delete`, often spelled by a
     // macro such as gtest's TEST) is nothing to measure and nobody asked for it.
     if (!attribute_label && (f.isDefaulted() || f.isDeleted())) return;
-    const auto [file, system] = file_of(f.getLocation());
-    if (file.empty() || system) return;
+    const source_file file = file_of(f.getLocation(), sources_);
+    if (file.real_path.empty() || file.system) return;
+    // Marked code elsewhere is reported as skipped; a --filter match there is not worth a word.
+    if (!attribute_label && !editable_.contains(file.real_path)) return;
     const std::string name = default_label(f);
     const std::string qualified_name = f.getQualifiedNameAsString();
     const std::optional<std::string> label = chosen_.choose(name, qualified_name, attribute_label);
     if (!label) return;
 
     planned_function planned;
-    planned.file = file;
-    const PresumedLoc where = sources_.getPresumedLoc(sources_.getFileLoc(f.getLocation()));
-    planned.line = where.getLine();
-    planned.column = where.getColumn();
+    planned.file = file.real_path;
+    const PresumedLoc position = sources_.getPresumedLoc(sources_.getFileLoc(f.getLocation()));
+    planned.line = position.getLine();
+    planned.column = position.getColumn();
     planned.name = label->empty() ? name : *label;
-    if (!where_.contains(file)) {
-      // Marked code elsewhere (a --filter match there is not worth a word).
-      if (!attribute_label) return;
-      planned.skip_reason = "outside the project " + where_.root;
-      edits_.add(std::move(planned));
-      return;
-    }
-    plan p = plan_function(f, context_);
-    const auto [body_file, body_in_system_header] = file_of(p.insert_at);
-    if (p.insert_at.isValid() && (body_in_system_header || !where_.contains(body_file))) {
-      p.skip_reason = "its body is outside the project " + where_.root;
-      p.insert_at = {};
-    }
-    if (p.skip_reason.empty() && p.insert_at.isValid() && !runtime_header_reachable(p.insert_at))
-      p.skip_reason = "its file is included inside a declaration by a unit outside the project";
+    const plan p = planner_.plan_function(f);
+    if (!p.also_prefixed.empty()) edits_.needs_prefix(p.also_prefixed);
     planned.skip_reason = p.skip_reason;
     if (p.insert_at.isValid()) {
-      planned.body_file = body_file;
+      planned.body_file = p.body_file;
       planned.body_offset = sources_.getFileOffset(p.insert_at);
       const char* after_brace = sources_.getCharacterData(p.insert_at);
       planned.existing.assign(after_brace, scope_statement_length(after_brace));
@@ -144,15 +115,15 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
   ASTContext& context_;
   const SourceManager& sources_;
   const selection& chosen_;
-  const project& where_;
+  const project& editable_;
   edit_set& edits_;
-  nested_inclusion nesting_;
+  planner planner_;
 };
 
 // What every unit of a run shares: the selection, the project and the edit set.
 struct collection {
   const selection& chosen;
-  const project& where;
+  const project& editable;
   edit_set& edits;
 };
 
@@ -162,11 +133,11 @@ class collector_consumer : public ASTConsumer {
 
   void HandleTranslationUnit(ASTContext& context) override {
     if (context.getDiagnostics().hasErrorOccurred()) return;
-    function_visitor(context, run_.chosen, run_.where, run_.edits).TraverseDecl(context.getTranslationUnitDecl());
+    function_visitor(context, run_.chosen, run_.editable, run_.edits).TraverseDecl(context.getTranslationUnitDecl());
     const SourceManager& sources = context.getSourceManager();
     for (auto file = sources.fileinfo_begin(); file != sources.fileinfo_end(); ++file) {
-      const std::string path = entry_of(file->getFirst()).tryGetRealPathName().str();
-      if (run_.where.contains(path)) run_.edits.read(path);
+      const std::string path = real_path_of(file->getFirst());
+      if (run_.editable.contains(path)) run_.edits.read(path);
     }
   }
 
@@ -188,7 +159,8 @@ class collector_action : public ASTFrontendAction {
 
 class collector_factory : public tooling::FrontendActionFactory {
  public:
-  collector_factory(const selection& chosen, const project& where, edit_set& edits) : run_{chosen, where, edits} {}
+  collector_factory(const selection& chosen, const project& editable, edit_set& edits)
+      : run_{chosen, editable, edits} {}
 
   std::unique_ptr<FrontendAction> create() override { return std::make_unique<collector_action>(run_); }
 
@@ -198,10 +170,10 @@ class collector_factory : public tooling::FrontendActionFactory {
 
 }  // namespace
 
-std::unique_ptr<tooling::FrontendActionFactory> make_collector(const selection& chosen, const project& where,
+std::unique_ptr<tooling::FrontendActionFactory> make_collector(const selection& chosen, const project& editable,
                                                                edit_set& edits) {
   register_measure_attribute();
-  return std::make_unique<collector_factory>(chosen, where, edits);
+  return std::make_unique<collector_factory>(chosen, editable, edits);
 }
 
 }  // namespace perf::tool

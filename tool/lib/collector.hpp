@@ -15,11 +15,11 @@ namespace perf::tool {
 // A factory for the frontend action that visits every function definition of a
 // translation unit once (template patterns, not instantiations; lambdas through
 // their call operators), plans the selected ones and adds the plans to `edits`.
-// Selected functions outside `where` are reported as skipped, never edited.
+// Selected functions outside `editable` are reported as skipped, never edited.
 // Misuse of the annotate spelling is an error of the unit. The factory may be
 // shared by threads parsing units in parallel.
 std::unique_ptr<clang::tooling::FrontendActionFactory> make_collector(const selection& chosen,
-                                                                      const project& where, edit_set& edits);
+                                                                      const project& editable, edit_set& edits);
 
 }  // namespace perf::tool
 

@@ -1,9 +1,14 @@
 #include "command_line.hpp"
 
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/CommandLine.h>
+#include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <thread>
+
+#include "diagnostics.hpp"
+#include "files.hpp"
 
 namespace perf::tool {
 namespace {
@@ -53,11 +58,27 @@ struct options {
   cl::list<std::string> files{cl::Positional, cl::desc("[FILES...]"), cl::cat(category)};
 };
 
-void print_usage_problem(const std::string& message) { llvm::errs() << "perf-instrument: error: " << message << "\n"; }
+// LLVM's messages about the command line without the "PROGRAM: " each line starts
+// with (the printer says who speaks), one line after the other.
+std::string without_program_name(llvm::StringRef messages, llvm::StringRef program) {
+  llvm::SmallVector<llvm::StringRef, 4> lines;
+  messages.trim().split(lines, '\n');
+  for (llvm::StringRef& line : lines) line.consume_front((program + ": ").str());
+  return llvm::join(lines, "\n  ");
+}
+
+// Adds each of `expressions` with `add`; the error names `option`.
+llvm::Error add_each(const cl::list<std::string>& expressions, const char* option,
+                     llvm::Error (selection::*add)(const std::string&), selection& chosen) {
+  for (const std::string& expression : expressions)
+    if (llvm::Error problem = (chosen.*add)(expression))
+      return error(llvm::Twine(option) + ": " + llvm::toString(std::move(problem)));
+  return llvm::Error::success();
+}
 
 }  // namespace
 
-std::optional<run_options> parse_command_line(int argc, const char** argv) {
+llvm::Expected<run_options> parse_command_line(int argc, const char** argv) {
   // LLVM's libraries register options of their own (one is named "filter"): start
   // from an empty parser so that only perf-instrument's options exist.
   cl::ResetCommandLineParser();
@@ -69,14 +90,14 @@ std::optional<run_options> parse_command_line(int argc, const char** argv) {
                                    "Inserts call statistics into the functions marked [[perf::measure]] "
                                    "(or matched by --filter)\n",
                                    &problem_stream)) {
-    llvm::errs() << problem_stream.str();
-    return std::nullopt;
+    return error(without_program_name(problem_stream.str(), llvm::sys::path::filename(argv[0])));
   }
 
   run_options result;
-  result.build_dir = given.build_dir;
-  result.root = given.root;
-  result.output_dir = given.output_dir;
+  // The directories are made real here, once: the rest of the run compares real paths.
+  result.build_dir = real_path(given.build_dir);
+  result.root = given.root.empty() ? "" : real_path(given.root);
+  result.output_dir = given.output_dir.empty() ? "" : real_path(given.output_dir);
   const std::pair<bool, mode> modes[] = {{given.in_place, mode::in_place},
                                          {given.diff, mode::diff},
                                          {given.list, mode::list},
@@ -90,25 +111,13 @@ std::optional<run_options> parse_command_line(int argc, const char** argv) {
       result.mode = which;
       ++chosen_modes;
     }
-  if (chosen_modes > 1) {
-    print_usage_problem("choose one of --in-place, --diff, --list, --revert, -o, --launch and --cmake-include");
-    return std::nullopt;
-  }
-  for (const std::string& expression : given.filters)
-    if (const std::string problem = result.chosen.add_filter(expression); !problem.empty()) {
-      print_usage_problem("--filter: " + problem);
-      return std::nullopt;
-    }
-  for (const std::string& expression : given.excludes)
-    if (const std::string problem = result.chosen.add_exclude(expression); !problem.empty()) {
-      print_usage_problem("--exclude: " + problem);
-      return std::nullopt;
-    }
-  for (const std::string& expression : given.no_ticks)
-    if (const std::string problem = result.chosen.add_no_ticks(expression); !problem.empty()) {
-      print_usage_problem("--no-ticks: " + problem);
-      return std::nullopt;
-    }
+  if (chosen_modes > 1)
+    return error("choose one of --in-place, --diff, --list, --revert, -o, --launch and --cmake-include");
+  if (llvm::Error problem = add_each(given.filters, "--filter", &selection::add_filter, result.chosen)) return problem;
+  if (llvm::Error problem = add_each(given.excludes, "--exclude", &selection::add_exclude, result.chosen))
+    return problem;
+  if (llvm::Error problem = add_each(given.no_ticks, "--no-ticks", &selection::add_no_ticks, result.chosen))
+    return problem;
   result.jobs = given.jobs != 0 ? given.jobs.getValue() : std::max(1u, std::thread::hardware_concurrency());
   result.extra.before.assign(given.extra_args_before.begin(), given.extra_args_before.end());
   result.extra.after.assign(given.extra_args.begin(), given.extra_args.end());

@@ -2,7 +2,8 @@
 #ifndef PERF_TOOL_COMMAND_LINE_HPP
 #define PERF_TOOL_COMMAND_LINE_HPP
 
-#include <optional>
+#include <llvm/Support/Error.h>
+
 #include <string>
 #include <vector>
 
@@ -14,7 +15,7 @@ namespace perf::tool {
 enum class mode { in_place, diff, list, revert, mirror, launch, cmake_include };
 
 struct run_options {
-  std::string build_dir;  // holds compile_commands.json
+  std::string build_dir;  // holds compile_commands.json (a real path, as are the next two)
   std::string root;       // --root, "" when not given
   tool::mode mode = mode::in_place;
   std::string output_dir;  // -o
@@ -25,9 +26,9 @@ struct run_options {
   std::vector<std::string> launchers;  // --launcher, for --launch
 };
 
-// The options of `argv`; nullopt after printing the problem, for a usage error
-// (an unknown option, two modes, a bad regular expression).
-std::optional<run_options> parse_command_line(int argc, const char** argv);
+// The options of `argv`; an error for a usage error (an unknown option, two modes,
+// a bad regular expression).
+llvm::Expected<run_options> parse_command_line(int argc, const char** argv);
 
 }  // namespace perf::tool
 

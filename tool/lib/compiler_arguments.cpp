@@ -6,10 +6,10 @@
 #include <clang/Tooling/CompilationDatabase.h>
 #include <llvm/Option/ArgList.h>
 #include <llvm/Option/OptTable.h>
-#include <llvm/Support/FileSystem.h>
 
-#include <filesystem>
 #include <set>
+
+#include "install_layout.hpp"
 
 namespace perf::tool {
 namespace {
@@ -68,17 +68,6 @@ std::vector<std::string> parsing_arguments(const clang::tooling::CompileCommand&
         getInsertArgumentAdjuster(ours, ArgumentInsertPosition::END)})
     adjust = combineAdjusters(adjust, next);
   return adjust(command.CommandLine, command.Filename);
-}
-
-std::string perf_include_dir() {
-  static const std::string directory = [] {
-    namespace fs = std::filesystem;
-    static int anchor;
-    const fs::path installed =
-        fs::path(llvm::sys::fs::getMainExecutable("perf-instrument", &anchor)).parent_path().parent_path() / "include";
-    return fs::exists(installed / "perf" / "instrumented.hpp") ? installed.string() : std::string(PERF_SOURCE_INCLUDE_DIR);
-  }();
-  return directory;
 }
 
 }  // namespace perf::tool

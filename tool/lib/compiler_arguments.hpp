@@ -26,10 +26,6 @@ struct extra_arguments {
 std::vector<std::string> parsing_arguments(const clang::tooling::CompileCommand& command,
                                            const extra_arguments& extra);
 
-// The directory holding perf/instrumented.hpp: the installed one beside the binary
-// (<prefix>/include), else the source tree's.
-std::string perf_include_dir();
-
 }  // namespace perf::tool
 
 #endif  // PERF_TOOL_COMPILER_ARGUMENTS_HPP

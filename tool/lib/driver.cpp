@@ -1,21 +1,20 @@
 #include "driver.hpp"
 
 #include <clang/Tooling/JSONCompilationDatabase.h>
-#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
-#include <algorithm>
 #include <filesystem>
 #include <map>
 
 #include "changes.hpp"
-#include "collector.hpp"
 #include "command_line.hpp"
+#include "diagnostics.hpp"
 #include "files.hpp"
 #include "function_report.hpp"
+#include "install_layout.hpp"
 #include "launch.hpp"
 #include "mirror.hpp"
-#include "parallel_parse.hpp"
+#include "rewrite.hpp"
 #include "unified_diff.hpp"
 
 namespace perf::tool {
@@ -24,9 +23,11 @@ namespace {
 namespace fs = std::filesystem;
 
 int fail(int status, const llvm::Twine& message) {
-  llvm::errs() << "perf-instrument: error: " << message << "\n";
+  print_error(message);
   return status;
 }
+
+int fail(int status, llvm::Error failure) { return fail(status, llvm::toString(std::move(failure))); }
 
 // The database's files: real path -> the name the database knows it by.
 std::map<std::string, std::string> database_files(const clang::tooling::CompilationDatabase& database) {
@@ -47,38 +48,34 @@ llvm::Expected<std::vector<std::string>> units_to_parse(const std::vector<std::s
   for (const std::string& file : given) {
     const auto found = known.find(real_path(file));
     if (found != known.end()) units.push_back(found->second);
-    else if (!fs::exists(file)) return llvm::createStringError(llvm::inconvertibleErrorCode(), file + ": no such file");
-    else return llvm::createStringError(llvm::inconvertibleErrorCode(), file + " is not in " + database_path);
+    else if (!fs::exists(file)) return error(file + ": no such file");
+    else return error(file + " is not in " + database_path);
   }
   return units;
 }
 
 // The selected functions: skipped ones always warn (on stderr); --list also prints
 // every one on stdout.
-void report(const std::set<selected_function>& functions, bool list) {
+void print_selected(const std::set<selected_function>& functions, bool list) {
   for (const selected_function& f : functions) {
     if (!f.skip_reason.empty()) warn_skipped(f);
     if (list) list_function(f);
   }
 }
 
-int revert(const project& where) {
-  const change_set changes = revert_changes(where);
-  if (llvm::Error error = write_changes(changes)) return fail(input_error, llvm::toString(std::move(error)));
+int revert(const project& editable) {
+  const change_set changes = revert_changes(editable);
+  if (llvm::Error failure = write_changes(changes)) return fail(input_error, std::move(failure));
   llvm::errs() << "perf-instrument: reverted " << changes.size() << " file" << (changes.size() == 1 ? "" : "s")
-               << " under " << where.root << "\n";
+               << " under " << editable.root << "\n";
   return success;
 }
 
 // --cmake-include: the zero-edit CMake file installed with this binary.
 int print_cmake_include() {
-  static int anchor;
-  const fs::path file = fs::path(llvm::sys::fs::getMainExecutable("perf-instrument", &anchor)).parent_path() /
-                        PERF_PACKAGE_DIR_FROM_BINARY / "perf_instrument-zero-edit.cmake";
-  if (!fs::exists(file))
-    return fail(input_error, "there is no " + file.lexically_normal().string() +
-                                 ": the CMake integration comes with `cmake --install` of perf-instrument");
-  llvm::outs() << real_path(file.string()) << "\n";
+  llvm::Expected<std::string> file = zero_edit_cmake_file();
+  if (!file) return fail(input_error, file.takeError());
+  llvm::outs() << *file << "\n";
   return success;
 }
 
@@ -86,67 +83,64 @@ int print_cmake_include() {
 // mirror lies in the build tree.
 int launch_compiler(const run_options& options) {
   if (options.files.empty()) return fail(usage_error, "--launch needs a compiler command after --");
-  llvm::Expected<project> where = find_project(options.root, options.build_dir, {});
-  if (!where) return fail(input_error, llvm::toString(where.takeError()));
-  const std::string build_dir = real_path(options.build_dir);
-  where->excluded.push_back(build_dir);
-  return launch({*where, build_dir + "/perf-instrument/mirror", options.launchers, options.files}, options.chosen);
+  llvm::Expected<project> editable = find_project(options.root, options.build_dir, {});
+  if (!editable) return fail(input_error, editable.takeError());
+  editable->excluded.push_back(options.build_dir);
+  return launch({*editable, options.build_dir + "/perf-instrument/mirror", options.launchers, options.files},
+                options.chosen);
 }
 
 }  // namespace
 
-int run(int argc, const char** argv) {
-  std::optional<run_options> options = parse_command_line(argc, argv);
-  if (!options) return usage_error;
+int run_command_line(int argc, const char** argv) {
+  llvm::Expected<run_options> options = parse_command_line(argc, argv);
+  if (!options) return fail(usage_error, options.takeError());
   if (options->mode == mode::cmake_include) return print_cmake_include();
   if (options->mode == mode::launch) return launch_compiler(*options);
   if (options->mode == mode::revert && !options->root.empty()) {  // no database needed
-    llvm::Expected<project> where = find_project(options->root, options->build_dir, {});
-    return where ? revert(*where) : fail(input_error, llvm::toString(where.takeError()));
+    llvm::Expected<project> editable = find_project(options->root, options->build_dir, {});
+    return editable ? revert(*editable) : fail(input_error, editable.takeError());
   }
 
-  const std::string database_path = (fs::path(options->build_dir) / "compile_commands.json").string();
+  const std::string database_path = options->build_dir + "/compile_commands.json";
   std::string load_error;
   const std::unique_ptr<clang::tooling::CompilationDatabase> database =
       clang::tooling::JSONCompilationDatabase::loadFromFile(database_path, load_error,
                                                             clang::tooling::JSONCommandLineSyntax::AutoDetect);
   if (!database)
-    return fail(input_error, "cannot read the compilation database " + real_path(database_path) + ": " + load_error +
+    return fail(input_error, "cannot read the compilation database " + database_path + ": " + load_error +
                                  "\n  Produce one with CMake's -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or with "
                                  "`bear -- <your build command>`.");
   const std::map<std::string, std::string> known = database_files(*database);
   std::vector<std::string> known_paths;
   for (const auto& [path, name] : known) known_paths.push_back(path);
-  llvm::Expected<project> where = find_project(options->root, options->build_dir, known_paths);
-  if (!where) return fail(input_error, llvm::toString(where.takeError()));
+  llvm::Expected<project> editable = find_project(options->root, options->build_dir, known_paths);
+  if (!editable) return fail(input_error, editable.takeError());
 
-  if (options->mode == mode::revert) return revert(*where);
-  const std::string output_dir = options->mode == mode::mirror ? real_path(options->output_dir) : "";
-  if (!output_dir.empty() && (output_dir == where->root || where->contains(output_dir)))
-    return fail(usage_error, "the output directory " + output_dir + " is inside the project " + where->root);
+  if (options->mode == mode::revert) return revert(*editable);
+  const std::string& output_dir = options->output_dir;
+  if (options->mode == mode::mirror && (output_dir == editable->root || editable->contains(output_dir)))
+    return fail(usage_error, "the output directory " + output_dir + " is inside the project " + editable->root);
   llvm::Expected<std::vector<std::string>> units = units_to_parse(options->files, known, database_path);
-  if (!units) return fail(input_error, llvm::toString(units.takeError()));
+  if (!units) return fail(input_error, units.takeError());
 
-  edit_set edits;
-  const std::unique_ptr<clang::tooling::FrontendActionFactory> collector = make_collector(options->chosen, *where, edits);
-  if (const unsigned failed = parse_in_parallel(*database, *units, options->extra, options->jobs, *collector))
-    return fail(input_error, llvm::Twine(failed) + " translation unit" + (failed == 1 ? "" : "s") +
-                                 " did not parse (see the errors above); nothing was written");
-  const resolved_edits resolved = edits.resolve();
-  report(resolved.functions, options->mode == mode::list);
+  llvm::Expected<rewrite_plan> plan =
+      rewrite(*database, *units, options->extra, options->jobs, options->chosen, *editable);
+  if (!plan) return fail(input_error, llvm::toString(plan.takeError()) + "; nothing was written");
+  print_selected(plan->edits.functions, options->mode == mode::list);
   if (options->mode == mode::list) return success;
   if (options->mode == mode::mirror) {
-    if (llvm::Error error = write_mirror(output_dir, *where, resolved, edits.files_read(), *database, *units))
-      return fail(input_error, llvm::toString(std::move(error)));
+    if (llvm::Error failure = write_mirror(output_dir, *editable, *plan, *database, *units))
+      return fail(input_error, std::move(failure));
     return success;
   }
-  llvm::Expected<change_set> changes = instrumentation_changes(resolved);
-  if (!changes) return fail(input_error, llvm::toString(changes.takeError()));
+  llvm::Expected<change_set> changes = instrumentation_changes(plan->edits);
+  if (!changes) return fail(input_error, changes.takeError());
   if (options->mode == mode::diff) {
     for (const auto& [path, change] : *changes) llvm::outs() << unified_diff(path, change.before, change.after);
     return success;
   }
-  if (llvm::Error error = write_changes(*changes)) return fail(input_error, llvm::toString(std::move(error)));
+  if (llvm::Error failure = write_changes(*changes)) return fail(input_error, std::move(failure));
   return success;
 }
 

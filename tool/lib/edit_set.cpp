@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "instrumentation_text.hpp"
-
 namespace perf::tool {
 namespace {
 
@@ -67,23 +65,6 @@ resolved_edits edit_set::resolve() const {
 std::set<std::string> edit_set::files_read() const {
   std::lock_guard lock(mutex_);
   return files_read_;
-}
-
-std::string apply_edits(std::string_view original, std::string_view path, const file_edits& edits) {
-  std::string out;
-  std::size_t done = 0;
-  if (edits.prefix && file_prefix_length(original) == 0) {
-    done = file_prefix_offset(original);
-    out.append(original.substr(0, done));
-    out += file_prefix(path);
-  }
-  for (const auto& [offset, change] : edits.replacements) {
-    out.append(original.substr(done, offset - done));
-    out += change.text;
-    done = offset + change.length;
-  }
-  out.append(original.substr(done));
-  return out;
 }
 
 }  // namespace perf::tool

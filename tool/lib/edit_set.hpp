@@ -7,55 +7,14 @@
 #include <mutex>
 #include <set>
 #include <string>
-#include <string_view>
-#include <tuple>
-#include <vector>
+
+#include "file_edits.hpp"
+#include "planned_function.hpp"
+#include "selected_function.hpp"
 
 namespace perf::tool {
 
-// A selected function as one translation unit planned it.
-struct planned_function {
-  std::string file;  // real path of the file its name is spelled in
-  unsigned line = 0, column = 0;
-  std::string name;         // the report's name
-  std::string skip_reason;  // non-empty: this unit would not measure it, and why
-  // Where its scope statement goes: right after the body's '{'. Empty `body_file`
-  // when there is no such place (a defaulted function, say).
-  std::string body_file;
-  unsigned body_offset = 0;
-  std::string existing;   // the scope statement an earlier run left there, if any
-  std::string statement;  // the scope statement this unit wants there
-
-  auto key() const {
-    return std::tie(body_file, body_offset, file, line, column, name, skip_reason, existing, statement);
-  }
-  bool operator<(const planned_function& other) const { return key() < other.key(); }
-};
-
-// A selected function as the whole run decided it: measured, or skipped and why.
-struct selected_function {
-  std::string file;
-  unsigned line = 0, column = 0;
-  std::string name;
-  std::string skip_reason;  // empty when measured
-
-  auto key() const { return std::tie(file, line, column, name, skip_reason); }
-  bool operator<(const selected_function& other) const { return key() < other.key(); }
-  bool operator==(const selected_function& other) const { return key() == other.key(); }
-};
-
-// `length` bytes at some offset of a file replaced by `text` (length 0: an insertion).
-struct replacement {
-  unsigned length = 0;
-  std::string text;
-  bool operator==(const replacement& other) const { return length == other.length && text == other.text; }
-};
-
-struct file_edits {
-  bool prefix = false;                           // the file needs file_prefix(), unless it has it
-  std::map<unsigned, replacement> replacements;  // by offset in the file as it is
-};
-
+// What the whole run decided: the edits per file and every selected function.
 struct resolved_edits {
   std::map<std::string, file_edits> files;  // by real path
   std::set<selected_function> functions;
@@ -86,9 +45,6 @@ class edit_set {
   std::set<std::string> prefixed_;
   std::set<std::string> files_read_;
 };
-
-// `original` (the file at `path`) with `edits` applied.
-std::string apply_edits(std::string_view original, std::string_view path, const file_edits& edits);
 
 }  // namespace perf::tool
 

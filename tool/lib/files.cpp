@@ -3,6 +3,7 @@
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Signals.h>
+#include <llvm/Support/raw_ostream.h>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -13,6 +14,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+
+#include "diagnostics.hpp"
 
 namespace perf::tool {
 
@@ -43,9 +46,7 @@ bool is_read_only(const std::string& path) {
 
 namespace {
 
-llvm::Error failure(const std::string& what, int error) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), what + ": " + std::strerror(error));
-}
+llvm::Error failure(const std::string& what, int number) { return error(what + ": " + std::strerror(number)); }
 
 // Writes `text` to a new temporary file beside `path`, with the permissions of
 // `path` (or 0644); returns the temporary file's name.
@@ -75,11 +76,15 @@ llvm::Expected<std::string> stage(const std::string& path, const std::string& te
     llvm::sys::DontRemoveFileOnSignal(temporary);
     return failure("cannot write beside " + path, error);
   };
-  for (std::size_t done = 0; done < text.size();) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return fail(n < 0 ? errno : EIO);
-    done += static_cast<std::size_t>(n);
+  {
+    llvm::raw_fd_ostream out(fd, /*shouldClose=*/false);
+    out << text;
+    out.flush();
+    if (out.has_error()) {
+      const std::error_code written = out.error();
+      out.clear_error();
+      return fail(written.value());
+    }
   }
   if (::fchmod(fd, mode) != 0 || ::fsync(fd) != 0) return fail(errno);
   const int closed = ::close(fd);
@@ -101,8 +106,7 @@ llvm::Error write_files_atomically(const std::map<std::string, std::string>& tex
     llvm::Expected<std::string> temporary = stage(path, text);
     if (!temporary) {
       for (const auto& [unused, written] : staged) discard(written);
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     llvm::toString(temporary.takeError()) + "; nothing was written");
+      return error(llvm::toString(temporary.takeError()) + "; nothing was written");
     }
     staged[path] = *temporary;
   }

@@ -3,7 +3,7 @@
 #ifndef PERF_TOOL_FUNCTION_REPORT_HPP
 #define PERF_TOOL_FUNCTION_REPORT_HPP
 
-#include "edit_set.hpp"
+#include "selected_function.hpp"
 
 namespace perf::tool {
 

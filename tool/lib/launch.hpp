@@ -14,7 +14,7 @@
 namespace perf::tool {
 
 struct launch_options {
-  project where;                       // what may be instrumented (never the build tree)
+  project editable;                    // what may be instrumented (never the build tree)
   std::string mirror_dir;              // where the instrumented copies go
   std::vector<std::string> launchers;  // run in front of the compiler, e.g. ccache
   std::vector<std::string> command;    // the compiler and its arguments
@@ -25,9 +25,6 @@ struct launch_options {
 // C++ unit of the project (a link, a C file), or whose unit the rewriter cannot
 // parse (with a warning), runs as it is.
 int launch(const launch_options& options, const selection& chosen);
-
-// The arguments of `command` (a compiler and its arguments) that name C++ source files.
-std::vector<std::string> source_arguments(const std::vector<std::string>& command);
 
 // `depfile_text` with every path under `mirror_dir` replaced by the same path
 // under `root`.

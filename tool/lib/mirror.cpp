@@ -7,45 +7,19 @@
 
 #include <filesystem>
 
-#include "compiler_arguments.hpp"
+#include "diagnostics.hpp"
 #include "files.hpp"
+#include "install_layout.hpp"
 
 namespace perf::tool {
-namespace {
-
 namespace fs = std::filesystem;
 
-std::string resolved(const std::string& path, const std::string& directory) {
-  return fs::path(path).is_absolute() ? path : (fs::path(directory) / path).string();
-}
-
-// Whether in[i] is one of `options`, joined to its value or followed by it (then
-// `i` moves past the value).
-bool split(const std::vector<std::string>& in, std::size_t& i, std::initializer_list<const char*> options,
-           std::string& option, std::string& value) {
-  for (const std::string name : options) {
-    if (in[i] == name && i + 1 < in.size()) {
-      option = name;
-      value = in[++i];
-      return true;
-    }
-    if (in[i].size() > name.size() && in[i].compare(0, name.size(), name) == 0) {
-      option = name;
-      value = in[i].substr(name.size());
-      return true;
-    }
-  }
-  return false;
-}
-
-}  // namespace
-
-llvm::Expected<mirror> mirror::make(const std::string& output_dir, const project& where, const resolved_edits& edits,
-                                    const std::set<std::string>& files_read) {
-  mirror made(output_dir, where);
-  for (const std::string& path : files_read) {
+llvm::Expected<mirror> mirror::make(const std::string& output_dir, const project& editable, const rewrite_plan& plan) {
+  mirror made(output_dir, editable);
+  const resolved_edits& edits = plan.edits;
+  for (const std::string& path : plan.files_read) {
     std::optional<std::string> text = read_file(path);
-    if (!text) return llvm::createStringError(llvm::inconvertibleErrorCode(), "cannot read " + path);
+    if (!text) return error("cannot read " + path);
     const auto found = edits.files.find(path);
     made.texts_[path] = found == edits.files.end() ? std::move(*text) : apply_edits(*text, path, found->second);
   }
@@ -53,26 +27,25 @@ llvm::Expected<mirror> mirror::make(const std::string& output_dir, const project
 }
 
 std::string mirror::path_of(const std::string& real_path) const {
-  return (fs::path(output_dir_) / fs::path(real_path).lexically_relative(where_.root)).lexically_normal().string();
+  return (fs::path(output_dir_) / fs::path(real_path).lexically_relative(editable_.root)).lexically_normal().string();
 }
 
-std::vector<std::string> mirror::arguments(const clang::tooling::CompileCommand& command) const {
-  const std::string unit = real_path(resolved(command.Filename, command.Directory));
+std::vector<std::string> mirror::arguments(const compiler_command& command) const {
   std::vector<std::string> out;
-  const std::vector<std::string>& in = command.CommandLine;
-  for (std::size_t i = 0; i < in.size(); ++i) {
-    std::string option, value;
-    if (split(in, i, {"-I", "-iquote", "-isystem", "-idirafter"}, option, value)) {
-      const std::string directory = real_path(resolved(value, command.Directory));
-      if (directory == where_.root || where_.contains(directory)) out.push_back(option + path_of(directory));
-      out.push_back(option + value);
-    } else if (split(in, i, {"-include", "-imacros"}, option, value)) {
-      const std::string file = real_path(resolved(value, command.Directory));
+  for (const command_argument& argument : command.arguments()) {
+    const std::string& option = argument.option;
+    if (option == "-I" || option == "-iquote" || option == "-isystem" || option == "-idirafter") {
+      if (argument.real_path == editable_.root || editable_.contains(argument.real_path))
+        out.push_back(option + path_of(argument.real_path));
+      out.push_back(option + argument.value);
+    } else if (option == "-include" || option == "-imacros") {
       out.push_back(option);
-      out.push_back(texts_.count(file) ? path_of(file) : value);
+      out.push_back(texts_.count(argument.real_path) ? path_of(argument.real_path) : argument.value);
+    } else if (argument.is_input() && argument.real_path == command.unit_path() &&
+               editable_.contains(command.unit_path())) {
+      out.push_back(path_of(command.unit_path()));
     } else {
-      const bool is_unit = i > 0 && in[i][0] != '-' && real_path(resolved(in[i], command.Directory)) == unit;
-      out.push_back(is_unit && where_.contains(unit) ? path_of(unit) : in[i]);
+      out.insert(out.end(), argument.words.begin(), argument.words.end());
     }
   }
   out.push_back("-I" + perf_include_dir());
@@ -88,22 +61,22 @@ llvm::Expected<std::set<std::string>> mirror::write(const std::map<std::string, 
     changed[target] = text;
     written.insert(path);
   }
-  if (llvm::Error error = write_files_atomically(changed)) return error;
+  if (llvm::Error failure = write_files_atomically(changed)) return failure;
   return written;
 }
 
-llvm::Error write_mirror(const std::string& output_dir, const project& where, const resolved_edits& edits,
-                         const std::set<std::string>& files_read, const clang::tooling::CompilationDatabase& database,
-                         const std::vector<std::string>& units) {
-  llvm::Expected<mirror> layout = mirror::make(output_dir, where, edits, files_read);
+llvm::Error write_mirror(const std::string& output_dir, const project& editable, const rewrite_plan& plan,
+                         const clang::tooling::CompilationDatabase& database, const std::vector<std::string>& units) {
+  llvm::Expected<mirror> layout = mirror::make(output_dir, editable, plan);
   if (!layout) return layout.takeError();
   llvm::json::Array entries;
   for (const std::string& unit : units) {
-    const std::string unit_path = real_path(unit);
     for (const clang::tooling::CompileCommand& command : database.getCompileCommands(unit)) {
-      llvm::json::Object entry{{"directory", command.Directory},
-                               {"file", where.contains(unit_path) ? layout->path_of(unit_path) : command.Filename},
-                               {"arguments", layout->arguments(command)}};
+      const compiler_command read(command);
+      llvm::json::Object entry{
+          {"directory", command.Directory},
+          {"file", editable.contains(read.unit_path()) ? layout->path_of(read.unit_path()) : command.Filename},
+          {"arguments", layout->arguments(read)}};
       if (!command.Output.empty()) entry["output"] = command.Output;
       entries.push_back(std::move(entry));
     }

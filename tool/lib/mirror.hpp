@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "edit_set.hpp"
+#include "compiler_command.hpp"
 #include "project.hpp"
+#include "rewrite.hpp"
 
 namespace clang::tooling {
 class CompilationDatabase;
-struct CompileCommand;
 }  // namespace clang::tooling
 
 namespace perf::tool {
@@ -24,9 +24,8 @@ namespace perf::tool {
 // under a directory outside the project, instrumented as the run's edits say.
 class mirror {
  public:
-  // Reads every file of `files_read` and applies `edits` to it.
-  static llvm::Expected<mirror> make(const std::string& output_dir, const project& where, const resolved_edits& edits,
-                                     const std::set<std::string>& files_read);
+  // Reads every file the plan's units read and applies the plan's edits to it.
+  static llvm::Expected<mirror> make(const std::string& output_dir, const project& editable, const rewrite_plan& plan);
 
   // Where the mirror of `real_path` (a file or directory in the project) lies.
   std::string path_of(const std::string& real_path) const;
@@ -36,7 +35,7 @@ class mirror {
   // and then where it is (instrumented headers are found before the originals, the
   // others still resolve); files given to -include and -imacros are their mirrors;
   // the perf headers are added.
-  std::vector<std::string> arguments(const clang::tooling::CompileCommand& command) const;
+  std::vector<std::string> arguments(const compiler_command& command) const;
 
   // Writes the files whose mirror is missing or different, each atomically, and
   // `extra` (path -> text) with them; a file already up to date keeps its time stamp.
@@ -44,20 +43,19 @@ class mirror {
   llvm::Expected<std::set<std::string>> write(const std::map<std::string, std::string>& extra = {}) const;
 
  private:
-  mirror(std::string output_dir, const project& where) : output_dir_(std::move(output_dir)), where_(where) {}
+  mirror(std::string output_dir, const project& editable) : output_dir_(std::move(output_dir)), editable_(editable) {}
 
   std::string output_dir_;
-  project where_;
+  project editable_;
   std::map<std::string, std::string> texts_;  // real path of the original -> mirrored text
 };
 
-// -o DIR: writes the mirror of `edits` under `output_dir` and
+// -o DIR: writes the mirror of `plan` under `output_dir` and
 // `output_dir/compile_commands.json` with an entry per command of `units` (as the
 // database names them), made by mirror::arguments. Nothing is written outside
 // `output_dir`: a unit outside the project keeps its path.
-llvm::Error write_mirror(const std::string& output_dir, const project& where, const resolved_edits& edits,
-                         const std::set<std::string>& files_read, const clang::tooling::CompilationDatabase& database,
-                         const std::vector<std::string>& units);
+llvm::Error write_mirror(const std::string& output_dir, const project& editable, const rewrite_plan& plan,
+                         const clang::tooling::CompilationDatabase& database, const std::vector<std::string>& units);
 
 }  // namespace perf::tool
 

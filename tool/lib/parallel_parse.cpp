@@ -13,6 +13,8 @@
 #include <mutex>
 #include <thread>
 
+#include "diagnostics.hpp"
+
 namespace perf::tool {
 namespace {
 
@@ -52,8 +54,8 @@ bool parse(const clang::tooling::CompileCommand& command, const extra_arguments&
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> file_system(llvm::vfs::createPhysicalFileSystem().release());
   llvm::raw_string_ostream out(diagnostics);
   if (const std::error_code error = file_system->setCurrentWorkingDirectory(command.Directory)) {
-    out << "perf-instrument: error: cannot enter " << command.Directory << ", the directory of " << command.Filename
-        << ": " << error.message() << "\n";
+    print_error("cannot enter " + command.Directory + ", the directory of " + command.Filename + ": " + error.message(),
+                out);
     return false;
   }
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(new clang::FileManager(clang::FileSystemOptions(), file_system));

@@ -9,6 +9,8 @@
 #include <clang/Basic/SourceManager.h>
 #include <clang/Lex/Lexer.h>
 
+#include "source_file.hpp"
+
 namespace perf::tool {
 namespace {
 
@@ -54,11 +56,10 @@ bool spells_constexpr(const FunctionDecl& call_operator, SourceLocation body_bra
   return false;
 }
 
-plan skip(std::string reason, SourceLocation insert_at = {}) { return plan{std::move(reason), insert_at, scope_kind::plain}; }
+plan skip(std::string reason, SourceLocation insert_at = {}) { return plan{std::move(reason), insert_at, {}, scope_kind::plain, {}}; }
 
-}  // namespace
-
-plan plan_function(const FunctionDecl& f, const ASTContext& context) {
+// The rules of the construct itself, wherever it is written.
+plan construct_plan(const FunctionDecl& f, const ASTContext& context) {
   const SourceManager& sources = context.getSourceManager();
   const LangOptions& language = context.getLangOpts();
   if (f.isDefaulted()) return skip("defaulted: it has no body to measure");
@@ -74,7 +75,7 @@ plan plan_function(const FunctionDecl& f, const ASTContext& context) {
 
   if (!language.CPlusPlus) return skip("C: the measuring scope needs C++", insert_at);
   if (f.isConsteval()) return skip("consteval: it runs only during compilation", insert_at);
-  plan result{{}, insert_at, scope_kind::plain};
+  plan result{{}, insert_at, {}, scope_kind::plain, {}};
   if (!f.isConstexpr()) return result;
   if (language.CPlusPlus20) {
     result.kind = scope_kind::constexpr_function;
@@ -84,6 +85,36 @@ plan plan_function(const FunctionDecl& f, const ASTContext& context) {
   // only that: one used in a constant expression must be excluded.
   if (isLambdaCallOperator(&f) && !spells_constexpr(f, brace, sources, language)) return result;
   return skip("constexpr before C++20: the scope would stop it being a constant expression", insert_at);
+}
+
+}  // namespace
+
+plan planner::plan_function(const FunctionDecl& f) {
+  const SourceManager& sources = context_.getSourceManager();
+  if (!editable_.contains(file_of(f.getLocation(), sources).real_path))
+    return skip("outside the project " + editable_.root);
+  plan result = construct_plan(f, context_);
+  const source_file body = file_of(result.insert_at, sources);
+  if (result.insert_at.isValid() && (body.system || !editable_.contains(body.real_path))) {
+    result.skip_reason = "its body is outside the project " + editable_.root;
+    result.insert_at = {};
+  }
+  if (result.insert_at.isInvalid()) return result;
+  result.body_file = body.real_path;
+  if (!result.skip_reason.empty()) return result;
+  if (std::optional<std::string> prefixed = prefixed_for(result.insert_at))
+    result.also_prefixed = *prefixed;
+  else
+    result.skip_reason = "its file is included inside a declaration by a unit outside the project";
+  return result;
+}
+
+std::optional<std::string> planner::prefixed_for(SourceLocation location) {
+  const SourceManager& sources = context_.getSourceManager();
+  if (!nesting_.inside_declaration(sources.getFileID(sources.getFileLoc(location)))) return std::string();
+  const std::string main_file = file_of(sources.getLocForStartOfFile(sources.getMainFileID()), sources).real_path;
+  if (!editable_.contains(main_file)) return std::nullopt;
+  return main_file;
 }
 
 }  // namespace perf::tool

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "diagnostics.hpp"
 #include "files.hpp"
 
 namespace perf::tool {
@@ -57,16 +58,14 @@ llvm::Expected<project> find_project(const std::string& explicit_root, const std
   std::string root = explicit_root;
   if (root.empty()) root = cmake_source_dir(build_dir);
   if (root.empty()) root = common_directory(database_files);
-  if (root.empty()) return llvm::createStringError(llvm::inconvertibleErrorCode(), "the database has no files");
+  if (root.empty()) return error("the database has no files");
   root = real_path(root);
   while (root.size() > 1 && root.back() == '/') root.pop_back();
   if (!fs::is_directory(root))
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), "the project root " + root + " is not a directory");
+    return error("the project root " + root + " is not a directory");
   if (fs::path(root) == fs::path(root).root_path())
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "the project would be all of " + root +
-                                       " (the database's files have no other directory in common); "
-                                       "name it with --root DIR");
+    return error("the project would be all of " + root +
+                 " (the database's files have no other directory in common); name it with --root DIR");
   return project{root, {}};
 }
 

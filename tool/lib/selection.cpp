@@ -1,21 +1,23 @@
 #include "selection.hpp"
 
+#include "diagnostics.hpp"
+
 namespace perf::tool {
 
-std::string selection::add(std::vector<llvm::Regex>& to, const std::string& expression) {
+llvm::Error selection::add(std::vector<llvm::Regex>& to, const std::string& expression) {
   const std::string anchored = "^(" + expression + ")$";
   llvm::Regex regex(anchored);
-  std::string error;
-  if (!regex.isValid(error)) return "invalid regular expression '" + expression + "': " + error;
+  std::string problem;
+  if (!regex.isValid(problem)) return error("invalid regular expression '" + expression + "': " + problem);
   to.push_back(std::move(regex));
-  return {};
+  return llvm::Error::success();
 }
 
-std::string selection::add_filter(const std::string& expression) { return add(filters_, expression); }
+llvm::Error selection::add_filter(const std::string& expression) { return add(filters_, expression); }
 
-std::string selection::add_exclude(const std::string& expression) { return add(excludes_, expression); }
+llvm::Error selection::add_exclude(const std::string& expression) { return add(excludes_, expression); }
 
-std::string selection::add_no_ticks(const std::string& expression) { return add(no_ticks_, expression); }
+llvm::Error selection::add_no_ticks(const std::string& expression) { return add(no_ticks_, expression); }
 
 bool selection::any_matches(const std::vector<llvm::Regex>& expressions, const std::string& default_label,
                             const std::string& qualified_name) {

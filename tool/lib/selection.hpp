@@ -4,6 +4,7 @@
 #define PERF_TOOL_SELECTION_HPP
 
 #include <llvm/ADT/StringRef.h>
+#include <llvm/Support/Error.h>
 #include <llvm/Support/Regex.h>
 
 #include <optional>
@@ -16,11 +17,10 @@ class selection {
  public:
   // Regular expressions (POSIX extended) that must match a whole name: the one the
   // report shows by default (box<T>::get, see function_label.hpp), or the plain
-  // qualified name (box::get). Returns an error message naming a bad expression,
-  // empty on success.
-  std::string add_filter(const std::string& expression);
-  std::string add_exclude(const std::string& expression);
-  std::string add_no_ticks(const std::string& expression);
+  // qualified name (box::get). An error names a bad expression.
+  llvm::Error add_filter(const std::string& expression);
+  llvm::Error add_exclude(const std::string& expression);
+  llvm::Error add_no_ticks(const std::string& expression);
 
   bool has_filters() const { return !filters_.empty(); }
 
@@ -35,7 +35,7 @@ class selection {
   bool logs_ticks(const std::string& default_label, const std::string& qualified_name) const;
 
  private:
-  static std::string add(std::vector<llvm::Regex>& to, const std::string& expression);
+  static llvm::Error add(std::vector<llvm::Regex>& to, const std::string& expression);
   static bool any_matches(const std::vector<llvm::Regex>& expressions, const std::string& default_label,
                           const std::string& qualified_name);
 

@@ -4,13 +4,13 @@
 // Each thread owns one block: a slot of statistics per measured site, indexed by
 // the site's id, and an arena of histogram blocks. Only the owning thread writes;
 // the runtime reads concurrently (snapshots, the exit report), so every field that
-// another thread may read is stored with a relaxed atomic store, which on x86-64
-// and aarch64 is a plain store.
+// another thread may read is stored with store_relaxed (perf/detail/atomic.hpp).
 #ifndef PERF_DETAIL_THREAD_STATE_HPP
 #define PERF_DETAIL_THREAD_STATE_HPP
 
 #include <stdint.h>
 
+#include "perf/detail/atomic.hpp"
 #include "perf/detail/clock.hpp"
 #include "perf/detail/compiler.hpp"
 #include "perf/detail/histogram_index.hpp"
@@ -81,31 +81,26 @@ PERF_DETAIL_EXPORT unsigned register_site(site& s) noexcept;
 // Adds the pending durations of `thread` to their histograms; called by the owner.
 PERF_DETAIL_EXPORT void drain_pending(thread_state& thread) noexcept;
 
-template <class T>
-PERF_DETAIL_ALWAYS_INLINE void publish(T& field, T value) noexcept {
-  __atomic_store(&field, &value, __ATOMIC_RELAXED);
-}
-
 // Adds one duration to the distribution of `target`, the slot of site `site`.
 PERF_DETAIL_ALWAYS_INLINE void add_sample(thread_state& thread, slot& target, unsigned site,
                                           uint64_t duration) noexcept {
   const uint64_t calls = target.calls;
-  publish(target.calls, calls + 1);
+  store_relaxed(target.calls, calls + 1);
   if (PERF_DETAIL_UNLIKELY(calls == 0)) {
-    publish(target.reference, duration);
-    publish(target.min, duration);
-    publish(target.max, duration);
+    store_relaxed(target.reference, duration);
+    store_relaxed(target.min, duration);
+    store_relaxed(target.max, duration);
   } else {
-    if (duration < target.min) publish(target.min, duration);
-    if (duration > target.max) publish(target.max, duration);
+    if (duration < target.min) store_relaxed(target.min, duration);
+    if (duration > target.max) store_relaxed(target.max, duration);
   }
   const int64_t deviation = static_cast<int64_t>(duration - target.reference);
-  publish(target.sum_deviation, target.sum_deviation + deviation);
+  store_relaxed(target.sum_deviation, target.sum_deviation + deviation);
   const double d = static_cast<double>(deviation);
-  publish(target.sum_squared_deviation, target.sum_squared_deviation + d * d);
+  store_relaxed(target.sum_squared_deviation, target.sum_squared_deviation + d * d);
 
   const uint32_t pending = thread.pending_count;
-  publish(thread.pending[pending],
+  store_relaxed(thread.pending[pending],
           (uint64_t{site} << pending_duration_bits) | (duration < pending_duration_mask ? duration : pending_duration_mask));
   __atomic_store_n(&thread.pending_count, pending + 1, __ATOMIC_RELEASE);
   if (PERF_DETAIL_UNLIKELY(pending + 1 == pending_capacity)) drain_pending(thread);
@@ -119,8 +114,8 @@ PERF_DETAIL_ALWAYS_INLINE void finish(thread_state& thread, frame& f, uint64_t e
   if (f.parent != nullptr) f.parent->callees += duration;
   slot& target = *f.target;
   const uint64_t self = duration > f.callees ? duration - f.callees : 0;
-  publish(target.self, target.self + self);
-  if (--target.active == 0) publish(target.total, target.total + duration);
+  store_relaxed(target.self, target.self + self);
+  if (--target.active == 0) store_relaxed(target.total, target.total + duration);
   add_sample(thread, target, f.site, duration);
 }
 

@@ -4,13 +4,14 @@
 // Only the owning thread appends; dumps read concurrently. Every field a reader may
 // see is written with a relaxed atomic store (a plain store on x86-64 and aarch64)
 // before `written` is advanced, so a reader can tell a finished event from one
-// being overwritten (see runtime/ticklog.cpp for the reading side).
+// being overwritten (see runtime/ticklog/rings.cpp for the reading side).
 #ifndef PERF_DETAIL_TICK_RING_HPP
 #define PERF_DETAIL_TICK_RING_HPP
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "perf/detail/atomic.hpp"
 #include "perf/detail/compiler.hpp"
 
 namespace perf {
@@ -45,22 +46,6 @@ struct tick_ring {
 // Makes the label memory of the calling thread's `ring` resident, so that no later
 // label meets a page fault; done by the thread's first labelled tick.
 PERF_DETAIL_EXPORT void commit_labels(tick_ring& ring) noexcept;
-
-template <class T>
-PERF_DETAIL_ALWAYS_INLINE void store_relaxed(T& field, T value) noexcept {
-  __atomic_store(&field, &value, __ATOMIC_RELAXED);
-}
-
-// Orders the stores before it ahead of the stores after it. x86-64 never reorders
-// stores, so there it only stops the compiler (and keeps ThreadSanitizer, which
-// does not model fences, quiet).
-PERF_DETAIL_ALWAYS_INLINE void store_store_barrier() noexcept {
-#if defined(__x86_64__)
-  __asm__ __volatile__("" ::: "memory");
-#else
-  __atomic_thread_fence(__ATOMIC_RELEASE);
-#endif
-}
 
 // The slot the next event goes to.
 PERF_DETAIL_ALWAYS_INLINE uint64_t next_index(const tick_ring& ring) noexcept { return ring.written & ring.mask; }

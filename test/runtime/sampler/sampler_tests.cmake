@@ -1,3 +1,5 @@
+find_package(ZLIB REQUIRED)  # the tests unzip the pprof profile
+
 # pprof, the real reader of the pprof profile: Debian's golang-go (scripts/setup.sh).
 # Not found, the test that needs it fails saying so.
 find_program(PERF_GO go)
@@ -32,15 +34,13 @@ function(perf_add_sampler_tests label runtime)
 
   set(dir ${CMAKE_CURRENT_FUNCTION_LIST_DIR})
   add_executable(sampler_tests_${label} ${dir}/sampling_test.cpp ${dir}/sample_table_test.cpp ${dir}/frame_walk_test.cpp
-    ${dir}/profile_formats_test.cpp ${dir}/sample_config_test.cpp ${dir}/report_section_test.cpp)
-  target_link_libraries(sampler_tests_${label} PRIVATE ${runtime} GTest::gtest_main nlohmann_json::nlohmann_json
-    ${PERF_SAMPLER_LIBRARIES})
-  target_include_directories(sampler_tests_${label} SYSTEM PRIVATE ${PERF_SAMPLER_INCLUDE_DIRS})
+    ${dir}/profile_formats_test.cpp ${dir}/sample_config_test.cpp)
+  target_link_libraries(sampler_tests_${label} PRIVATE ${runtime} GTest::gtest_main ZLIB::ZLIB nlohmann_json::nlohmann_json)
   target_compile_options(sampler_tests_${label} PRIVATE -Wall -Wextra -Werror ${flags})
   target_compile_definitions(sampler_tests_${label} PRIVATE PERF_SAMPLE_PROBE="$<TARGET_FILE:sample_probe_${label}>"
     PERF_GO="${PERF_GO}" PERF_STRESS_PROBE="$<TARGET_FILE:sample_stress_${label}>"
     PERF_STRESS_PLUGIN="$<TARGET_FILE:sample_stress_plugin>" PERF_SPEEDSCOPE_BUNDLE="${PERF_SPEEDSCOPE_BUNDLE}"
-    PERF_SPEEDSCOPE_IMPORT="${dir}/speedscope_import.mjs")
+    PERF_SPEEDSCOPE_IMPORT="${dir}/speedscope_import.mjs" PERF_SAMPLE_PROBE_SOURCE="${dir}/sample_probe.cpp")
   gtest_discover_tests(sampler_tests_${label} TEST_PREFIX "${label}." DISCOVERY_MODE PRE_TEST
     PROPERTIES ENVIRONMENT "PERF_REPORT=off;${PERF_SANITIZER_ENVIRONMENT}" LABELS ${label})
 endfunction()

@@ -1,6 +1,7 @@
 // The sampler end to end: probe programs with known CPU splits, their summaries and
 // their profile files.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <map>
 #include <sstream>
@@ -154,6 +155,44 @@ TEST_F(Sampling, StressAtOneKilohertzEndsCleanly) {
   EXPECT_EQ(run.output.find("WARNING"), std::string::npos) << run.output;  // sanitizers' reports
   const std::string folded = read_file(path);
   EXPECT_NE(folded.find("allocate_and_spin"), std::string::npos) << folded;
+}
+
+// The line of the probe's source that holds `text`, counting from 1.
+unsigned line_of(const std::string& text) {
+  std::istringstream source(read_file(PERF_SAMPLE_PROBE_SOURCE));
+  unsigned number = 0;
+  for (std::string line; std::getline(source, line);)
+    if (++number, line.find(text) != std::string::npos) return number;
+  return 0;
+}
+
+// The exit report of a program with two busy threads names their functions and lines,
+// with shares within three points of the CPU split, and each thread's samples.
+TEST_F(Sampling, TheExitReportNamesTheHottestFunctionsAndLinesOfEveryThread) {
+  const std::string path = (dir / "report.json").string();
+  const probe_result run = run_probe_program(PERF_SAMPLE_PROBE, "PERF_SAMPLE_HZ=1000 PERF_REPORT=" + path, "threads");
+  ASSERT_EQ(run.status, 0) << run.output;
+  const auto report = nlohmann::json::parse(read_file(path));
+  const auto& samples = report.at("samples");
+  EXPECT_EQ(samples.at("hz"), 1000);
+  EXPECT_EQ(samples.at("clock"), "cpu");
+  const auto& top = samples.at("top");
+  ASSERT_GE(top.size(), 2u) << samples.dump(1);
+  EXPECT_EQ(top[0].at("function"), "(anonymous namespace)::heavy_thread_work()");
+  EXPECT_EQ(top[1].at("function"), "(anonymous namespace)::light_thread_work()");
+  const double heavy = top[0].at("samples"), light = top[1].at("samples");
+  EXPECT_NEAR(heavy / (heavy + light), 2.0 / 3, 0.03) << samples.dump(1);
+  const auto& hottest_line = samples.at("lines")[0];
+  EXPECT_EQ(hottest_line.at("function"), "(anonymous namespace)::heavy_thread_work()");
+  EXPECT_EQ(hottest_line.at("line"), line_of("void heavy_thread_work()"));
+  EXPECT_NE(hottest_line.at("file").get<std::string>().find("sample_probe.cpp"), std::string::npos);
+  // The two workers, the heavy one first (the main thread, waiting in join(), uses
+  // next to no CPU: a sample or none).
+  const auto& threads = samples.at("threads");
+  ASSERT_GE(threads.size(), 2u) << samples.dump(1);
+  ASSERT_LE(threads.size(), 3u) << samples.dump(1);
+  EXPECT_EQ(threads[0].at("top")[0].at("function"), "(anonymous namespace)::heavy_thread_work()");
+  EXPECT_EQ(threads[1].at("top")[0].at("function"), "(anonymous namespace)::light_thread_work()");
 }
 
 // The pprof file is read by pprof itself (Debian's golang-go; scripts/setup.sh

@@ -1,0 +1,56 @@
+// Choosing the clock and converting its ticks to time.
+#ifndef PERF_RUNTIME_CORE_CLOCK_HPP
+#define PERF_RUNTIME_CORE_CLOCK_HPP
+
+#include <string>
+#include <string_view>
+
+#include "perf/detail/clock.hpp"
+
+namespace perf::runtime {
+
+// What the processor offers for timing, as CPUID (or the architecture) reports it.
+struct cpu_clock_features {
+  bool tsc = false;            // x86-64 RDTSC
+  bool rdtscp = false;         // x86-64 RDTSCP (hidden by some hypervisors)
+  bool invariant_tsc = false;  // ticks at a constant rate, in every power state
+  bool cntvct = false;         // aarch64 virtual counter
+};
+
+cpu_clock_features detect_cpu_clock_features();
+
+struct clock_choice {
+  detail::clock_source source;
+  std::string warning;  // empty unless `requested` could not be honoured
+};
+
+// The clock for a PERF_CLOCK value ("" or "auto", "tsc", "rdtscp", "tsc-fenced",
+// "monotonic") on a processor with `features`. "auto" prefers RDTSCP, then plain
+// RDTSC, and takes the monotonic clock where the TSC is not invariant.
+clock_choice choose_clock(std::string_view requested, const cpu_clock_features& features);
+
+std::string_view clock_name(detail::clock_source source);
+
+// Ticks of `source` per nanosecond and where that figure came from.
+struct clock_rate {
+  double ticks_per_ns;
+  std::string origin;  // "exact", "cpu", "cpuid", "kernel" or "calibrated"
+};
+
+// Remembers a (ticks, CLOCK_MONOTONIC_RAW) pair of `source`; calibration measures
+// from it, so the longer the program has run, the sooner the estimate settles.
+void start_calibration(detail::clock_source source);
+
+// The rate of `source`: stated by the CPU or the kernel where they state it, else
+// calibrated against CLOCK_MONOTONIC_RAW from the start_calibration() pair until two
+// consecutive estimates agree within 1e-4. Takes a few milliseconds at most when
+// the program has run for a while; call it off the hot path.
+clock_rate measure_rate(detail::clock_source source);
+
+// One estimate of the rate of `source` from the start_calibration() pair to now,
+// without waiting: async-signal-safe, for the crash dump; rough in a young program.
+double quick_ticks_per_ns(detail::clock_source source) noexcept;
+
+}  // namespace perf::runtime
+
+#endif  // PERF_RUNTIME_CORE_CLOCK_HPP

@@ -1,0 +1,69 @@
+#include "core/config.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+
+namespace perf::runtime {
+namespace {
+
+// A count from 1 to max_ring_events, rounded up to a power of two of at least 16.
+uint64_t parse_ring_events(std::string_view value, std::vector<std::string>& warnings) {
+  uint64_t count = 0;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), count);
+  if (error != std::errc() || end != value.data() + value.size() || count < 1 || count > max_ring_events) {
+    warnings.push_back(fmt::format("PERF_RING_EVENTS='{}' is not a count from 1 to {}; using {}", value,
+                                   max_ring_events, default_ring_events));
+    return default_ring_events;
+  }
+  uint64_t capacity = 16;
+  while (capacity < count) capacity *= 2;
+  return capacity;
+}
+
+}  // namespace
+
+config parse_config(const std::function<const char*(const char*)>& getenv_fn) {
+  config result;
+  if (const char* report = getenv_fn("PERF_REPORT"); report != nullptr && *report != '\0') {
+    const std::string_view value = report;
+    if (value == "off") {
+      result.report.where = report_destination::kind::off;
+    } else if (value == "stderr" || value == "-") {
+      result.report.where = report_destination::kind::standard_error;
+    } else if (value.back() == '/') {
+      result.warnings.push_back(
+          fmt::format("PERF_REPORT='{}' names a directory, not a file; the report goes to stderr", value));
+    } else {
+      result.report = {report_destination::kind::file, std::string(value)};
+    }
+  }
+  if (const char* clock = getenv_fn("PERF_CLOCK")) result.clock = clock;
+  if (const char* ticks = getenv_fn("PERF_TICKS"); ticks != nullptr && *ticks != '\0') {
+    const std::string_view value = ticks;
+    if (value == "off")
+      result.ticks = false;
+    else if (value != "on")
+      result.warnings.push_back(fmt::format("PERF_TICKS='{}' is neither on nor off; the tick log stays on", value));
+  }
+  if (const char* events = getenv_fn("PERF_RING_EVENTS"); events != nullptr && *events != '\0')
+    result.ring_events = parse_ring_events(events, result.warnings);
+  if (const char* path = getenv_fn("PERF_TICKLOG")) result.ticklog_path = path;
+  if (const char* path = getenv_fn("PERF_TRACE")) result.trace_path = path;
+  return result;
+}
+
+std::string expand_pid(std::string_view pattern, long pid) {
+  std::string out;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == '%' && i + 1 < pattern.size() && pattern[i + 1] == 'p') {
+      out += std::to_string(pid);
+      ++i;
+    } else {
+      out += pattern[i];
+    }
+  }
+  return out;
+}
+
+}  // namespace perf::runtime

@@ -1,0 +1,44 @@
+// The PERF_* environment variables, parsed once at start-up.
+#ifndef PERF_RUNTIME_CORE_CONFIG_HPP
+#define PERF_RUNTIME_CORE_CONFIG_HPP
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace perf::runtime {
+
+// Where the exit report goes (PERF_REPORT).
+struct report_destination {
+  enum class kind { standard_error, file, off };
+  kind where = kind::standard_error;
+  std::string path;  // for kind::file, with %p not yet expanded
+};
+
+// Events each thread's tick ring holds unless PERF_RING_EVENTS says otherwise.
+constexpr uint64_t default_ring_events = uint64_t{1} << 16;
+constexpr uint64_t max_ring_events = uint64_t{1} << 28;
+
+struct config {
+  report_destination report;
+  std::string clock;  // PERF_CLOCK as given; runtime/clock.cpp interprets it
+  bool ticks = true;  // PERF_TICKS: tick log on (the default) or off
+  uint64_t ring_events = default_ring_events;  // PERF_RING_EVENTS, a power of two
+  std::string ticklog_path;  // PERF_TICKLOG, %p not yet expanded; empty: none
+  std::string trace_path;    // PERF_TRACE, likewise
+  // One line per value that could not be used, naming the variable.
+  std::vector<std::string> warnings;
+};
+
+// Reads the configuration through `getenv_fn` (so tests need not touch the
+// process environment); a null result means unset.
+config parse_config(const std::function<const char*(const char*)>& getenv_fn);
+
+// `pattern` with every "%p" replaced by `pid`.
+std::string expand_pid(std::string_view pattern, long pid);
+
+}  // namespace perf::runtime
+
+#endif  // PERF_RUNTIME_CORE_CONFIG_HPP

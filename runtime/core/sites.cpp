@@ -1,0 +1,64 @@
+#include "core/sites.hpp"
+
+#include <cstring>
+#include <mutex>
+
+namespace perf::runtime {
+namespace {
+
+// Where calls of sites beyond max_sites are counted, so nothing goes missing silently.
+const site_info overflow_site = {"(sites beyond the limit of 65535)", "", 0};
+
+struct site_table {
+  std::mutex mutex;
+  std::vector<site_info> sites{site_info{}};
+  unsigned count = 1;  // atomic: sites.size(), readable without the lock
+};
+
+// Never destroyed: sites are read after static destructors have run.
+site_table& table() {
+  static site_table* const the_table = new site_table;
+  return *the_table;
+}
+
+// Site names by id for the crash dump, which may not take the lock. Zero pages until used.
+const char* signal_safe_site_names[max_sites];
+
+}  // namespace
+
+unsigned register_site(detail::site& s) {
+  site_table& t = table();
+  std::lock_guard lock(t.mutex);
+  if (unsigned existing = __atomic_load_n(&s.id, __ATOMIC_RELAXED); existing != 0) return existing;
+  unsigned id = max_sites - 1;
+  if (t.sites.size() < max_sites - 1) {
+    id = static_cast<unsigned>(t.sites.size());
+    t.sites.push_back({s.name, s.file, s.line});
+    __atomic_store_n(&signal_safe_site_names[id], strdup(s.name), __ATOMIC_RELEASE);
+  } else if (t.sites.size() == max_sites - 1) {
+    t.sites.push_back(overflow_site);
+  }
+  __atomic_store_n(&t.count, static_cast<unsigned>(t.sites.size()), __ATOMIC_RELEASE);
+  __atomic_store_n(&s.id, id, __ATOMIC_RELAXED);
+  return id;
+}
+
+unsigned site_count() noexcept { return __atomic_load_n(&table().count, __ATOMIC_ACQUIRE); }
+
+std::vector<site_info> copy_sites() {
+  site_table& t = table();
+  std::lock_guard lock(t.mutex);
+  return t.sites;
+}
+
+const char* site_name(unsigned id) noexcept {
+  return id < max_sites ? __atomic_load_n(&signal_safe_site_names[id], __ATOMIC_ACQUIRE) : nullptr;
+}
+
+void lock_sites_for_fork() { table().mutex.lock(); }
+
+void unlock_sites_after_fork() { table().mutex.unlock(); }
+
+}  // namespace perf::runtime
+
+unsigned perf::detail::register_site(site& s) noexcept { return runtime::register_site(s); }

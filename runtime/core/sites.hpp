@@ -1,0 +1,44 @@
+// The process-wide table of measured sites: ids handed out on a site's first call.
+#ifndef PERF_RUNTIME_CORE_SITES_HPP
+#define PERF_RUNTIME_CORE_SITES_HPP
+
+#include <string>
+#include <vector>
+
+#include "perf/detail/thread_state.hpp"
+
+namespace perf::runtime {
+
+// Site ids index every thread's slot array, which is reserved for this many.
+constexpr unsigned max_sites = 1u << 16;
+
+// What the report shows of a site, copied at registration: a library unloaded with
+// dlclose() takes its site objects and string literals with it.
+struct site_info {
+  std::string name;
+  std::string file;
+  unsigned line = 0;
+};
+
+// Gives `s` its id (and returns it): a new one on its first registration, from
+// 1 up; the sites beyond max_sites - 2 share the last id, shown as an overflow row.
+// Thread-safe.
+unsigned register_site(detail::site& s);
+
+// One more than the highest id handed out so far. Thread-safe, lock-free.
+unsigned site_count() noexcept;
+
+// Every site registered so far, indexed by id ([0] is unused). Thread-safe.
+std::vector<site_info> copy_sites();
+
+// The name of site `id`, or null. Async-signal-safe: for the crash dump.
+const char* site_name(unsigned id) noexcept;
+
+// For core/threads' fork handlers only: the table is held locked across fork(),
+// and in the child unlocked by the forking thread, which locked it.
+void lock_sites_for_fork();
+void unlock_sites_after_fork();
+
+}  // namespace perf::runtime
+
+#endif  // PERF_RUNTIME_CORE_SITES_HPP

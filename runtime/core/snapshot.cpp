@@ -1,0 +1,34 @@
+#include "core/snapshot.hpp"
+
+#include <unistd.h>
+
+#include <vector>
+
+#include "core/registrations.hpp"
+#include "core/settings.hpp"
+
+namespace perf::runtime {
+
+void add_snapshot_part(snapshot_part part) { registered<snapshot_part>().push_back(part); }
+
+}  // namespace perf::runtime
+
+perf::snapshot perf::take_snapshot() {
+  using namespace runtime;
+  snapshot s;
+  s.pid = static_cast<long>(getpid());
+  const clock_rate& rate = current_clock_rate();
+  s.clock = {std::string(clock_name(current_settings().clock)), rate.ticks_per_ns, rate.origin};
+  auto add_row = [&](long tid, std::string name, bool exited) {
+    thread_stats& row = s.threads.emplace_back();
+    row.tid = tid;
+    row.name = std::move(name);
+    row.exited = exited;
+  };
+  visit_threads([&](const thread_list& threads) {
+    for (const exited_thread& t : threads.exited) add_row(t.tid, t.name, true);
+    for (const thread_record* t : threads.living) add_row(t->tid, thread_name(*t), false);
+    for (snapshot_part part : registered<snapshot_part>()) part(s, threads);
+  });
+  return s;
+}

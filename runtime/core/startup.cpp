@@ -1,0 +1,31 @@
+#include "core/startup.hpp"
+
+#include <cstdlib>
+#include <vector>
+
+#include "core/registrations.hpp"
+#include "core/settings.hpp"
+
+namespace perf::runtime {
+namespace {
+
+struct exit_output {
+  void (*write)();
+};
+
+void write_exit_outputs() {
+  for (const exit_output& output : registered<exit_output>()) output.write();
+}
+
+// Settles the configuration (and its warnings) before the program runs. All
+// runtime globals are never destroyed, so the exit outputs find them intact.
+PERF_RUNTIME_ON_START(start_runtime) {
+  current_settings();
+  std::atexit(write_exit_outputs);
+}
+
+}  // namespace
+
+void add_exit_output(void (*write)()) { registered<exit_output>().push_back({write}); }
+
+}  // namespace perf::runtime

@@ -1,0 +1,25 @@
+// How the runtime's components hook into the process's start and exit.
+//
+// A component registers what it needs (thread hooks, snapshot parts, exit outputs,
+// signal handlers) from a function declared with PERF_RUNTIME_ON_START, in its own
+// source file: no list of components exists anywhere else.
+#ifndef PERF_RUNTIME_CORE_STARTUP_HPP
+#define PERF_RUNTIME_CORE_STARTUP_HPP
+
+namespace perf::runtime {
+
+// Defines `function`, run when the runtime is loaded: before the program's own
+// static constructors (priority 101; a shared library's constructors also run before
+// those of the program that needs it), so what it registers is in place before the
+// program's first measured call. Such functions run in no particular order.
+#define PERF_RUNTIME_ON_START(function) __attribute__((constructor(101))) static void function()
+
+// Has `write` run when the program exits, after the program's static destructors
+// (the runtime registers its atexit handler before the program's constructors run).
+// Outputs run in registration order, each to its own destination. Call it only
+// from a PERF_RUNTIME_ON_START function.
+void add_exit_output(void (*write)());
+
+}  // namespace perf::runtime
+
+#endif  // PERF_RUNTIME_CORE_STARTUP_HPP

@@ -1,0 +1,136 @@
+// The lifecycle of a thread's record: made on the thread's first measured call or
+// tick, handed over through the components' hooks when the thread exits, and
+// cleared in a forked child.
+#include "core/threads.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <mutex>
+
+#include "core/registrations.hpp"
+#include "core/settings.hpp"
+#include "core/sites.hpp"
+
+namespace perf::detail {
+
+PERF_DETAIL_TLS thread_state* current_thread = nullptr;
+
+}  // namespace perf::detail
+
+namespace perf::runtime {
+namespace {
+
+struct thread_registry {
+  std::mutex mutex;
+  std::vector<thread_record*> living;
+  std::vector<exited_thread> exited;
+};
+
+// Never destroyed: the exit outputs read it after static destructors have run.
+thread_registry& registry() {
+  static thread_registry* const the_registry = new thread_registry;
+  return *the_registry;
+}
+
+void release(thread_record* thread) {
+  for (const thread_hooks& h : registered<thread_hooks>())
+    if (h.release != nullptr) h.release(*thread);
+  delete thread;
+}
+
+void on_thread_exit(void* record) {
+  auto* thread = static_cast<thread_record*>(record);
+  thread_registry& r = registry();
+  {
+    std::lock_guard lock(r.mutex);
+    for (const thread_hooks& h : registered<thread_hooks>())
+      if (h.exit != nullptr) h.exit(*thread, r.exited.size());
+    r.exited.push_back({thread->tid, thread_name(*thread)});
+    r.living.erase(std::find(r.living.begin(), r.living.end(), thread));
+  }
+  release(thread);
+  detail::current_thread = nullptr;
+}
+
+// fork(): the list and the site table are held across the call, in this order.
+void before_fork() {
+  registry().mutex.lock();
+  lock_sites_for_fork();
+}
+
+void after_fork_in_parent() {
+  unlock_sites_after_fork();
+  registry().mutex.unlock();
+}
+
+void after_fork_in_child() {
+  thread_registry& r = registry();
+  auto* survivor = reinterpret_cast<thread_record*>(detail::current_thread);
+  // The other threads do not exist in the child; their records are unreachable garbage.
+  for (thread_record* thread : r.living)
+    if (thread != survivor) release(thread);
+  r.living.clear();
+  if (survivor != nullptr) {
+    survivor->tid = static_cast<long>(gettid());
+    survivor->handle = pthread_self();
+    r.living.push_back(survivor);
+  }
+  r.exited.clear();
+  for (const thread_hooks& h : registered<thread_hooks>())
+    if (h.fork_child != nullptr) h.fork_child(survivor);
+  // This very thread took the locks before fork(); it releases them here.
+  unlock_sites_after_fork();
+  r.mutex.unlock();
+}
+
+pthread_key_t exit_key() {
+  static const pthread_key_t key = [] {
+    pthread_key_t made;
+    pthread_key_create(&made, on_thread_exit);
+    pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
+    return made;
+  }();
+  return key;
+}
+
+}  // namespace
+
+void add_thread_hooks(const thread_hooks& hooks) { registered<thread_hooks>().push_back(hooks); }
+
+void visit_threads(const std::function<void(const thread_list& list)>& visit) {
+  thread_registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  visit({r.exited, r.living});
+}
+
+std::string thread_name(const thread_record& thread) {
+  char name[64] = "";
+  pthread_getname_np(thread.handle, name, sizeof name);
+  return name;
+}
+
+}  // namespace perf::runtime
+
+namespace perf::detail {
+
+thread_state* attach_thread() noexcept {
+  using namespace runtime;
+  const pthread_key_t key = exit_key();
+  auto* thread = new thread_record{};
+  thread->state.clock = current_settings().clock;
+  thread->tid = static_cast<long>(gettid());
+  thread->handle = pthread_self();
+  thread_registry& r = registry();
+  {
+    std::lock_guard lock(r.mutex);
+    for (const thread_hooks& h : registered<thread_hooks>())
+      if (h.attach != nullptr) h.attach(*thread);
+    r.living.push_back(thread);
+  }
+  pthread_setspecific(key, thread);
+  current_thread = &thread->state;
+  return current_thread;
+}
+
+}  // namespace perf::detail

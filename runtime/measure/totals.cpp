@@ -1,0 +1,140 @@
+// A thread's statistics memory (slots and histogram arena): reserved when it
+// attaches, merged into the totals when it exits, cleared in a forked child.
+#include "measure/totals.hpp"
+
+#include <sys/mman.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "core/sites.hpp"
+#include "core/startup.hpp"
+#include "core/warnings.hpp"
+#include "perf/detail/atomic.hpp"
+
+namespace perf::runtime {
+namespace {
+
+// Histogram blocks a thread may hold: 64 MiB of address space, touched as used.
+constexpr uint32_t arena_blocks = 1u << 17;
+constexpr size_t arena_bytes = size_t{arena_blocks} * detail::histogram_block_size * sizeof(uint64_t);
+constexpr size_t slots_bytes = size_t{max_sites} * sizeof(detail::slot);
+
+// What exited threads leave behind. Touched only by thread hooks and under the
+// thread list's lock, which guards it.
+struct exited_totals {
+  std::vector<accumulator> per_site;   // index = site id
+  std::vector<uint64_t> calls;         // index = exited thread
+};
+
+exited_totals& exited() {
+  static auto* const totals = new exited_totals;  // never destroyed: read at exit
+  return *totals;
+}
+
+// Address space only: the kernel supplies zeroed pages on first touch, so a
+// thread pays for the sites it calls, not for the limit.
+void* reserve(size_t bytes) {
+  void* memory = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (memory == MAP_FAILED) {
+    warn("cannot reserve memory for a measured thread; aborting");
+    std::abort();
+  }
+  return memory;
+}
+
+uint64_t thread_calls(const thread_record& thread, unsigned site_count) {
+  uint64_t calls = 0;
+  for (unsigned id = 1; id < site_count; ++id) calls += detail::load_relaxed(thread.state.slots[id].calls);
+  return calls;
+}
+
+void reserve_statistics(thread_record& thread) {
+  thread.state.slots = static_cast<detail::slot*>(reserve(slots_bytes));
+  thread.state.arena = static_cast<uint64_t*>(reserve(arena_bytes));
+  thread.state.arena_used = 1;
+  thread.state.arena_capacity = arena_blocks;
+}
+
+void merge_exiting(thread_record& thread, size_t exited_index) {
+  detail::drain_pending(thread.state);
+  exited_totals& totals = exited();
+  const unsigned count = site_count();
+  if (totals.per_site.size() < count) totals.per_site.resize(count);
+  for (unsigned id = 1; id < count; ++id) totals.per_site[id].add(thread.state.slots[id], thread.state.arena);
+  totals.calls.resize(exited_index + 1);
+  totals.calls[exited_index] = thread_calls(thread, count);
+}
+
+void release_statistics(thread_record& thread) {
+  munmap(thread.state.slots, slots_bytes);
+  munmap(thread.state.arena, arena_bytes);
+}
+
+// The survivor's statistics cleared; its open activations stay open and end normally.
+void clear_in_child(thread_record* survivor) {
+  exited() = {};
+  if (survivor == nullptr) return;
+  detail::thread_state& state = survivor->state;
+  const unsigned count = site_count();
+  for (unsigned id = 1; id < count; ++id) {
+    detail::slot& s = state.slots[id];
+    const uint32_t active = s.active;
+    std::memset(&s, 0, sizeof s);
+    s.active = active;
+  }
+  madvise(state.arena, arena_bytes, MADV_DONTNEED);  // zero pages again
+  state.arena_used = 1;
+  state.pending_count = 0;
+}
+
+PERF_RUNTIME_ON_START(register_statistics_hooks) {
+  add_thread_hooks(
+      {.attach = reserve_statistics, .exit = merge_exiting, .release = release_statistics, .fork_child = clear_in_child});
+}
+
+}  // namespace
+
+std::vector<accumulator> site_totals(const thread_list& threads, unsigned site_count) {
+  const std::vector<accumulator>& gone = exited().per_site;
+  std::vector<accumulator> totals(site_count);
+  for (unsigned id = 1; id < site_count; ++id) {
+    if (id < gone.size()) totals[id].merge(gone[id]);
+    for (const thread_record* thread : threads.living) totals[id].add(thread->state.slots[id], thread->state.arena);
+  }
+  for (const thread_record* thread : threads.living) add_pending_durations(thread->state, totals);
+  return totals;
+}
+
+std::vector<accumulator> collect_site_totals() {
+  std::vector<accumulator> totals;
+  const unsigned count = site_count();
+  visit_threads([&](const thread_list& threads) { totals = site_totals(threads, count); });
+  return totals;
+}
+
+std::vector<uint64_t> calls_per_thread(const thread_list& threads) {
+  std::vector<uint64_t> calls = exited().calls;
+  calls.resize(threads.exited.size());
+  const unsigned count = site_count();
+  for (const thread_record* thread : threads.living) calls.push_back(thread_calls(*thread, count));
+  return calls;
+}
+
+}  // namespace perf::runtime
+
+void perf::detail::drain_pending(thread_state& thread) noexcept {
+  for (uint32_t i = 0; i < thread.pending_count; ++i) {
+    const uint64_t entry = thread.pending[i];
+    slot& target = thread.slots[entry >> pending_duration_bits];
+    const unsigned bucket = bucket_index(entry & pending_duration_mask);
+    const unsigned block = bucket / histogram_block_size;
+    if (target.blocks[block] == 0) {
+      if (thread.arena_used == thread.arena_capacity) continue;  // full: the histogram misses it
+      store_relaxed(target.blocks[block], thread.arena_used++);
+    }
+    uint64_t& counter = thread.arena[uint64_t{target.blocks[block]} * histogram_block_size + bucket % histogram_block_size];
+    store_relaxed(counter, counter + 1);
+  }
+  __atomic_store_n(&thread.pending_count, 0u, __ATOMIC_RELEASE);
+}

@@ -1,0 +1,31 @@
+// The pieces of the text report's cells and lines: durations, counts, names.
+#ifndef PERF_RUNTIME_REPORT_TEXT_FORMAT_HPP
+#define PERF_RUNTIME_REPORT_TEXT_FORMAT_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace perf::runtime {
+
+// Three significant digits in the largest unit that keeps the value at least 1: "812 ns", "1.25 ms".
+std::string format_duration(double ns);
+
+// `n` with its thousands grouped: "1,234,567".
+std::string format_count(uint64_t n);
+
+// `text` on one line: control characters written as C escapes.
+std::string printable(const std::string& text);
+
+// Display width of UTF-8 text, counting code points.
+size_t display_width(const std::string& text);
+
+// `name` cut to `width` display columns, keeping both ends ("…" between).
+std::string shortened(const std::string& name, size_t width);
+
+// `text` padded with spaces to `width` display columns, on the left or the right.
+std::string pad(const std::string& text, size_t width, bool right_align);
+
+}  // namespace perf::runtime
+
+#endif  // PERF_RUNTIME_REPORT_TEXT_FORMAT_HPP

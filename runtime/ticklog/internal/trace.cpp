@@ -1,0 +1,87 @@
+#include "ticklog/internal/trace.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <limits>
+
+#include "core/json_string.hpp"
+
+namespace perf::runtime {
+namespace {
+
+// One trace event of a thread, before it is written.
+struct trace_entry {
+  uint64_t start;
+  uint64_t duration;   // for "X"
+  char phase;          // 'X', 'B' or 'i'
+  const event_copy* event;
+};
+
+std::string site_label(const tick_view& view, unsigned site) {
+  return site < view.sites.size() ? view.sites[site].name : "?";
+}
+
+// The thread's events as trace entries, by start time, enclosing scopes first.
+std::vector<trace_entry> entries_of(const thread_ticks& thread) {
+  std::vector<trace_entry> entries;
+  std::vector<const event_copy*> open;  // enter events not yet left
+  for (const event_copy& e : thread.contents.events) {
+    switch (e.kind) {
+      case detail::event_kind::enter: open.push_back(&e); break;
+      case detail::event_kind::exit:
+        // An exit whose enter was overwritten has nothing to pair with.
+        if (!open.empty() && open.back()->site == e.site) {
+          const event_copy* enter = open.back();
+          open.pop_back();
+          entries.push_back({enter->time, e.time > enter->time ? e.time - enter->time : 0, 'X', enter});
+        }
+        break;
+      case detail::event_kind::tick: entries.push_back({e.time, 0, 'i', &e}); break;
+      case detail::event_kind::none: break;
+    }
+  }
+  for (const event_copy* enter : open) entries.push_back({enter->time, 0, 'B', enter});
+  std::stable_sort(entries.begin(), entries.end(), [](const trace_entry& a, const trace_entry& b) {
+    return a.start != b.start ? a.start < b.start : a.duration > b.duration;
+  });
+  return entries;
+}
+
+}  // namespace
+
+std::string format_trace(const tick_view& view, double ticks_per_ns, long pid) {
+  uint64_t origin = std::numeric_limits<uint64_t>::max();
+  for (const thread_ticks& thread : view.threads)
+    if (!thread.contents.events.empty()) origin = std::min(origin, thread.contents.events.front().time);
+  auto microseconds = [&](uint64_t ticks) { return static_cast<double>(ticks) / ticks_per_ns / 1000; };
+
+  std::string out = "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n";
+  out += fmt::format("{{\"ph\": \"M\", \"pid\": {}, \"tid\": {}, \"name\": \"process_name\", \"args\": {{\"name\": {}}}}}",
+                     pid, pid, json_string(program_invocation_short_name));
+  for (const thread_ticks& thread : view.threads) {
+    const std::string name = thread.name.empty() ? fmt::format("thread {}", thread.tid) : thread.name;
+    out += fmt::format(",\n{{\"ph\": \"M\", \"pid\": {}, \"tid\": {}, \"name\": \"thread_name\", \"args\": {{\"name\": {}}}}}",
+                       pid, thread.tid, json_string(name));
+    for (const trace_entry& entry : entries_of(thread)) {
+      const double ts = microseconds(entry.start - origin);
+      if (entry.phase == 'i') {
+        const std::string_view label(entry.event->label, entry.event->label_length);
+        out += fmt::format(
+            ",\n{{\"ph\": \"i\", \"s\": \"t\", \"pid\": {}, \"tid\": {}, \"ts\": {:.3f}, \"name\": {}, \"args\": {{\"n\": {}}}}}",
+            pid, thread.tid, ts, json_string(label.empty() ? std::string_view("tick") : label), entry.event->value);
+      } else if (entry.phase == 'X') {
+        out += fmt::format(
+            ",\n{{\"ph\": \"X\", \"pid\": {}, \"tid\": {}, \"ts\": {:.3f}, \"dur\": {:.3f}, \"name\": {}, \"cat\": \"measured\"}}",
+            pid, thread.tid, ts, microseconds(entry.duration), json_string(site_label(view, entry.event->site)));
+      } else {
+        out += fmt::format(",\n{{\"ph\": \"B\", \"pid\": {}, \"tid\": {}, \"ts\": {:.3f}, \"name\": {}, \"cat\": \"measured\"}}",
+                           pid, thread.tid, ts, json_string(site_label(view, entry.event->site)));
+      }
+    }
+  }
+  return out + "\n]}\n";
+}
+
+}  // namespace perf::runtime

@@ -1,0 +1,142 @@
+#include "ticklog/rings.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "core/warnings.hpp"
+#include "perf/detail/atomic.hpp"
+
+namespace perf::runtime {
+namespace {
+
+using detail::load_relaxed;
+using detail::tick_event;
+using detail::tick_ring;
+
+ring_record* all_rings = nullptr;  // atomic: pushed by attaching threads, read by the crash dump
+
+// What commit_pages() commits at most: 16 MiB is far beyond the default ring (1.5 MiB
+// of events, 4 MiB of labels); a thread given a larger ring should not make the whole
+// of it resident before logging anything.
+constexpr size_t max_committed_at_once = size_t{16} << 20;
+
+size_t labels_bytes(uint64_t capacity) {
+  return static_cast<size_t>(capacity) * detail::label_words * sizeof(uint64_t);
+}
+
+size_t ring_bytes(uint64_t capacity) { return events_bytes(capacity) + labels_bytes(capacity); }
+
+// Commits the pages of `bytes` at `memory` now (the first max_committed_at_once of
+// them; the rest as they are written), so that no event pays for a page fault later:
+// a first touch costs a microsecond or more (ten on the dev VM), and it would land
+// inside the measured calls. The kernel maps the pages in one call where
+// it can (Linux 5.14); touching each page then costs little, and under a hypervisor
+// that backs guest memory lazily (as the dev VM's does) it is what really commits them.
+void commit_pages(void* memory, size_t bytes) {
+  bytes = std::min(bytes, max_committed_at_once);
+#if defined(MADV_POPULATE_WRITE)
+  madvise(memory, bytes, MADV_POPULATE_WRITE);  // an older kernel refuses: the loop does it all
+#endif
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  for (size_t offset = 0; offset < bytes; offset += page) static_cast<volatile char*>(memory)[offset] = 0;
+}
+
+}  // namespace
+
+ring_record* create_ring(uint64_t capacity, long tid) {
+  void* memory = mmap(nullptr, ring_bytes(capacity), PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (memory == MAP_FAILED) {
+    warn("cannot reserve memory for a thread's tick log; aborting");
+    std::abort();
+  }
+  // Events are committed now; labels, which most events lack, by the first one.
+  commit_pages(memory, events_bytes(capacity));
+  auto* record = new ring_record{};
+  record->ring.mask = capacity - 1;
+  record->ring.events = static_cast<tick_event*>(memory);
+  record->ring.labels = reinterpret_cast<uint64_t*>(record->ring.events + capacity);
+  record->tid = tid;
+  record->next = __atomic_load_n(&all_rings, __ATOMIC_RELAXED);
+  while (!__atomic_compare_exchange_n(&all_rings, &record->next, record, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+  }
+  return record;
+}
+
+void reuse_ring(ring_record& record, long tid) noexcept {
+  __atomic_store_n(&record.tid, tid, __ATOMIC_RELAXED);
+  __atomic_store_n(&record.ring.written, uint64_t{0}, __ATOMIC_RELEASE);
+}
+
+ring_record* newest_ring() noexcept { return __atomic_load_n(&all_rings, __ATOMIC_ACQUIRE); }
+
+void keep_only_ring(ring_record* survivor) {
+  for (ring_record* record = newest_ring(); record != nullptr;) {
+    ring_record* const next = record->next;
+    if (record != survivor) {
+      munmap(record->ring.events, ring_bytes(capacity(record->ring)));
+      delete record;
+    }
+    record = next;
+  }
+  if (survivor != nullptr) {
+    survivor->next = nullptr;
+    survivor->ring.written = 0;
+  }
+  __atomic_store_n(&all_rings, survivor, __ATOMIC_RELEASE);
+}
+
+event_copy read_event(const tick_ring& ring, uint64_t index) noexcept {
+  const uint64_t at = index & ring.mask;
+  const tick_event& event = ring.events[at];
+  const uint64_t meta = load_relaxed(event.meta);
+  event_copy copy;
+  copy.time = load_relaxed(event.time);
+  copy.value = load_relaxed(event.value);
+  copy.kind = static_cast<detail::event_kind>(meta & 0xff);
+  copy.site = static_cast<unsigned>(meta >> 32);
+  copy.label_length = static_cast<unsigned>((meta >> 8) & 0xff);
+  const uint64_t* words = ring.labels + at * detail::label_words;
+  for (unsigned i = 0; i * 8 < copy.label_length; ++i) {
+    const uint64_t word = load_relaxed(words[i]);
+    __builtin_memcpy(copy.label + i * 8, &word, 8);
+  }
+  copy.label[copy.label_length] = '\0';
+  return copy;
+}
+
+ring_counts count_events(const tick_ring& ring) noexcept {
+  const uint64_t written = __atomic_load_n(&ring.written, __ATOMIC_ACQUIRE);
+  const uint64_t kept = written < capacity(ring) ? written : capacity(ring);
+  return {kept, written - kept};
+}
+
+ring_contents copy_events(const tick_ring& ring, bool quiescent) {
+  const uint64_t before = __atomic_load_n(&ring.written, __ATOMIC_ACQUIRE);
+  const uint64_t first = before > capacity(ring) ? before - capacity(ring) : 0;
+  std::vector<event_copy> read;
+  read.reserve(before - first);
+  for (uint64_t index = first; index < before; ++index) read.push_back(read_event(ring, index));
+  detail::load_load_barrier();
+  // The owner writes event i only after publishing written = i, so any event
+  // overwritten while we read lies below the count we see now (plus the one the
+  // owner may be writing), less the capacity.
+  const uint64_t after = __atomic_load_n(&ring.written, __ATOMIC_RELAXED);
+  const uint64_t end = after + (quiescent ? 0 : 1);
+  const uint64_t valid_from = end > capacity(ring) ? end - capacity(ring) : 0;
+  ring_contents contents;
+  const uint64_t skip = valid_from > first ? valid_from - first : 0;
+  if (skip < read.size()) contents.events.assign(read.begin() + static_cast<ptrdiff_t>(skip), read.end());
+  contents.dropped = before - contents.events.size();
+  return contents;
+}
+
+}  // namespace perf::runtime
+
+void perf::detail::commit_labels(tick_ring& ring) noexcept {
+  runtime::commit_pages(ring.labels, runtime::labels_bytes(runtime::capacity(ring)));
+  ring.labels_committed = true;
+}

@@ -1,0 +1,86 @@
+// The tick rings: made once per thread, kept after the thread exits, and read
+// safely while their threads still log.
+#ifndef PERF_RUNTIME_TICKLOG_RINGS_HPP
+#define PERF_RUNTIME_TICKLOG_RINGS_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "perf/detail/tick_ring.hpp"
+
+namespace perf::runtime {
+
+// Where the crash dump is in reading a ring.
+struct crash_reading {
+  uint64_t next;       // sequence number of the next event to write
+  uint64_t end;        // one past the last
+  uint64_t next_time;  // clock value of event `next`
+  uint64_t previous_time;
+};
+
+// A ring and what the crash dump needs to find and read it.
+struct ring_record {
+  detail::tick_ring ring;  // first, so that a tick_ring* is a ring_record*
+  ring_record* next;       // every ring made, newest first; walked without a lock
+  long tid;
+  crash_reading crash;
+};
+static_assert(offsetof(ring_record, ring) == 0);
+
+// A ring of `capacity` events (a power of two), for the thread `tid`. The events'
+// memory is committed at once (24 bytes each, up to 16 MiB; a larger ring commits
+// the rest as it fills); the labels' (64 bytes each) by the first labelled tick
+// (detail::commit_labels). Never freed, so a thread's events outlive it.
+ring_record* create_ring(uint64_t capacity, long tid);
+
+// Empties `record` and gives it to the thread `tid`: the events it held are gone.
+// Nobody may be reading it but the crash dump (best effort anyway).
+void reuse_ring(ring_record& record, long tid) noexcept;
+
+// The newest ring made; follow `next` for the others. Async-signal-safe.
+ring_record* newest_ring() noexcept;
+
+// In a forked child: every ring but `survivor`'s is unmapped and forgotten, and
+// `survivor` (may be null) starts empty.
+void keep_only_ring(ring_record* survivor);
+
+// An event as read back, with its label.
+struct event_copy {
+  uint64_t time = 0;
+  int64_t value = 0;
+  unsigned site = 0;
+  detail::event_kind kind = detail::event_kind::none;
+  unsigned label_length = 0;
+  char label[detail::max_label_length + 1] = {};
+};
+
+// Reads the event with sequence number `index` (no check that it is still kept).
+// Async-signal-safe.
+event_copy read_event(const detail::tick_ring& ring, uint64_t index) noexcept;
+
+inline uint64_t capacity(const detail::tick_ring& ring) { return ring.mask + 1; }
+
+// The memory a ring of `capacity` keeps its events in (labels apart).
+inline size_t events_bytes(uint64_t capacity) { return static_cast<size_t>(capacity) * sizeof(detail::tick_event); }
+
+// Events logged so far that the ring still holds, and those it overwrote.
+struct ring_counts {
+  uint64_t kept = 0;
+  uint64_t dropped = 0;
+};
+ring_counts count_events(const detail::tick_ring& ring) noexcept;
+
+// The events `ring` holds, oldest first, none of them torn. `quiescent` says no
+// thread is appending (the ring's thread has exited, or it is the caller): then
+// every kept event is returned; otherwise the oldest one, which the owner may be
+// overwriting at this very moment, is left out.
+struct ring_contents {
+  std::vector<event_copy> events;
+  uint64_t dropped = 0;  // logged but not returned
+};
+ring_contents copy_events(const detail::tick_ring& ring, bool quiescent);
+
+}  // namespace perf::runtime
+
+#endif  // PERF_RUNTIME_TICKLOG_RINGS_HPP

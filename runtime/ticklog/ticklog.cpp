@@ -1,0 +1,125 @@
+#include "ticklog/ticklog.hpp"
+
+#include <algorithm>
+#include <deque>
+
+#include "core/settings.hpp"
+#include "core/snapshot.hpp"
+#include "core/startup.hpp"
+#include "core/threads.hpp"
+
+namespace perf::runtime {
+namespace {
+
+// What exited threads leave behind. Touched only by thread hooks, snapshot parts
+// and visitors, under the thread list's lock, which guards it.
+struct exited_rings {
+  std::vector<ring_counts> counts;  // index = exited thread
+  struct kept {
+    ring_record* record;
+    size_t thread;  // its exited thread
+  };
+  std::deque<kept> rings;  // oldest first
+};
+
+exited_rings& exited() {
+  static auto* const rings = new exited_rings;  // never destroyed: read at exit
+  return *rings;
+}
+
+ring_record* record_of(const detail::tick_ring* ring) {
+  return reinterpret_cast<ring_record*>(const_cast<detail::tick_ring*>(ring));
+}
+
+ring_counts counts_of(const thread_record& thread) {
+  return thread.state.ring != nullptr ? count_events(*thread.state.ring) : ring_counts{};
+}
+
+void give_ring(thread_record& thread) {
+  const config& environment = current_settings().environment;
+  if (!environment.ticks) return;
+  const uint64_t capacity = environment.ring_events;
+  exited_rings& gone = exited();
+  ring_record* record = nullptr;
+  if (gone.rings.size() < rings_kept_after_exit(capacity)) {
+    record = create_ring(capacity, thread.tid);
+  } else {
+    const exited_rings::kept oldest = gone.rings.front();
+    gone.rings.pop_front();
+    ring_counts& counts = gone.counts[oldest.thread];
+    counts.dropped += counts.kept;
+    counts.kept = 0;
+    reuse_ring(*oldest.record, thread.tid);
+    record = oldest.record;
+  }
+  thread.state.ring = &record->ring;
+}
+
+void keep_ring(thread_record& thread, size_t exited_index) {
+  exited_rings& gone = exited();
+  gone.counts.resize(exited_index + 1);
+  gone.counts[exited_index] = counts_of(thread);
+  if (thread.state.ring != nullptr) gone.rings.push_back({record_of(thread.state.ring), exited_index});
+}
+
+void keep_survivor_ring(thread_record* survivor) {
+  exited() = {};
+  keep_only_ring(survivor != nullptr ? record_of(survivor->state.ring) : nullptr);
+}
+
+// The tick log's part of the snapshot: events kept and dropped, per thread and in all.
+void add_tick_counts(snapshot& s, const thread_list& threads) {
+  const config& environment = current_settings().environment;
+  s.ticklog.enabled = environment.ticks;
+  s.ticklog.ring_events = environment.ticks ? environment.ring_events : 0;
+  const std::vector<ring_counts>& gone = exited().counts;
+  for (size_t row = 0; row < s.threads.size(); ++row) {
+    const ring_counts counts = row < threads.exited.size()
+                                   ? (row < gone.size() ? gone[row] : ring_counts{})
+                                   : counts_of(*threads.living[row - threads.exited.size()]);
+    s.threads[row].tick_events = counts.kept;
+    s.threads[row].tick_dropped = counts.dropped;
+    s.ticklog.events += counts.kept;
+    s.ticklog.dropped += counts.dropped;
+  }
+}
+
+PERF_RUNTIME_ON_START(register_rings) {
+  add_thread_hooks({.attach = give_ring, .exit = keep_ring, .fork_child = keep_survivor_ring});
+  add_snapshot_part(add_tick_counts);
+}
+
+}  // namespace
+
+uint64_t rings_kept_after_exit(uint64_t capacity) {
+  constexpr uint64_t budget = uint64_t{96} << 20;
+  return std::clamp<uint64_t>(budget / events_bytes(capacity), 64, 4096);
+}
+
+tick_view collect_ticks(const detail::tick_ring* caller) {
+  tick_view view;
+  visit_threads([&](const thread_list& threads) {
+    view.sites = copy_sites();
+    const exited_rings& gone = exited();
+    auto ring = gone.rings.begin();  // in the order of their threads
+    for (size_t i = 0; i < threads.exited.size(); ++i) {
+      thread_ticks ticks{threads.exited[i].tid, threads.exited[i].name, {}};
+      const uint64_t dropped = i < gone.counts.size() ? gone.counts[i].dropped : 0;
+      if (ring != gone.rings.end() && ring->thread == i)
+        ticks.contents = copy_events((ring++)->record->ring, true);
+      else if (dropped != 0)
+        ticks.contents.dropped = dropped;  // its ring went to a newer thread
+      else
+        continue;  // it logged nothing
+      view.threads.push_back(std::move(ticks));
+    }
+    for (const thread_record* thread : threads.living) {
+      if (thread->state.ring == nullptr) continue;
+      view.threads.push_back(
+          {thread->tid, thread_name(*thread), copy_events(*thread->state.ring, thread->state.ring == caller)});
+    }
+  });
+  return view;
+}
+
+}  // namespace perf::runtime

@@ -1,0 +1,39 @@
+// The tick log's per-thread side: every thread that attaches gets a ring (unless
+// PERF_TICKS=off), kept after the thread exits, and read back for the outputs.
+#ifndef PERF_RUNTIME_TICKLOG_TICKLOG_HPP
+#define PERF_RUNTIME_TICKLOG_TICKLOG_HPP
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/sites.hpp"
+#include "ticklog/rings.hpp"
+
+namespace perf::runtime {
+
+// One thread's tick log, read back.
+struct thread_ticks {
+  long tid = 0;
+  std::string name;
+  ring_contents contents;
+};
+
+// Every thread's tick log, exited threads first, and the sites its events name.
+struct tick_view {
+  std::vector<site_info> sites;  // index = site id
+  std::vector<thread_ticks> threads;
+};
+
+// The tick logs of every thread; `caller` (may be null) is the calling thread's
+// ring, which is not being written while this runs. Takes the thread list's lock.
+tick_view collect_ticks(const detail::tick_ring* caller);
+
+// How many exited threads keep their rings: those of about 96 MiB of events (64 at
+// the default size), within 64 to 4096. A thread attaching beyond that takes over
+// the oldest of them, emptied: its thread's events then count as dropped.
+uint64_t rings_kept_after_exit(uint64_t capacity);
+
+}  // namespace perf::runtime
+
+#endif  // PERF_RUNTIME_TICKLOG_TICKLOG_HPP

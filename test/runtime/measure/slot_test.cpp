@@ -1,0 +1,124 @@
+// What one thread's slot records per call, read back the way a report reads it.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "perf/detail/thread_state.hpp"
+#include "measure/stats.hpp"
+
+namespace perf::runtime {
+namespace {
+
+// A thread block with one site (id 1) and a small arena, outside the registry.
+struct fake_thread {
+  std::vector<uint64_t> arena = std::vector<uint64_t>(8 * detail::histogram_block_size);
+  std::vector<detail::slot> slots = std::vector<detail::slot>(2);
+  detail::slot& target = slots[1];
+  detail::thread_state state{};
+
+  fake_thread() {
+    state.slots = slots.data();
+    state.arena = arena.data();
+    state.arena_used = 1;
+    state.arena_capacity = 8;
+  }
+  void add(uint64_t duration) { detail::add_sample(state, target, 1, duration); }
+  accumulator read() {
+    detail::drain_pending(state);
+    accumulator a;
+    a.add(target, arena.data());
+    return a;
+  }
+};
+
+TEST(Slot, RecordsCountExtremesMomentsAndHistogram) {
+  fake_thread thread;
+  for (const uint64_t d : {100, 300, 200, 400}) thread.add(d);
+  const accumulator a = thread.read();
+  EXPECT_EQ(a.calls, 4u);
+  EXPECT_EQ(a.min, 100u);
+  EXPECT_EQ(a.max, 400u);
+  EXPECT_DOUBLE_EQ(a.distribution.mean, 250.0);
+  EXPECT_DOUBLE_EQ(a.distribution.variance(), 12500.0);
+  EXPECT_EQ(a.durations.count(), 4u);
+  // 100 has a bucket of its own; 200 and 300 lie in buckets 2 and 4 wide.
+  EXPECT_EQ(a.durations.quantile(0.25), 100.0);
+  EXPECT_EQ(a.durations.quantile(0.5), 201.0);
+  EXPECT_EQ(a.durations.quantile(0.75), 302.0);
+}
+
+TEST(Slot, HistogramBlocksAreTakenFromTheArenaOnFirstUse) {
+  fake_thread thread;
+  thread.add(5);     // block 0
+  thread.add(6);     // block 0 again
+  thread.add(5000);  // a later block
+  EXPECT_EQ(thread.state.arena_used, 1u) << "buckets are filled in batches";
+  thread.read();
+  EXPECT_EQ(thread.state.arena_used, 3u);
+  EXPECT_EQ(thread.target.blocks[0], 1u);
+}
+
+TEST(Slot, AFullArenaDropsHistogramCountsButNothingElse) {
+  fake_thread thread;
+  thread.state.arena_capacity = 2;  // room for one block only
+  thread.add(5);
+  thread.add(1u << 30);
+  const accumulator a = thread.read();
+  EXPECT_EQ(a.calls, 2u);
+  EXPECT_EQ(a.max, uint64_t{1} << 30);
+  EXPECT_EQ(a.durations.count(), 1u);
+}
+
+TEST(Slot, FinishChargesTheParentAndCountsRecursionOnce) {
+  fake_thread thread;
+  detail::slot& other = thread.slots[0];
+  detail::frame outer{&thread.target, 1000, 0, nullptr, 1};
+  detail::frame inner{&thread.target, 1100, 0, &outer, 1};
+  detail::frame leaf{&other, 1150, 0, &inner, 0};
+  thread.target.active = 2;
+  other.active = 1;
+  thread.state.current = &leaf;
+  detail::finish(thread.state, leaf, 1170);   // 20 ticks in another function
+  detail::finish(thread.state, inner, 1200);  // 100 ticks, 20 of them in the callee
+  detail::finish(thread.state, outer, 1500);  // 500 ticks, 100 of them in the inner activation
+  EXPECT_EQ(thread.state.current, nullptr);
+  EXPECT_EQ(thread.target.calls, 2u);
+  EXPECT_EQ(thread.target.total, 500u);  // the outermost activation only
+  EXPECT_EQ(thread.target.self, 480u);   // 80 + 400: everything but the other function's 20
+  EXPECT_EQ(other.self, 20u);
+  EXPECT_EQ(thread.target.active, 0u);
+}
+
+TEST(Slot, ABatchIsDrainedWhenItIsFull) {
+  fake_thread thread;
+  for (unsigned i = 0; i < detail::pending_capacity - 1; ++i) thread.add(10);
+  EXPECT_EQ(thread.state.pending_count, detail::pending_capacity - 1);
+  thread.add(10);
+  EXPECT_EQ(thread.state.pending_count, 0u);
+  EXPECT_EQ(thread.arena[thread.target.blocks[0] * detail::histogram_block_size + 10], detail::pending_capacity);
+}
+
+TEST(Slot, PendingDurationsAreReadWithoutDraining) {
+  fake_thread thread;
+  thread.add(7);
+  thread.add(9);
+  std::vector<accumulator> per_site(2);
+  add_pending_durations(thread.state, per_site);
+  EXPECT_EQ(per_site[1].durations.count(), 2u);
+  EXPECT_EQ(per_site[1].durations.quantile(1.0), 9.0);
+  EXPECT_EQ(thread.state.pending_count, 2u);
+}
+
+TEST(Slot, AClockThatStepsBackCountsZero) {
+  fake_thread thread;
+  detail::frame f{&thread.target, 1000, 0, nullptr, 1};
+  thread.target.active = 1;
+  detail::finish(thread.state, f, 990);
+  EXPECT_EQ(thread.target.calls, 1u);
+  EXPECT_EQ(thread.target.total, 0u);
+  EXPECT_EQ(thread.target.max, 0u);
+}
+
+}  // namespace
+}  // namespace perf::runtime
