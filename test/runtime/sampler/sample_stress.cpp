@@ -22,14 +22,14 @@
 
 namespace {
 
-volatile uint64_t sink;
+std::atomic<uint64_t> sink{0};  // written by every thread
 
 __attribute__((noinline)) void allocate_and_spin(int rounds) {
   for (int i = 0; i < rounds; ++i) {
     std::vector<uint64_t> values(64 + i % 512, static_cast<uint64_t>(i));
     void* block = std::malloc(16 + static_cast<size_t>(i % 4096));
     std::memset(block, i, 16);
-    sink = sink + values.back() + *static_cast<unsigned char*>(block);
+    sink.fetch_add(values.back() + *static_cast<unsigned char*>(block), std::memory_order_relaxed);
     std::free(block);
   }
 }
@@ -38,7 +38,7 @@ __attribute__((noinline)) void throw_deep(int depth) {
   allocate_and_spin(50);
   if (depth == 0) throw std::runtime_error("through sampled frames");
   throw_deep(depth - 1);
-  sink = sink + 1;  // not a tail call: the frames stay
+  sink.fetch_add(1, std::memory_order_relaxed);  // not a tail call: the frames stay
 }
 
 void exceptions(int count) {
@@ -46,7 +46,7 @@ void exceptions(int count) {
     try {
       throw_deep(8);
     } catch (const std::runtime_error&) {
-      sink = sink + 1;
+      sink.fetch_add(1, std::memory_order_relaxed);
     }
   }
 }
@@ -76,7 +76,7 @@ void load_and_unload(const char* plugin) {
     std::exit(3);
   }
   auto* work = reinterpret_cast<uint64_t (*)(uint64_t)>(dlsym(library, "plugin_work"));
-  sink = sink + work(2000000);
+  sink.fetch_add(work(2000000), std::memory_order_relaxed);
   dlclose(library);
 }
 

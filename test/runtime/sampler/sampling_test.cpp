@@ -43,21 +43,6 @@ probe_summary parse_summary(const std::string& output) {
   return summary;
 }
 
-uint64_t samples_of(const probe_summary& s, const std::string& function) {
-  const auto at = s.functions.find("(anonymous namespace)::" + function);
-  return at == s.functions.end() ? 0 : at->second;
-}
-
-// Runs a shell command; its stdout and stderr together.
-probe_result run_command(const std::string& command) {
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  probe_result result;
-  char buffer[4096];
-  while (const size_t n = fread(buffer, 1, sizeof buffer, pipe)) result.output.append(buffer, n);
-  result.status = pclose(pipe);
-  return result;
-}
-
 probe_result run_sample_probe(const std::string& environment, const std::string& scenario) {
   return run_probe_program(PERF_SAMPLE_PROBE, "PERF_REPORT=off " + environment, scenario);
 }
@@ -68,10 +53,16 @@ TEST_F(Sampling, AThreadBlockedInReadGetsItsDataWhileWallClockSamplesArrive) {
   const probe_result run = run_sample_probe("PERF_SAMPLE_HZ=1000 PERF_SAMPLE_CLOCK=wall", "blocked-read");
   EXPECT_EQ(run.status, 0) << run.output;
   EXPECT_NE(run.output.find("read 1\n"), std::string::npos) << run.output;
-  // Wall-clock samples reach the blocked thread: about 300 of them in 0.3 s.
+  // Wall-clock samples reach the blocked thread: about 300 of them in 0.3 s (TSan
+  // merges the signals that arrive while a thread is in a call it intercepts).
+#if defined(__SANITIZE_THREAD__)
+  constexpr uint64_t at_least = 0;
+#else
+  constexpr uint64_t at_least = 100;
+#endif
   const probe_summary s = parse_summary(run.output);
   ASSERT_EQ(s.threads.size(), 2u) << run.output;
-  for (const auto& [tid, entry] : s.threads) EXPECT_GT(entry.first, 100u) << run.output;
+  for (const auto& [tid, entry] : s.threads) EXPECT_GT(entry.first, at_least) << run.output;
 }
 
 TEST_F(Sampling, ZeroRateTurnsSamplingOff) {
@@ -105,6 +96,21 @@ TEST_F(Sampling, StressAtOneKilohertzEndsCleanly) {
 // a signal only when the thread next enters its runtime (a spin loop never does), so
 // under TSan these are not built; the tests above (stress, blocked read, settings) are.
 #if !defined(__SANITIZE_THREAD__)
+
+uint64_t samples_of(const probe_summary& s, const std::string& function) {
+  const auto at = s.functions.find("(anonymous namespace)::" + function);
+  return at == s.functions.end() ? 0 : at->second;
+}
+
+// Runs a shell command; its stdout and stderr together.
+probe_result run_command(const std::string& command) {
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  probe_result result;
+  char buffer[4096];
+  while (const size_t n = fread(buffer, 1, sizeof buffer, pipe)) result.output.append(buffer, n);
+  result.status = pclose(pipe);
+  return result;
+}
 
 // Runs `scenario` at 1 kHz and expects `first`'s share of the samples of `first` and
 // `second` to be `share` within three points, and the two to hold nearly all samples.
