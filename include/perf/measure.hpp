@@ -25,14 +25,16 @@ template <bool Logged>
 PERF_DETAIL_ALWAYS_INLINE thread_state* begin(site& s, frame& f) noexcept {
   thread_state* thread = current_thread;
   if (PERF_DETAIL_UNLIKELY(thread == nullptr)) thread = attach_thread();
-  unsigned id = __atomic_load_n(&s.id, __ATOMIC_RELAXED);
-  if (PERF_DETAIL_UNLIKELY(id == 0)) id = register_site(s);
+  unsigned key = __atomic_load_n(&s.key, __ATOMIC_RELAXED);
+  if (PERF_DETAIL_UNLIKELY(key == 0)) key = register_site(s);
+  const unsigned id = site_id(key);
   f.target = thread->slots + id;
   f.site = id;
+  f.row = site_row(key);
   f.callees = 0;
   f.parent = thread->current;
   thread->current = &f;
-  ++f.target->active;
+  ++thread->slots[f.row].active;
   f.start = clock_now(thread->clock);
   if (Logged && thread->ring != nullptr) log_scope_event(*thread->ring, f.start, event_kind::enter, id);
   return thread;

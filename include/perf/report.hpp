@@ -18,8 +18,10 @@ namespace perf {
 
 // One measured function, merged over threads and over every site that shares its
 // name and source location (a template's instantiations, say). Times are in
-// nanoseconds. `total_ns` counts recursive activations once; the distribution
-// (mean, min, max, stddev, percentiles) describes every activation.
+// nanoseconds. `total_ns` counts recursive activations once, also when they recurse
+// through another of the row's sites (work<A> calling work<B>), so it never exceeds
+// the time spent in the row; the distribution (mean, min, max, stddev, percentiles)
+// describes every activation.
 struct function_stats {
   std::string name;
   std::string file;
@@ -57,6 +59,9 @@ struct clock_stats {
   std::string source;     // "rdtscp", "rdtsc", "lfence+rdtsc", "cntvct" or "clock_gettime(CLOCK_MONOTONIC)"
   double ghz = 0;         // ticks per nanosecond
   std::string frequency;  // where `ghz` came from: "exact", "cpu", "cpuid", "kernel" or "calibrated"
+  // The smallest step the clock took between two successive reads at start-up: no
+  // duration is finer than that. 0 when unknown.
+  double resolution_ns = 0;
 };
 
 struct snapshot {

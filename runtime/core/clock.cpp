@@ -2,6 +2,7 @@
 
 #include <time.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <fstream>
@@ -145,6 +146,21 @@ std::string_view clock_name(clock_source source) {
 }
 
 void start_calibration(clock_source source) { calibration_start = read_pair(source); }
+
+uint64_t smallest_step(const std::function<uint64_t()>& read) {
+  uint64_t smallest = UINT64_MAX;
+  uint64_t previous = read();
+  for (int i = 0; i < 256 || (smallest == UINT64_MAX && i < 1'000'000); ++i) {
+    const uint64_t now = read();
+    if (now > previous) smallest = std::min(smallest, now - previous);
+    previous = now;
+  }
+  return smallest == UINT64_MAX ? 0 : smallest;
+}
+
+uint64_t measure_resolution(clock_source source) {
+  return smallest_step([source] { return detail::clock_now(source); });
+}
 
 double quick_ticks_per_ns(clock_source source) noexcept {
   if (source == clock_source::monotonic) return 1.0;

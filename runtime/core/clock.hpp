@@ -2,6 +2,8 @@
 #ifndef PERF_RUNTIME_CORE_CLOCK_HPP
 #define PERF_RUNTIME_CORE_CLOCK_HPP
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -46,6 +48,14 @@ void start_calibration(detail::clock_source source);
 // consecutive estimates agree within 1e-4. Takes a few milliseconds at most when
 // the program has run for a while; call it off the hot path.
 clock_rate measure_rate(detail::clock_source source);
+
+// The smallest step between two successive values of `read`, over a few hundred
+// reads (more while it has not moved at all, up to a million); 0 if it never moved.
+// Measures a clock's resolution: no duration it gives is finer than that.
+uint64_t smallest_step(const std::function<uint64_t()>& read);
+
+// smallest_step() of `source`, in its ticks: a few microseconds at start-up.
+uint64_t measure_resolution(detail::clock_source source);
 
 // One estimate of the rate of `source` from the start_calibration() pair to now,
 // without waiting: async-signal-safe, for the crash dump; rough in a young program.

@@ -8,9 +8,10 @@ namespace perf::runtime {
 namespace {
 
 settings* make_settings() {
-  auto* made = new settings{parse_config([](const char* name) { return std::getenv(name); }), {}};
+  auto* made = new settings{parse_config([](const char* name) { return std::getenv(name); }), {}, 0};
   clock_choice choice = choose_clock(made->environment.clock, detect_cpu_clock_features());
   made->clock = choice.source;
+  made->clock_resolution = measure_resolution(made->clock);
   for (const std::string& warning : made->environment.warnings) warn(warning);
   if (!choice.warning.empty()) warn(choice.warning);
   start_calibration(made->clock);

@@ -10,6 +10,7 @@ namespace perf::runtime {
 struct settings {
   config environment;
   detail::clock_source clock;
+  uint64_t clock_resolution;  // in ticks of `clock` (measure_resolution); 0 if unknown
 };
 
 // Parsed and chosen on first use (the runtime's start-up constructor makes that

@@ -1,7 +1,9 @@
 #include "core/sites.hpp"
 
 #include <cstring>
+#include <map>
 #include <mutex>
+#include <tuple>
 
 namespace perf::runtime {
 namespace {
@@ -13,6 +15,7 @@ struct site_table {
   std::mutex mutex;
   std::vector<site_info> sites{site_info{}};
   unsigned count = 1;  // atomic: sites.size(), readable without the lock
+  std::map<std::tuple<std::string, std::string, unsigned>, unsigned> rows;  // first id per location
 };
 
 // Never destroyed: sites are read after static destructors have run.
@@ -29,18 +32,21 @@ const char* signal_safe_site_names[max_sites];
 unsigned register_site(detail::site& s) {
   site_table& t = table();
   std::lock_guard lock(t.mutex);
-  if (unsigned existing = __atomic_load_n(&s.id, __ATOMIC_RELAXED); existing != 0) return existing;
+  if (unsigned existing = __atomic_load_n(&s.key, __ATOMIC_RELAXED); existing != 0) return existing;
   unsigned id = max_sites - 1;
+  unsigned row = id;
   if (t.sites.size() < max_sites - 1) {
     id = static_cast<unsigned>(t.sites.size());
     t.sites.push_back({s.name, s.file, s.line});
     __atomic_store_n(&signal_safe_site_names[id], strdup(s.name), __ATOMIC_RELEASE);
+    row = t.rows.try_emplace({s.name, s.file, s.line}, id).first->second;
   } else if (t.sites.size() == max_sites - 1) {
     t.sites.push_back(overflow_site);
   }
   __atomic_store_n(&t.count, static_cast<unsigned>(t.sites.size()), __ATOMIC_RELEASE);
-  __atomic_store_n(&s.id, id, __ATOMIC_RELAXED);
-  return id;
+  const unsigned key = detail::site_key(id, row);
+  __atomic_store_n(&s.key, key, __ATOMIC_RELAXED);
+  return key;
 }
 
 unsigned site_count() noexcept { return __atomic_load_n(&table().count, __ATOMIC_ACQUIRE); }

@@ -10,7 +10,7 @@
 namespace perf::runtime {
 
 // Site ids index every thread's slot array, which is reserved for this many.
-constexpr unsigned max_sites = 1u << 16;
+constexpr unsigned max_sites = 1u << detail::site_id_bits;
 
 // What the report shows of a site, copied at registration: a library unloaded with
 // dlclose() takes its site objects and string literals with it.
@@ -20,9 +20,10 @@ struct site_info {
   unsigned line = 0;
 };
 
-// Gives `s` its id (and returns it): a new one on its first registration, from
-// 1 up; the sites beyond max_sites - 2 share the last id, shown as an overflow row.
-// Thread-safe.
+// Gives `s` its key (and returns it; see detail::site_key): a new id on its first
+// registration, from 1 up, and the row of the first site registered with its name
+// and location. The sites beyond max_sites - 2 share the last id, shown as an
+// overflow row. Thread-safe.
 unsigned register_site(detail::site& s);
 
 // One more than the highest id handed out so far. Thread-safe, lock-free.

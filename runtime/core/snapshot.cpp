@@ -18,7 +18,9 @@ perf::snapshot perf::take_snapshot() {
   snapshot s;
   s.pid = static_cast<long>(getpid());
   const clock_rate& rate = current_clock_rate();
-  s.clock = {std::string(clock_name(current_settings().clock)), rate.ticks_per_ns, rate.origin};
+  const settings& chosen = current_settings();
+  s.clock = {std::string(clock_name(chosen.clock)), rate.ticks_per_ns, rate.origin,
+             static_cast<double>(chosen.clock_resolution) / rate.ticks_per_ns};
   auto add_row = [&](long tid, std::string name, bool exited) {
     thread_stats& row = s.threads.emplace_back();
     row.tid = tid;

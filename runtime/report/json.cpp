@@ -11,8 +11,9 @@ namespace perf {
 using runtime::json_string;
 
 std::string format_json(const snapshot& s) {
-  std::string out = fmt::format("{{\n  \"pid\": {},\n  \"clock\": {{\"source\": {}, \"ghz\": {}, \"frequency\": {}}},\n",
-                                s.pid, json_string(s.clock.source), s.clock.ghz, json_string(s.clock.frequency));
+  std::string out = fmt::format(
+      "{{\n  \"pid\": {},\n  \"clock\": {{\"source\": {}, \"ghz\": {}, \"frequency\": {}, \"resolution_ns\": {:.1f}}},\n", s.pid,
+      json_string(s.clock.source), s.clock.ghz, json_string(s.clock.frequency), s.clock.resolution_ns);
   out += "  \"functions\": [";
   for (size_t i = 0; i < s.functions.size(); ++i) {
     const function_stats& f = s.functions[i];

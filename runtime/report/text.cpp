@@ -43,17 +43,18 @@ constexpr size_t max_name_width = 80;
 
 // The table of measured functions, under a line naming the directory their paths
 // are relative to.
-std::string function_table(const std::vector<function_stats>& functions) {
+std::string function_table(const std::vector<function_stats>& functions, double resolution_ns) {
   std::string out;
+  auto duration = [&](double ns) { return format_duration(ns, resolution_ns); };
   static constexpr const char* headings[] = {"function", "calls", "total", "self", "mean", "min",
                                              "max",      "stddev", "p50",  "p99",  "where"};
   const std::string directory = common_directory(functions);
   if (!directory.empty()) out += fmt::format("sources under {}\n", printable(directory));
   std::vector<std::vector<std::string>> rows;
   for (const function_stats& f : functions) {
-    rows.push_back({shortened(printable(f.name), max_name_width), format_count(f.calls), format_duration(f.total_ns), format_duration(f.self_ns),
-                    format_duration(f.mean_ns), format_duration(f.min_ns), format_duration(f.max_ns),
-                    format_duration(f.stddev_ns), format_duration(f.p50_ns), format_duration(f.p99_ns),
+    rows.push_back({shortened(printable(f.name), max_name_width), format_count(f.calls), duration(f.total_ns),
+                    duration(f.self_ns), duration(f.mean_ns), duration(f.min_ns), duration(f.max_ns),
+                    duration(f.stddev_ns), duration(f.p50_ns), duration(f.p99_ns),
                     f.file.empty() ? std::string()
                                    : fmt::format("{}:{}", printable(f.file.substr(directory.size())), f.line)});
   }
@@ -84,11 +85,12 @@ std::string format_text(const snapshot& s) {
   size_t exited = 0;
   for (const thread_stats& t : s.threads) exited += t.exited ? 1 : 0;
   std::string out = fmt::format(
-      "perf-instrument report (pid {}): {} function{} measured on {} thread{} ({} exited); clock {} at {:.3f} GHz ({})\n",
+      "perf-instrument report (pid {}): {} function{} measured on {} thread{} ({} exited); clock {} at {:.3f} GHz ({}{})\n",
       s.pid, s.functions.size(), s.functions.size() == 1 ? "" : "s", s.threads.size(),
-      s.threads.size() == 1 ? "" : "s", exited, s.clock.source, s.clock.ghz, s.clock.frequency);
+      s.threads.size() == 1 ? "" : "s", exited, s.clock.source, s.clock.ghz, s.clock.frequency,
+      s.clock.resolution_ns > 0 ? ", resolution " + format_duration(s.clock.resolution_ns) : "");
   if (s.threads.empty()) return out;  // nothing measured, nothing logged
-  if (!s.functions.empty()) out += function_table(s.functions);
+  if (!s.functions.empty()) out += function_table(s.functions, s.clock.resolution_ns);
   for (const runtime::report_section& section : runtime::report_sections()) out += section.text(s);
   return out;
 }

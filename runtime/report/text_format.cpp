@@ -6,8 +6,8 @@
 
 namespace perf::runtime {
 
-// Three significant digits in the largest unit that keeps the value at least 1.
-std::string format_duration(double ns) {
+std::string format_duration(double ns, double resolution_ns) {
+  if (ns < resolution_ns) return "< " + format_duration(resolution_ns);
   static constexpr const char* units[] = {"ns", "µs", "ms", "s"};
   int unit = 0;
   while (unit < 3 && ns >= 999.5) {

@@ -8,8 +8,10 @@
 
 namespace perf::runtime {
 
-// Three significant digits in the largest unit that keeps the value at least 1: "812 ns", "1.25 ms".
-std::string format_duration(double ns);
+// Three significant digits in the largest unit that keeps the value at least 1:
+// "812 ns", "1.25 ms". A value below `resolution_ns` (a clock's; 0: none), which
+// the clock cannot tell apart from it, is "< " and the resolution: "< 11.4 ns".
+std::string format_duration(double ns, double resolution_ns = 0);
 
 // `n` with its thousands grouped: "1,234,567".
 std::string format_count(uint64_t n);

@@ -65,5 +65,19 @@ TEST_F(Files, AFileCanBeReadInPartAndReadOnlyMeansNoWriteBit) {
   EXPECT_TRUE(is_read_only((dir / "a.cpp").string()));
 }
 
+TEST_F(Files, ALinkReplacesItsPathWholeInMissingDirectoriesAndLeavesNoTemporary) {
+  write(dir / "text", "instrumented");
+  write(dir / "old", "old");
+  ASSERT_EQ(llvm::toString(link_atomically((dir / "text").string(), (dir / "tree/a.hpp").string())), "");
+  ASSERT_EQ(llvm::toString(link_atomically((dir / "text").string(), (dir / "old").string())), "");
+  EXPECT_EQ(read_file((dir / "tree/a.hpp").string()), "instrumented");
+  EXPECT_EQ(read_file((dir / "old").string()), "instrumented");
+  EXPECT_EQ(fs::hard_link_count(dir / "text"), 3u);
+  EXPECT_EQ(names(), (std::vector<std::string>{"old", "text", "tree", "tree/a.hpp"}));
+  const std::string message = llvm::toString(link_atomically((dir / "missing").string(), (dir / "b.hpp").string()));
+  EXPECT_NE(message.find("cannot write beside " + (dir / "b.hpp").string()), std::string::npos) << message;
+  EXPECT_FALSE(fs::exists(dir / "b.hpp"));
+}
+
 }  // namespace
 }  // namespace perf::tool

@@ -48,6 +48,24 @@ namespace {
 
 llvm::Error failure(const std::string& what, int number) { return error(what + ": " + std::strerror(number)); }
 
+// A new temporary file beside `path`, made by `create` (which returns 0 or an errno
+// value, EEXIST for a name that is taken); returns its name. The name is registered
+// for removal on a signal before the file exists: a signal between creating and
+// registering it would leave it behind.
+template <class Create>
+llvm::Expected<std::string> create_beside(const std::string& path, Create create) {
+  for (;;) {
+    llvm::SmallString<256> name;
+    llvm::sys::fs::createUniquePath(path + ".perf-instrument-%%%%%%", name, false);
+    std::string temporary = name.str().str();
+    llvm::sys::RemoveFileOnSignal(temporary);
+    const int problem = create(temporary);
+    if (problem == 0) return temporary;
+    llvm::sys::DontRemoveFileOnSignal(temporary);
+    if (problem != EEXIST) return failure("cannot write beside " + path, problem);
+  }
+}
+
 // Writes `text` to a new temporary file beside `path`, with the permissions of
 // `path` (or 0644); returns the temporary file's name.
 llvm::Expected<std::string> stage(const std::string& path, const std::string& text) {
@@ -55,21 +73,13 @@ llvm::Expected<std::string> stage(const std::string& path, const std::string& te
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ignored);
   struct stat existing {};
   const mode_t mode = ::stat(path.c_str(), &existing) == 0 ? (existing.st_mode & 07777) : 0644;
-  // The name is registered for removal on a signal before the file exists: a signal
-  // between creating and registering it would leave it behind.
-  std::string temporary;
   int fd = -1;
-  for (;;) {
-    llvm::SmallString<256> name;
-    llvm::sys::fs::createUniquePath(path + ".perf-instrument-%%%%%%", name, false);
-    temporary = name.str().str();
-    llvm::sys::RemoveFileOnSignal(temporary);
-    fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd >= 0) break;
-    const int error = errno;
-    llvm::sys::DontRemoveFileOnSignal(temporary);
-    if (error != EEXIST) return failure("cannot write beside " + path, error);
-  }
+  llvm::Expected<std::string> created = create_beside(path, [&](const std::string& name) {
+    fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    return fd >= 0 ? 0 : errno;
+  });
+  if (!created) return created.takeError();
+  const std::string temporary = *created;
   auto fail = [&](int error) -> llvm::Expected<std::string> {
     if (fd >= 0) ::close(fd);
     ::unlink(temporary.c_str());
@@ -99,6 +109,22 @@ void discard(const std::string& temporary) {
 }
 
 }  // namespace
+
+llvm::Error link_atomically(const std::string& existing, const std::string& path) {
+  std::error_code ignored;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ignored);
+  llvm::Expected<std::string> temporary = create_beside(path, [&](const std::string& name) {
+    return ::link(existing.c_str(), name.c_str()) == 0 ? 0 : errno;
+  });
+  if (!temporary) return temporary.takeError();
+  if (::rename(temporary->c_str(), path.c_str()) != 0) {
+    const int number = errno;
+    discard(*temporary);
+    return failure("cannot replace " + path, number);
+  }
+  llvm::sys::DontRemoveFileOnSignal(*temporary);
+  return llvm::Error::success();
+}
 
 llvm::Error write_files_atomically(const std::map<std::string, std::string>& texts) {
   std::map<std::string, std::string> staged;  // path -> temporary file

@@ -30,6 +30,10 @@ bool is_read_only(const std::string& path);
 // leaves all of them as they were.
 llvm::Error write_files_atomically(const std::map<std::string, std::string>& texts);
 
+// Makes `path` a hard link to the file `existing`, atomically (a link under a
+// temporary name, renamed over `path`), creating missing directories.
+llvm::Error link_atomically(const std::string& existing, const std::string& path);
+
 }  // namespace perf::tool
 
 #endif  // PERF_TOOL_FILES_HPP

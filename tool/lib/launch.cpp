@@ -98,7 +98,7 @@ int launch(const launch_options& options, const selection& chosen) {
     print_warning(command.unit_path() + " is compiled without measurements: the rewriter could not parse it (see above)");
     return run_program(options.launchers, options.command);
   }
-  llvm::Expected<mirror> instrumented = mirror::make(options.mirror_dir, options.editable, *plan);
+  llvm::Expected<mirror> instrumented = mirror::make_for_unit(options.mirror_dir, options.editable, *plan);
   llvm::Expected<std::set<std::string>> written =
       instrumented ? instrumented->write() : llvm::Expected<std::set<std::string>>(instrumented.takeError());
   if (!written) {
@@ -112,7 +112,7 @@ int launch(const launch_options& options, const selection& chosen) {
   const int status = run_program(options.launchers, instrumented->arguments(command));
   if (status == 0) {
     if (const std::optional<std::string> depfile = command.depfile())
-      unmirror_depfile(fs::absolute(*depfile).string(), options.mirror_dir, options.editable.root);
+      unmirror_depfile(fs::absolute(*depfile).string(), instrumented->directory(), options.editable.root);
   }
   return status;
 }

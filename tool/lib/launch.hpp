@@ -15,7 +15,7 @@ namespace perf::tool {
 
 struct launch_options {
   project editable;                    // what may be instrumented (never the build tree)
-  std::string mirror_dir;              // where the instrumented copies go
+  std::string mirror_dir;              // where the instrumented copies go, a tree per plan
   std::vector<std::string> launchers;  // run in front of the compiler, e.g. ccache
   std::vector<std::string> command;    // the compiler and its arguments
 };

@@ -2,7 +2,9 @@
 
 #include <clang/Tooling/CompilationDatabase.h>
 #include <llvm/Support/FormatVariadic.h>
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/JSON.h>
+#include <llvm/Support/xxhash.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <filesystem>
@@ -23,6 +25,29 @@ llvm::Expected<mirror> mirror::make(const std::string& output_dir, const project
     const auto found = edits.files.find(path);
     made.texts_[path] = found == edits.files.end() ? std::move(*text) : apply_edits(*text, path, found->second);
   }
+  return made;
+}
+
+namespace {
+
+// A hash of `parts` as 16 hex digits: names of files and trees that differ when
+// their contents do.
+std::string hash_of(std::initializer_list<llvm::StringRef> parts) {
+  std::uint64_t hash = 0;
+  for (const llvm::StringRef part : parts) hash = llvm::xxHash64(part) ^ (hash * 0x9E3779B97F4A7C15ull + part.size());
+  return llvm::utohexstr(hash, /*LowerCase=*/true, /*Width=*/16);
+}
+
+}  // namespace
+
+llvm::Expected<mirror> mirror::make_for_unit(const std::string& mirrors_dir, const project& editable,
+                                             const rewrite_plan& plan) {
+  llvm::Expected<mirror> made = make(mirrors_dir, editable, plan);
+  if (!made) return made.takeError();
+  std::string key;
+  for (const auto& [path, text] : made->texts_) key = hash_of({key, path, text});
+  made->output_dir_ = mirrors_dir + "/" + key;
+  made->texts_dir_ = mirrors_dir + "/texts";
   return made;
 }
 
@@ -53,6 +78,7 @@ std::vector<std::string> mirror::arguments(const compiler_command& command) cons
 }
 
 llvm::Expected<std::set<std::string>> mirror::write(const std::map<std::string, std::string>& extra) const {
+  if (!texts_dir_.empty()) return link_texts();
   std::map<std::string, std::string> changed = extra;  // mirror path -> text
   std::set<std::string> written;
   for (const auto& [path, text] : texts_) {
@@ -62,6 +88,22 @@ llvm::Expected<std::set<std::string>> mirror::write(const std::map<std::string, 
     written.insert(path);
   }
   if (llvm::Error failure = write_files_atomically(changed)) return failure;
+  return written;
+}
+
+llvm::Expected<std::set<std::string>> mirror::link_texts() const {
+  std::set<std::string> written;
+  for (const auto& [path, text] : texts_) {
+    const std::string copy = texts_dir_ + "/" + hash_of({path, text});
+    if (!fs::exists(copy)) {
+      if (llvm::Error failure = write_files_atomically({{copy, text}})) return failure;
+      written.insert(path);
+    }
+    // A tree's files never change: its name says what they hold.
+    const std::string target = path_of(path);
+    if (fs::exists(target)) continue;
+    if (llvm::Error failure = link_atomically(copy, target)) return failure;
+  }
   return written;
 }
 

@@ -14,10 +14,6 @@
 #include "project.hpp"
 #include "rewrite.hpp"
 
-namespace clang::tooling {
-class CompilationDatabase;
-}  // namespace clang::tooling
-
 namespace perf::tool {
 
 // The project files a run read, each at its path relative to the project's root
@@ -26,6 +22,17 @@ class mirror {
  public:
   // Reads every file the plan's units read and applies the plan's edits to it.
   static llvm::Expected<mirror> make(const std::string& output_dir, const project& editable, const rewrite_plan& plan);
+
+  // --launch: the same for one unit's plan, under `mirrors_dir/<key>`, the key a hash
+  // of every file's path and instrumented text. Units whose plans agree share a tree;
+  // a unit whose plan differs (another standard, filter or macro) has its own, so no
+  // compile ever reads a text planned for another unit. Each file of a tree is a hard
+  // link to `mirrors_dir/texts/<hash>`, the one copy of that file's text.
+  static llvm::Expected<mirror> make_for_unit(const std::string& mirrors_dir, const project& editable,
+                                              const rewrite_plan& plan);
+
+  // The directory the project's root is mirrored to.
+  const std::string& directory() const { return output_dir_; }
 
   // Where the mirror of `real_path` (a file or directory in the project) lies.
   std::string path_of(const std::string& real_path) const;
@@ -39,13 +46,18 @@ class mirror {
 
   // Writes the files whose mirror is missing or different, each atomically, and
   // `extra` (path -> text) with them; a file already up to date keeps its time stamp.
-  // Returns the real paths of the originals whose mirrors were written.
+  // Returns the real paths of the originals whose mirrors were written (for a unit's
+  // mirror: whose text was written for the first time, in any tree).
   llvm::Expected<std::set<std::string>> write(const std::map<std::string, std::string>& extra = {}) const;
 
  private:
   mirror(std::string output_dir, const project& editable) : output_dir_(std::move(output_dir)), editable_(editable) {}
 
+  // Links each file of a unit's tree to the one copy of its text (see make_for_unit).
+  llvm::Expected<std::set<std::string>> link_texts() const;
+
   std::string output_dir_;
+  std::string texts_dir_;  // for a unit's mirror: where the copies of the texts are
   project editable_;
   std::map<std::string, std::string> texts_;  // real path of the original -> mirrored text
 };

@@ -20,18 +20,27 @@ namespace perf {
 namespace detail {
 
 // One measured place in the source. Constant-initialized, so a function-local
-// `static site` needs no guard variable; `id` is assigned on first use.
+// `static site` needs no guard variable; `key` is assigned on first use.
 struct site {
   const char* name;
   const char* file;
   unsigned line;
-  unsigned id;  // 0 until registered
+  unsigned key;  // 0 until registered; then row << site_id_bits | id (see site_key)
 };
+
+// A registered site's key packs its id, which indexes the slots, and its row: the
+// id of the first site registered with the same name and location (a template's
+// instantiations share one). Recursion is counted per row, so that a row's total
+// counts the time spent in any of its sites once.
+constexpr unsigned site_id_bits = 16;
+PERF_DETAIL_ALWAYS_INLINE unsigned site_id(unsigned key) noexcept { return key & ((1u << site_id_bits) - 1); }
+PERF_DETAIL_ALWAYS_INLINE unsigned site_row(unsigned key) noexcept { return key >> site_id_bits; }
+PERF_DETAIL_ALWAYS_INLINE unsigned site_key(unsigned id, unsigned row) noexcept { return row << site_id_bits | id; }
 
 // Statistics of one site in one thread, in clock ticks.
 struct alignas(64) slot {
   uint64_t calls;
-  uint64_t total;  // outermost activations only: recursion is counted once
+  uint64_t total;  // outermost activations of the row only: recursion is counted once
   uint64_t self;   // minus the time of measured callees
   uint64_t min;
   uint64_t max;
@@ -40,7 +49,7 @@ struct alignas(64) slot {
   uint64_t reference;
   int64_t sum_deviation;
   double sum_squared_deviation;
-  uint32_t active;                      // activations on this thread's stack
+  uint32_t active;                      // as a row's first site: the row's activations on this thread's stack
   uint32_t blocks[histogram_blocks];    // arena block per bucket block; 0 = none
 };
 
@@ -51,6 +60,7 @@ struct frame {
   uint64_t callees;  // time spent in measured functions called from this one
   frame* parent;
   unsigned site;     // id of target's site
+  unsigned row;      // row of target's site: the slot counting the row's activations
 };
 
 // Durations wait here, packed as (site id << 48) | duration, until a batch of them
@@ -76,7 +86,7 @@ extern PERF_DETAIL_TLS thread_state* current_thread PERF_DETAIL_EXPORT;
 
 // Creates and registers the calling thread's block on its first measured call or tick.
 PERF_DETAIL_EXPORT thread_state* attach_thread() noexcept;
-// Gives `s` its id; safe to call from many threads at once.
+// Gives `s` its key (and returns it); safe to call from many threads at once.
 PERF_DETAIL_EXPORT unsigned register_site(site& s) noexcept;
 // Adds the pending durations of `thread` to their histograms; called by the owner.
 PERF_DETAIL_EXPORT void drain_pending(thread_state& thread) noexcept;
@@ -115,7 +125,7 @@ PERF_DETAIL_ALWAYS_INLINE void finish(thread_state& thread, frame& f, uint64_t e
   slot& target = *f.target;
   const uint64_t self = duration > f.callees ? duration - f.callees : 0;
   store_relaxed(target.self, target.self + self);
-  if (--target.active == 0) store_relaxed(target.total, target.total + duration);
+  if (--thread.slots[f.row].active == 0) store_relaxed(target.total, target.total + duration);
   add_sample(thread, target, f.site, duration);
 }
 

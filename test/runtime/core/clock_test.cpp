@@ -3,6 +3,8 @@
 
 #include <time.h>
 
+#include <algorithm>
+#include <functional>
 #include <vector>
 
 #include "core/clock.hpp"
@@ -83,6 +85,32 @@ TEST(ClockName, NamesEverySource) {
   EXPECT_EQ(clock_name(clock_source::rdtsc_fenced), "lfence+rdtsc");
   EXPECT_EQ(clock_name(clock_source::cntvct), "cntvct");
   EXPECT_EQ(clock_name(clock_source::monotonic), "clock_gettime(CLOCK_MONOTONIC)");
+}
+
+// A fake clock: the values of `steps`, each repeated `reads_per_value` times, then
+// the last one for ever.
+std::function<uint64_t()> fake_clock(std::vector<uint64_t> values, int reads_per_value) {
+  return [values = std::move(values), reads_per_value, read = 0]() mutable {
+    const size_t index = static_cast<size_t>(read++ / reads_per_value);
+    return values[std::min(index, values.size() - 1)];
+  };
+}
+
+TEST(ClockResolution, IsTheSmallestStepBetweenSuccessiveReads) {
+  EXPECT_EQ(smallest_step(fake_clock({100, 130, 140, 170, 200}, 3)), 10u);
+}
+
+TEST(ClockResolution, ACoarseClockIsReadUntilItMoves) {
+  // 2000 reads of one value, far beyond the few hundred the measure takes at least.
+  EXPECT_EQ(smallest_step(fake_clock({5000, 5400}, 2000)), 400u);
+}
+
+TEST(ClockResolution, AClockThatNeverMovesHasNone) { EXPECT_EQ(smallest_step(fake_clock({7}, 1)), 0u); }
+
+TEST(ClockResolution, TheMonotonicClockMovesInNanoseconds) {
+  const uint64_t resolution = measure_resolution(clock_source::monotonic);
+  EXPECT_GE(resolution, 1u);
+  EXPECT_LT(resolution, 1'000'000u);
 }
 
 }  // namespace

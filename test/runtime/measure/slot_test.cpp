@@ -73,9 +73,9 @@ TEST(Slot, AFullArenaDropsHistogramCountsButNothingElse) {
 TEST(Slot, FinishChargesTheParentAndCountsRecursionOnce) {
   fake_thread thread;
   detail::slot& other = thread.slots[0];
-  detail::frame outer{&thread.target, 1000, 0, nullptr, 1};
-  detail::frame inner{&thread.target, 1100, 0, &outer, 1};
-  detail::frame leaf{&other, 1150, 0, &inner, 0};
+  detail::frame outer{&thread.target, 1000, 0, nullptr, 1, 1};
+  detail::frame inner{&thread.target, 1100, 0, &outer, 1, 1};
+  detail::frame leaf{&other, 1150, 0, &inner, 0, 0};
   thread.target.active = 2;
   other.active = 1;
   thread.state.current = &leaf;
@@ -112,7 +112,7 @@ TEST(Slot, PendingDurationsAreReadWithoutDraining) {
 
 TEST(Slot, AClockThatStepsBackCountsZero) {
   fake_thread thread;
-  detail::frame f{&thread.target, 1000, 0, nullptr, 1};
+  detail::frame f{&thread.target, 1000, 0, nullptr, 1, 1};
   thread.target.active = 1;
   detail::finish(thread.state, f, 990);
   EXPECT_EQ(thread.target.calls, 1u);

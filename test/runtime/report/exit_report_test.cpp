@@ -93,6 +93,7 @@ TEST_F(ExitReport, TheMonotonicClockCountsNanoseconds) {
   EXPECT_EQ(clock.at("source"), "clock_gettime(CLOCK_MONOTONIC)");
   EXPECT_EQ(clock.at("ghz"), 1.0);
   EXPECT_EQ(clock.at("frequency"), "exact");
+  EXPECT_GE(clock.at("resolution_ns").get<double>(), 1.0);  // a step of at least one nanosecond
 }
 
 TEST_F(ExitReport, ExitFromInsideAMeasuredFunctionKeepsTheFinishedCalls) {

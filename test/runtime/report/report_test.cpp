@@ -90,6 +90,37 @@ TEST(TextReport, SaysWhenTheTickLogIsOff) {
   EXPECT_EQ(text.substr(text.rfind('\n', text.size() - 2) + 1), "tick log: off (PERF_TICKS=off)\n");
 }
 
+TEST(TextReport, DurationsFinerThanTheClockResolutionAreShownBelowIt) {
+  snapshot s = example();
+  s.clock.resolution_ns = 10.3;
+  function_stats quick;
+  quick.name = "quick";
+  quick.calls = 2;
+  quick.total_ns = quick.self_ns = 30;
+  quick.mean_ns = 15;
+  quick.min_ns = quick.p50_ns = 0.48;
+  quick.max_ns = quick.p99_ns = 29.52;
+  quick.stddev_ns = 10.3;  // exactly the resolution: shown as it is
+  s.functions = {quick};
+  EXPECT_EQ(format_text(s),
+            "perf-instrument report (pid 4242): 1 function measured on 2 threads (1 exited); "
+            "clock rdtsc at 2.500 GHz (calibrated, resolution 10.3 ns)\n"
+            "function  calls    total     self     mean        min      max   stddev        p50      p99  where\n"
+            "quick         2  30.0 ns  30.0 ns  15.0 ns  < 10.3 ns  29.5 ns  10.3 ns  < 10.3 ns  29.5 ns\n"
+            "tick log: 65,538 events kept, 2,469,070 dropped (ring of 65,536 events per thread; PERF_RING_EVENTS "
+            "keeps more)\n"
+            "  thread 101 (main): 65,536 kept, 2,469,070 dropped\n");
+}
+
+TEST(JsonReport, CarriesTheClockResolutionAndTheDurationsAsMeasured) {
+  snapshot s = example();
+  s.clock.resolution_ns = 10.3;
+  s.functions[0].min_ns = 0.48;
+  const nlohmann::json report = nlohmann::json::parse(format_json(s));
+  EXPECT_EQ(report.at("clock").at("resolution_ns"), 10.3);  // one decimal, as every time
+  EXPECT_EQ(report.at("functions").at(0).at("min_ns"), 0.5);
+}
+
 TEST(TextReport, NothingMeasuredIsOneLine) {
   snapshot s;
   s.pid = 1;
@@ -102,7 +133,8 @@ TEST(TextReport, NothingMeasuredIsOneLine) {
 TEST(JsonReport, ParsesAndCarriesEveryField) {
   const nlohmann::json report = nlohmann::json::parse(format_json(example()));
   EXPECT_EQ(report.at("pid"), 4242);
-  EXPECT_EQ(report.at("clock"), nlohmann::json::parse(R"({"source": "rdtsc", "ghz": 2.5, "frequency": "calibrated"})"));
+  EXPECT_EQ(report.at("clock"), nlohmann::json::parse(
+                                   R"({"source": "rdtsc", "ghz": 2.5, "frequency": "calibrated", "resolution_ns": 0.0})"));
   const nlohmann::json& parse = report.at("functions").at(0);
   EXPECT_EQ(parse.at("name"), "config::parse");
   EXPECT_EQ(parse.at("file"), "/home/me/app/src/config.cpp");  // whole, where the table shortens it

@@ -1,0 +1,65 @@
+// A unit's mirror under --launch: a tree per plan, its files links to one copy per text.
+#include "lib/mirror.hpp"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "lib/files.hpp"
+
+namespace perf::tool {
+namespace {
+
+namespace fs = std::filesystem;
+
+class UnitMirror : public ::testing::Test {
+ protected:
+  fs::path dir = fs::temp_directory_path() / ("perf-mirror-" + std::to_string(::getpid()));
+  std::string root = (dir / "src").string(), mirrors = (dir / "mirror").string();
+  std::string header = root + "/h.hpp";
+  void SetUp() override {
+    fs::create_directories(root);
+    std::ofstream(header) << "inline int f() { return 1; }\n";
+  }
+  void TearDown() override { fs::remove_all(dir); }
+
+  // The plan of a unit that read the header and inserted `statement` after its '{'.
+  rewrite_plan plan(const std::string& statement) const {
+    rewrite_plan made;
+    made.files_read = {header};
+    if (!statement.empty()) made.edits.files[header].replacements[16] = {0, statement};
+    return made;
+  }
+};
+
+TEST_F(UnitMirror, UnitsThatPlanAlikeShareATreeAndOthersHaveTheirOwn) {
+  const project editable{fs::canonical(root).string(), {}};
+  llvm::Expected<mirror> first = mirror::make_for_unit(mirrors, editable, plan(" PERF_INSTRUMENT(\"f\");"));
+  llvm::Expected<mirror> same = mirror::make_for_unit(mirrors, editable, plan(" PERF_INSTRUMENT(\"f\");"));
+  llvm::Expected<mirror> other = mirror::make_for_unit(mirrors, editable, plan(""));
+  ASSERT_TRUE(first && same && other);
+  EXPECT_EQ(first->directory(), same->directory());
+  EXPECT_NE(first->directory(), other->directory());
+  EXPECT_EQ(fs::path(first->directory()).parent_path(), fs::path(mirrors));
+
+  llvm::Expected<std::set<std::string>> written = first->write();
+  ASSERT_TRUE(static_cast<bool>(written));
+  EXPECT_EQ(*written, std::set<std::string>{header});
+  written = same->write();  // the text exists: nothing new, no second warning
+  ASSERT_TRUE(static_cast<bool>(written));
+  EXPECT_TRUE(written->empty());
+  written = other->write();
+  ASSERT_TRUE(static_cast<bool>(written));
+  EXPECT_EQ(*written, std::set<std::string>{header});
+
+  EXPECT_EQ(read_file(first->path_of(header)), "inline int f() { PERF_INSTRUMENT(\"f\"); return 1; }\n");
+  EXPECT_EQ(read_file(other->path_of(header)), "inline int f() { return 1; }\n");
+  EXPECT_EQ(fs::hard_link_count(first->path_of(header)), 2u);  // the tree's file and the one copy of its text
+  EXPECT_EQ(read_file(header), "inline int f() { return 1; }\n");
+}
+
+}  // namespace
+}  // namespace perf::tool
