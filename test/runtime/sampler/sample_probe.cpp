@@ -35,8 +35,8 @@ __attribute__((noinline)) void one_quarter(uint64_t units) { PERF_PROBE_CHURN(un
 __attribute__((noinline)) void light_thread_work() { PERF_PROBE_CHURN(150 * unit); }
 __attribute__((noinline)) void heavy_thread_work() { PERF_PROBE_CHURN(300 * unit); }
 // Different amounts, or identical code folding makes the two functions one.
-__attribute__((noinline)) void late_thread_work() { PERF_PROBE_CHURN(70 * unit); }
-__attribute__((noinline)) void main_thread_work() { PERF_PROBE_CHURN(50 * unit); }
+__attribute__((noinline)) void late_thread_work() { PERF_PROBE_CHURN(210 * unit); }
+__attribute__((noinline)) void main_thread_work() { PERF_PROBE_CHURN(150 * unit); }
 
 void ratio() {
   for (int round = 0; round < 100; ++round) {
