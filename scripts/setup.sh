@@ -12,20 +12,36 @@ packages=(
   ccache make bear                                    # tests: behind ccache, Makefiles, bear's database
   libtcmalloc-minimal4                                # tests: perf::alloc counts under another allocator
   heaptrack                                           # docs/allocations.md: the cross-check of the counts
+  zlib1g-dev                                          # the sampler's pprof profile is gzipped
+  golang-go                                           # tests: go tool pprof reads the sampler's profile
+  libgoogle-perftools-dev                             # bench/: gperftools' profiler beside the sampler
+  nodejs                                              # tests: speedscope (npm) reads the sampler's folded stacks
 )
 
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
-((${#missing[@]} == 0)) && exit 0
-
-echo "setup: installing ${missing[*]}" >&2
 as_root=()
 if ((EUID != 0)); then
-  command -v sudo >/dev/null || { echo "setup: run as root to install: ${missing[*]}" >&2; exit 1; }
   as_root=(sudo)
 fi
-export DEBIAN_FRONTEND=noninteractive
-"${as_root[@]}" apt-get update -qq
-"${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+
+# Debian's nodejs comes without npm; NodeSource's has it built in (and conflicts with Debian's npm).
+command -v npm >/dev/null || missing+=(npm)
+
+if ((${#missing[@]} != 0)); then
+  echo "setup: installing ${missing[*]}" >&2
+  ((EUID == 0)) || command -v sudo >/dev/null || { echo "setup: run as root to install: ${missing[*]}" >&2; exit 1; }
+  export DEBIAN_FRONTEND=noninteractive
+  "${as_root[@]}" apt-get update -qq
+  "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# speedscope (not in Debian): its importer reads the sampler's folded stacks in the
+# tests (test/runtime/sampler/speedscope_import.mjs knows this version's bundle).
+speedscope_version=1.25.0
+if [[ "$(npm ls -g --depth=0 speedscope 2>/dev/null)" != *"speedscope@${speedscope_version}"* ]]; then
+  echo "setup: installing speedscope@${speedscope_version} from npm" >&2
+  "${as_root[@]}" npm install -g --silent "speedscope@${speedscope_version}" >/dev/null
+fi

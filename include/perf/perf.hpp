@@ -11,6 +11,7 @@
 
 #include "perf/measure.hpp"
 #include "perf/report.hpp"
+#include "perf/sampler.hpp"
 #include "perf/tick.hpp"
 
 #endif  // PERF_PERF_HPP

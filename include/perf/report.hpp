@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "perf/detail/compiler.hpp"
+#include "perf/sampler.hpp"
 
 namespace perf {
 
@@ -94,6 +95,7 @@ struct snapshot {
   clock_stats clock;
   ticklog_stats ticklog;
   allocation_stats allocations;
+  sample_summary samples;  // the sampler's top 10 functions and lines, per process and per thread
 };
 
 // Everything measured so far, in every thread, living or exited. Threads that are

@@ -88,4 +88,32 @@ void add_fatal_signal_handler(void (*handler)(int signal) noexcept) {
 
 void use_alternate_signal_stacks() { alternate_stacks_wanted = true; }
 
+namespace {
+
+bool unhandled(int signal) {
+  struct sigaction current {};
+  return sigaction(signal, nullptr, &current) == 0 && (current.sa_flags & SA_SIGINFO) == 0 &&
+         current.sa_handler == SIG_DFL;
+}
+
+int unhandled_signal() {
+  for (int signal : {SIGURG, SIGPROF})
+    if (unhandled(signal)) return signal;
+  for (int signal = SIGRTMAX; signal >= SIGRTMIN; --signal)
+    if (unhandled(signal)) return signal;
+  return 0;
+}
+
+}  // namespace
+
+int add_private_signal_handler(void (*handler)(int signal, siginfo_t* info, void* context)) {
+  const int signal = unhandled_signal();
+  if (signal == 0) return 0;
+  struct sigaction action {};
+  action.sa_sigaction = handler;
+  action.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+  sigemptyset(&action.sa_mask);
+  return sigaction(signal, &action, nullptr) == 0 ? signal : 0;
+}
+
 }  // namespace perf::runtime

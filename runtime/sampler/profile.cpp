@@ -1,0 +1,169 @@
+#include "profile.hpp"
+
+#include "frame_walk.hpp"
+
+#include <backtrace.h>
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <string_view>
+
+#include <fmt/format.h>
+
+namespace perf::runtime {
+namespace {
+
+std::string demangle(const char* name) {
+  int status = 0;
+  char* readable = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+  if (status != 0 || readable == nullptr) return name;
+  std::string out = readable;
+  std::free(readable);
+  // A copy the optimizer specialized ("f(int) [clone .constprop.0]") is its function.
+  if (const size_t clone = out.find(" [clone "); clone != std::string::npos) out.resize(clone);
+  return out;
+}
+
+// Functions of the runtime, of the C++ library inlined into the program, and of
+// the sanitizers, which sit in the program's own module.
+bool is_program_function(std::string_view name) {
+  for (std::string_view prefix : {"perf::runtime::", "perf::detail::", "std::", "__gnu_cxx::", "__tsan", "__asan",
+                                  "__ubsan", "__interceptor", "__sanitizer"})
+    if (name.substr(0, prefix.size()) == prefix) return false;
+  return true;
+}
+
+void ignore_error(void*, const char*, int) {}
+
+// libbacktrace reads the executable's and every loaded library's debug information
+// once per state and cannot free a state: one is kept, and replaced only when the
+// set of loaded modules has changed since it was made.
+backtrace_state* symbol_state(size_t module_count) {
+  static std::mutex mutex;
+  static backtrace_state* state = nullptr;
+  static size_t modules_seen = 0;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (state == nullptr || modules_seen != module_count) {
+    state = backtrace_create_state(nullptr, /*threaded=*/1, ignore_error, nullptr);
+    modules_seen = module_count;
+  }
+  return state;
+}
+
+struct lookup {
+  std::vector<source_frame>* frames;
+};
+
+int add_line(void* data, uintptr_t, const char* file, int line, const char* function) {
+  if (function == nullptr) return 0;
+  source_frame frame;
+  frame.function = demangle(function);
+  frame.file = file != nullptr ? file : "";
+  frame.line = line > 0 ? static_cast<unsigned>(line) : 0;
+  static_cast<lookup*>(data)->frames->push_back(std::move(frame));
+  return 0;
+}
+
+void add_symbol(void* data, uintptr_t, const char* symbol, uintptr_t, uintptr_t) {
+  if (symbol == nullptr) return;
+  source_frame frame;
+  frame.function = demangle(symbol);
+  static_cast<lookup*>(data)->frames->push_back(std::move(frame));
+}
+
+std::string base_name(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+profile_location symbolize(backtrace_state* state, const std::vector<loaded_module>& modules, uintptr_t address,
+                           bool return_address) {
+  profile_location location;
+  location.address = address;
+  // A return address is the instruction after the call: the call's line is one byte back.
+  const uintptr_t pc = return_address ? address - 1 : address;
+  const loaded_module* module = module_at(modules, pc);
+  if (module != nullptr) location.module = static_cast<int>(module - modules.data());
+  lookup found{&location.frames};
+  if (state != nullptr) {
+    backtrace_pcinfo(state, pc, add_line, ignore_error, &found);
+    // The debug information names a function without its scope or parameters where
+    // it has no linkage name (internal linkage); the symbol table names it fully.
+    // Its inlined callees keep the names the debug information gives.
+    std::vector<source_frame> symbol;
+    lookup by_symbol{&symbol};
+    backtrace_syminfo(state, pc, add_symbol, ignore_error, &by_symbol);
+    if (location.frames.empty()) location.frames = std::move(symbol);
+    else if (!symbol.empty()) location.frames.back().function = std::move(symbol.front().function);
+  }
+  if (location.frames.empty()) {
+    source_frame frame;
+    frame.function = module != nullptr ? fmt::format("{}+{:#x}", base_name(module->path), pc - module->bias)
+                                       : fmt::format("{:#x}", pc);
+    location.frames.push_back(std::move(frame));
+  }
+  const bool system = module == nullptr || is_system_module(module->path);
+  for (source_frame& frame : location.frames) frame.program_code = !system && is_program_function(frame.function);
+  return location;
+}
+
+// A walk's second frame is a return address the interrupted function had not saved
+// in a frame record (a leaf built without one, or a function in its prologue) only
+// if it follows a call, and is not the return address the chain found anyway.
+bool is_caller_of_leaf(const std::vector<loaded_module>& modules, const stack_view& view) {
+  const uintptr_t candidate = view.frames[1];
+  const loaded_module* module = module_at(modules, candidate);
+  if (module == nullptr || (view.depth > 2 && view.frames[2] == candidate)) return false;
+  return is_leaf_caller(candidate, module->start);
+}
+
+}  // namespace
+
+profile collect_profile(const sample_table& table, unsigned hz, sample_clock clock) {
+  profile result;
+  result.hz = hz;
+  result.clock = clock;
+  result.dropped = table.dropped();
+  result.modules = loaded_modules();
+  backtrace_state* state = symbol_state(result.modules.size());
+
+  // (address, is a return address) -> location index. The first frame of a stack is
+  // the interrupted instruction itself, the others return addresses.
+  std::map<std::pair<uintptr_t, bool>, uint32_t> location_index;
+  std::map<std::tuple<uint32_t, uint32_t, std::vector<uint32_t>>, size_t> stack_index;
+  table.for_each([&](const stack_view& view) {
+    std::vector<uint32_t> locations;
+    for (uint32_t i = 0; i < view.depth; ++i) {
+      if (i == 1 && !is_caller_of_leaf(result.modules, view)) continue;
+      const auto key = std::make_pair(view.frames[i], i != 0);
+      auto [at, inserted] = location_index.emplace(key, static_cast<uint32_t>(result.locations.size()));
+      if (inserted) result.locations.push_back(symbolize(state, result.modules, key.first, key.second));
+      locations.push_back(at->second);
+    }
+    result.total += view.count;
+    auto [at, inserted] = stack_index.emplace(std::make_tuple(view.tid, view.site, locations), result.stacks.size());
+    if (!inserted) {
+      result.stacks[at->second].count += view.count;
+      return;
+    }
+    profile_stack stack;
+    stack.tid = view.tid;
+    stack.site = view.site;
+    stack.count = view.count;
+    stack.truncated = view.depth == table.depth();
+    stack.locations = std::move(locations);
+    result.stacks.push_back(std::move(stack));
+  });
+  return result;
+}
+
+const source_frame& most_interesting_frame(const profile& p, const profile_stack& stack) {
+  for (uint32_t index : stack.locations)
+    for (const source_frame& frame : p.locations[index].frames)
+      if (frame.program_code) return frame;
+  return p.locations[stack.locations.front()].frames.front();
+}
+
+}  // namespace perf::runtime

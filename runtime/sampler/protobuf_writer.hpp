@@ -1,0 +1,50 @@
+// Just enough of the protocol buffers wire format to write a fixed schema: varints,
+// packed varints and length-delimited fields, appended to a string.
+#ifndef PERF_RUNTIME_SAMPLER_PROTOBUF_WRITER_HPP
+#define PERF_RUNTIME_SAMPLER_PROTOBUF_WRITER_HPP
+
+#include <stdint.h>
+
+#include <string>
+#include <vector>
+
+namespace perf::runtime {
+
+class protobuf_writer {
+ public:
+  // A varint field; zero is written too (a proto3 reader reads it as the default).
+  void varint_field(unsigned field, uint64_t value) {
+    key(field, 0);
+    varint(value);
+  }
+  // A length-delimited field: bytes, a string or an embedded message.
+  void bytes_field(unsigned field, const std::string& bytes) {
+    key(field, 2);
+    varint(bytes.size());
+    out_ += bytes;
+  }
+  // A repeated varint field in packed form (omitted when empty).
+  template <typename T>
+  void packed_field(unsigned field, const std::vector<T>& values) {
+    if (values.empty()) return;
+    protobuf_writer packed;
+    for (T value : values) packed.varint(static_cast<uint64_t>(value));
+    bytes_field(field, packed.out_);
+  }
+  const std::string& bytes() const { return out_; }
+
+ private:
+  void key(unsigned field, unsigned wire_type) { varint(uint64_t{field} << 3 | wire_type); }
+  void varint(uint64_t value) {
+    while (value >= 0x80) {
+      out_ += static_cast<char>((value & 0x7f) | 0x80);
+      value >>= 7;
+    }
+    out_ += static_cast<char>(value);
+  }
+  std::string out_;
+};
+
+}  // namespace perf::runtime
+
+#endif  // PERF_RUNTIME_SAMPLER_PROTOBUF_WRITER_HPP

@@ -1,0 +1,35 @@
+// The sampler's PERF_* variables: PERF_SAMPLE_HZ, PERF_SAMPLE_CLOCK, PERF_SAMPLE_DEPTH
+// and PERF_PROFILE, parsed once at start-up.
+#ifndef PERF_RUNTIME_SAMPLER_SAMPLE_CONFIG_HPP
+#define PERF_RUNTIME_SAMPLER_SAMPLE_CONFIG_HPP
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace perf::runtime {
+
+// About 100 samples per second of each thread's CPU time: well under 1% of it.
+constexpr unsigned default_sample_hz = 100;
+constexpr unsigned max_sample_hz = 10000;
+// Frames kept per sample, counting the interrupted instruction.
+constexpr unsigned default_sample_depth = 128;
+constexpr unsigned max_sample_depth = 256;
+
+enum class sample_clock { cpu, wall };
+
+struct sample_config {
+  unsigned hz = default_sample_hz;  // 0: sampling off
+  sample_clock clock = sample_clock::cpu;
+  unsigned depth = default_sample_depth;
+  std::string profile_path;  // PERF_PROFILE, %p not yet expanded; empty: none
+  // One line per value that could not be used, naming the variable.
+  std::vector<std::string> warnings;
+};
+
+// Reads the variables through `getenv_fn`; a null result means unset.
+sample_config parse_sample_config(const std::function<const char*(const char*)>& getenv_fn);
+
+}  // namespace perf::runtime
+
+#endif  // PERF_RUNTIME_SAMPLER_SAMPLE_CONFIG_HPP

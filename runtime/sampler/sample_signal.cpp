@@ -1,0 +1,62 @@
+// The sample handler, on the signal core/signals chooses. Everything it does is
+// async-signal-safe: it walks the interrupted stack by frame pointers, reads the
+// thread's innermost measured function, and adds the stack to a lock-free table.
+#include <errno.h>
+#include <signal.h>
+
+#include "core/signals.hpp"
+#include "perf/detail/thread_state.hpp"
+#include "sampler.hpp"
+
+namespace perf::runtime {
+namespace {
+
+sample_table* target_table = nullptr;  // set once, before the handler is installed
+unsigned walk_depth = 0;
+int chosen_signal = 0;
+PERF_DETAIL_TLS uintptr_t thread_stack_low;
+PERF_DETAIL_TLS uintptr_t thread_stack_high;
+PERF_DETAIL_TLS bool thread_paused;
+
+void on_sample(int, siginfo_t* info, void* ucontext) {
+  // Only our timers' signals: one sent by kill() or raise() is somebody else's.
+  if (info == nullptr || info->si_code != SI_TIMER || thread_paused) return;
+  const int saved_errno = errno;
+  // The timers carry their thread's id; an overrun counts the samples the kernel
+  // merged while the signal waited (blocked, or the thread not running).
+  record_sample(ucontext, static_cast<uint32_t>(info->si_value.sival_int),
+                1 + static_cast<uint64_t>(info->si_overrun > 0 ? info->si_overrun : 0));
+  errno = saved_errno;
+}
+
+}  // namespace
+
+void record_sample(const void* ucontext, uint32_t tid, uint64_t weight) noexcept {
+  uintptr_t frames[max_sample_depth];
+  const stack_bounds bounds{thread_stack_low, thread_stack_high};
+  const unsigned depth = walk_interrupted_stack(ucontext, bounds, frames, walk_depth);
+  unsigned site = 0;
+  if (const detail::thread_state* thread = detail::current_thread)
+    if (const detail::frame* innermost = thread->current) site = innermost->site;
+  target_table->add(tid, site, frames, depth, weight);
+}
+
+int install_sample_handler(sample_table* table, unsigned depth) {
+  target_table = table;
+  walk_depth = depth;
+  const int signal = add_private_signal_handler(on_sample);
+  __atomic_store_n(&chosen_signal, signal, __ATOMIC_RELEASE);
+  return signal;
+}
+
+int sample_signal() noexcept { return __atomic_load_n(&chosen_signal, __ATOMIC_ACQUIRE); }
+
+sampling_pause::sampling_pause() noexcept : was_paused_(thread_paused) { thread_paused = true; }
+sampling_pause::~sampling_pause() { thread_paused = was_paused_; }
+
+void set_thread_stack(const stack_bounds& bounds) noexcept {
+  thread_stack_low = bounds.low;
+  thread_stack_high = bounds.high;
+}
+
+}  // namespace perf::runtime

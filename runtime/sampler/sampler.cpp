@@ -1,0 +1,79 @@
+// Starting the sampler when the runtime starts, and its profile when the program exits.
+#include "sampler.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/startup.hpp"
+#include "core/warnings.hpp"
+#include "perf/sampler.hpp"
+
+namespace perf::runtime {
+namespace {
+
+// Distinct stacks the table holds: enough for programs with thousands of hot paths.
+constexpr unsigned stack_slots = 1u << 16;
+
+sample_table* table = nullptr;  // set once by start_sampling
+unsigned started_hz = 0;
+
+sample_config* make_sample_config() {
+  auto* made = new sample_config(parse_sample_config([](const char* name) { return std::getenv(name); }));
+  for (const std::string& warning : made->warnings) warn(warning);
+  return made;
+}
+
+void finish_sampling() {
+  stop_sampling();
+  const std::string& path = current_sample_config().profile_path;
+  if (!path.empty()) perf::write_profile(path);
+}
+
+PERF_RUNTIME_ON_START(start_sampler) {
+  const sample_config& config = current_sample_config();
+  if (config.hz == 0) return;
+  const std::string problem = start_sampling(config);
+  if (!problem.empty()) {
+    warn("sampling is off: " + problem);
+    return;
+  }
+  add_exit_output(finish_sampling);
+}
+
+}  // namespace
+
+const sample_config& current_sample_config() {
+  static const sample_config* const config = make_sample_config();
+  return *config;
+}
+
+std::string start_sampling(const sample_config& config) {
+  if (table != nullptr) return "it was started already";
+  try {
+    table = new sample_table(stack_slots, config.depth);
+  } catch (const std::bad_alloc&) {
+    return "no memory for the sample table";
+  }
+  const int signal = install_sample_handler(table, config.depth);
+  if (signal == 0) return "every signal it could use (SIGURG, SIGPROF, the real-time signals) has a handler";
+  started_hz = config.hz;
+  // The hook first, then the walk: a thread started meanwhile is seen by one or both.
+  install_thread_start_hook();
+  configure_timers(signal, config.clock);
+  resume_sampling(config.hz);
+  return {};
+}
+
+void stop_sampling() noexcept { disarm_all_threads(); }
+
+void resume_sampling(unsigned hz) noexcept {
+  arm_new_threads(hz);
+  arm_calling_thread();
+  arm_existing_threads();
+}
+
+sample_table* sampled_stacks() noexcept { return table; }
+
+unsigned sampling_hz() noexcept { return started_hz; }
+
+}  // namespace perf::runtime

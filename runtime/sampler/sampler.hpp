@@ -1,0 +1,91 @@
+// The sampler's internals shared by its files: starting and stopping, the timers of
+// every thread, the signal and its handler, and the table the handler fills.
+#ifndef PERF_RUNTIME_SAMPLER_SAMPLER_HPP
+#define PERF_RUNTIME_SAMPLER_SAMPLER_HPP
+
+#include <sys/types.h>
+
+#include <string>
+
+#include "frame_walk.hpp"
+#include "sample_config.hpp"
+#include "sample_table.hpp"
+
+namespace perf::runtime {
+
+// PERF_SAMPLE_* and PERF_PROFILE, parsed on first use; warnings go to stderr once.
+const sample_config& current_sample_config();
+
+// Starts sampling every thread at `config.hz` of its CPU (or wall) time: installs
+// the handler, hooks thread creation, then arms a timer for every thread that
+// exists. Returns an empty string, or why sampling stays off. Call once, before
+// the threads it should see exit; not async-signal-safe.
+std::string start_sampling(const sample_config& config);
+
+// Disarms every timer and stops arming new threads; the samples stay. Idempotent.
+void stop_sampling() noexcept;
+
+// Samples every thread again, at `hz` from now on (the benchmarks compare rates in
+// one run; the profile's period stays the one sampling started at). Only after
+// start_sampling succeeded.
+void resume_sampling(unsigned hz) noexcept;
+
+// The samples taken so far; null when sampling never started.
+sample_table* sampled_stacks() noexcept;
+
+// The rate sampling was started at; 0 when it never was.
+unsigned sampling_hz() noexcept;
+
+// The signal the sampler took (sample_signal.cpp); 0 before it starts.
+int sample_signal() noexcept;
+
+// While one lives, the calling thread's samples are not counted: the runtime's own
+// work at exit or on demand (symbolizing, writing files) is not the program's.
+class sampling_pause {
+ public:
+  sampling_pause() noexcept;
+  ~sampling_pause();
+  sampling_pause(const sampling_pause&) = delete;
+  sampling_pause& operator=(const sampling_pause&) = delete;
+
+ private:
+  bool was_paused_;
+};
+
+// --- between the files of the sampler ---
+
+// Picks a signal nobody handles, installs the handler on it, and has the handler
+// count samples of at most `depth` frames into `table`. Returns the signal, or 0.
+int install_sample_handler(sample_table* table, unsigned depth);
+
+// The calling thread's stack, for the handler's fault-safe walk. Set when the
+// thread is armed by the thread start hook or by start_sampling.
+void set_thread_stack(const stack_bounds& bounds) noexcept;
+
+// Finds the real pthread_create behind the runtime's (thread_start_hook.cpp) before
+// the first thread is started through the hook.
+void install_thread_start_hook();
+
+// Whether new threads are to be armed (the thread start hook asks).
+bool sampling_new_threads() noexcept;
+
+// Arms a timer for the calling thread and disarms it when the thread exits.
+void arm_calling_thread() noexcept;
+
+// Arms timers for the threads listed in /proc/self/task that have none yet.
+void arm_existing_threads() noexcept;
+
+// The signal and clock of every timer (thread_timers.cpp); once, before arming.
+void configure_timers(int signal, sample_clock clock) noexcept;
+// From now on, threads armed get a timer of `hz` (the hook and arm_* arm them).
+void arm_new_threads(unsigned hz) noexcept;
+// Disarms every timer, and stops arming threads until arm_new_threads.
+void disarm_all_threads() noexcept;
+
+// What the handler does once it knows the sample is ours: walks the stack of
+// `ucontext` and counts it `weight` times for thread `tid`. Async-signal-safe.
+void record_sample(const void* ucontext, uint32_t tid, uint64_t weight) noexcept;
+
+}  // namespace perf::runtime
+
+#endif  // PERF_RUNTIME_SAMPLER_SAMPLER_HPP

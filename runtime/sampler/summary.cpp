@@ -1,0 +1,107 @@
+// The public side of the sampler: the summary the report shows, and write_profile.
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "core/output_file.hpp"
+#include "core/sites.hpp"
+#include "core/snapshot.hpp"
+#include "core/startup.hpp"
+#include "core/warnings.hpp"
+#include "perf/sampler.hpp"
+#include "profile.hpp"
+#include "profile_formats.hpp"
+#include "sampler.hpp"
+
+namespace perf {
+namespace {
+
+using location_key = std::tuple<std::string, std::string, unsigned>;  // function, file, line
+
+// The `top` largest counts of `counts`, with their share of `total`.
+std::vector<sampled_location> top_of(const std::map<location_key, uint64_t>& counts, uint64_t total, unsigned top) {
+  std::vector<sampled_location> out;
+  for (const auto& [key, samples] : counts)
+    out.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), samples,
+                   total != 0 ? static_cast<double>(samples) / static_cast<double>(total) : 0.0});
+  std::stable_sort(out.begin(), out.end(), [](const sampled_location& a, const sampled_location& b) {
+    return a.samples > b.samples;
+  });
+  if (out.size() > top) out.resize(top);
+  return out;
+}
+
+bool ends_with(const std::string& text, const std::string& suffix) {
+  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+runtime::profile current_profile() {
+  const runtime::sampling_pause paused;
+  const runtime::sample_table* table = runtime::sampled_stacks();
+  return collect_profile(*table, runtime::sampling_hz(), runtime::current_sample_config().clock);
+}
+
+}  // namespace
+
+sample_summary take_sample_summary(unsigned top) {
+  sample_summary summary;
+  if (runtime::sampled_stacks() == nullptr) return summary;
+  const runtime::profile p = current_profile();
+  summary.hz = p.hz;
+  summary.clock = p.clock == runtime::sample_clock::wall ? "wall" : "cpu";
+  summary.total = p.total;
+  summary.dropped = p.dropped;
+  std::map<location_key, uint64_t> functions, lines;
+  std::map<uint32_t, std::map<location_key, uint64_t>> thread_functions;
+  std::map<uint32_t, uint64_t> thread_samples, site_samples;
+  for (const runtime::profile_stack& stack : p.stacks) {
+    const runtime::source_frame& frame = most_interesting_frame(p, stack);
+    functions[{frame.function, frame.file, 0}] += stack.count;
+    lines[{frame.function, frame.file, frame.line}] += stack.count;
+    thread_functions[stack.tid][{frame.function, frame.file, 0}] += stack.count;
+    thread_samples[stack.tid] += stack.count;
+    if (stack.site != 0) site_samples[stack.site] += stack.count;
+  }
+  summary.top_functions = top_of(functions, p.total, top);
+  summary.top_lines = top_of(lines, p.total, top);
+  for (const auto& [tid, samples] : thread_samples)
+    summary.threads.push_back({tid, samples, top_of(thread_functions[tid], samples, top)});
+  std::stable_sort(summary.threads.begin(), summary.threads.end(),
+                   [](const sampled_thread& a, const sampled_thread& b) { return a.samples > b.samples; });
+  std::map<std::string, uint64_t> measured;
+  for (const auto& [site, samples] : site_samples)
+    if (const char* name = runtime::site_name(site)) measured[name] += samples;
+  for (const auto& [name, samples] : measured)
+    summary.measured.push_back(
+        {name, samples, p.total != 0 ? static_cast<double>(samples) / static_cast<double>(p.total) : 0.0});
+  return summary;
+}
+
+bool write_profile(const std::string& path) {
+  if (runtime::sampled_stacks() == nullptr) {
+    runtime::warn("cannot write the profile to '" + runtime::expand_path(path) + "': sampling is off");
+    return false;
+  }
+  const runtime::sampling_pause paused;
+  std::string bytes;
+  try {
+    const runtime::profile p = current_profile();
+    bytes = ends_with(path, ".pb.gz") ? runtime::gzip(runtime::encode_pprof(p)) : runtime::format_folded(p);
+  } catch (const std::exception& e) {
+    runtime::warn("cannot write the profile to '" + runtime::expand_path(path) + "': " + e.what());
+    return false;
+  }
+  return runtime::write_output("profile", path, [&](int fd) { return runtime::write_all(fd, bytes.data(), bytes.size()); });
+}
+
+namespace runtime {
+namespace {
+
+// Every snapshot, and so every report, carries the sampler's summary.
+PERF_RUNTIME_ON_START(register_samples_part) {
+  add_snapshot_part([](snapshot& s, const thread_list&) { s.samples = take_sample_summary(10); });
+}
+
+}  // namespace
+}  // namespace runtime
+}  // namespace perf

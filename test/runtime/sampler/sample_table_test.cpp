@@ -1,0 +1,81 @@
+#include "sampler/sample_table.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <thread>
+#include <vector>
+
+namespace perf::runtime {
+namespace {
+
+using stack = std::vector<uintptr_t>;
+
+std::map<std::tuple<uint32_t, uint32_t, stack>, uint64_t> contents(const sample_table& table) {
+  std::map<std::tuple<uint32_t, uint32_t, stack>, uint64_t> out;
+  table.for_each([&](const stack_view& v) { out[{v.tid, v.site, stack(v.frames, v.frames + v.depth)}] += v.count; });
+  return out;
+}
+
+TEST(SampleTable, CountsEachDistinctStackPerThreadAndSite) {
+  sample_table table(64, 4);
+  const stack a{1, 2, 3}, b{1, 2, 4};
+  table.add(7, 0, a.data(), 3, 1);
+  table.add(7, 0, a.data(), 3, 2);
+  table.add(8, 0, a.data(), 3, 1);
+  table.add(7, 5, a.data(), 3, 1);
+  table.add(7, 0, b.data(), 3, 1);
+  const auto held = contents(table);
+  EXPECT_EQ(held.size(), 4u);
+  EXPECT_EQ(held.at({7, 0, a}), 3u);
+  EXPECT_EQ(held.at({8, 0, a}), 1u);
+  EXPECT_EQ(held.at({7, 5, a}), 1u);
+  EXPECT_EQ(held.at({7, 0, b}), 1u);
+  EXPECT_EQ(table.dropped(), 0u);
+}
+
+TEST(SampleTable, CutsStacksToItsDepth) {
+  sample_table table(16, 2);
+  const stack deep{1, 2, 3, 4};
+  table.add(1, 0, deep.data(), 4, 1);
+  EXPECT_EQ(contents(table).at({1, 0, stack{1, 2}}), 1u);
+}
+
+TEST(SampleTable, CountsWhatFindsNoSlotAsDropped) {
+  sample_table table(2, 1);
+  for (uintptr_t pc = 1; pc <= 5; ++pc) table.add(1, 0, &pc, 1, 10);
+  EXPECT_EQ(contents(table).size(), 2u);
+  EXPECT_EQ(table.dropped(), 30u);
+}
+
+TEST(SampleTable, ClearForgetsEverything) {
+  sample_table table(16, 2);
+  const uintptr_t pc = 9;
+  table.add(1, 0, &pc, 1, 1);
+  table.clear();
+  EXPECT_TRUE(contents(table).empty());
+  table.add(1, 0, &pc, 1, 1);
+  EXPECT_EQ(contents(table).at({1, 0, stack{9}}), 1u);
+}
+
+// Threads adding the same stacks at once lose no count (a stack may take two slots).
+TEST(SampleTable, ConcurrentAddsLoseNothing) {
+  sample_table table(1024, 3);
+  constexpr int threads = 4, adds = 20000;
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t)
+    workers.emplace_back([&] {
+      for (int i = 0; i < adds; ++i) {
+        const stack s{static_cast<uintptr_t>(i % 8), 2, 3};
+        table.add(1, 0, s.data(), 3, 1);
+      }
+    });
+  for (std::thread& w : workers) w.join();
+  uint64_t total = 0;
+  for (const auto& [key, count] : contents(table)) total += count;
+  EXPECT_EQ(total, uint64_t{threads} * adds);
+  EXPECT_EQ(contents(table).size(), 8u);
+}
+
+}  // namespace
+}  // namespace perf::runtime

@@ -1,0 +1,46 @@
+find_package(ZLIB REQUIRED)  # the tests unzip the pprof profile
+
+# pprof, the real reader of the pprof profile: Debian's golang-go (scripts/setup.sh).
+# Not found, the test that needs it fails saying so.
+find_program(PERF_GO go)
+if(NOT PERF_GO)
+  set(PERF_GO "go-not-found-run-scripts-setup.sh")
+endif()
+
+add_library(sample_stress_plugin MODULE ${CMAKE_CURRENT_LIST_DIR}/stress_plugin.cpp)
+target_compile_options(sample_stress_plugin PRIVATE -fno-omit-frame-pointer)
+
+# speedscope's importer, the real reader of the folded stacks: npm's speedscope
+# 1.25.0 (scripts/setup.sh), run by node. Not found, the test that needs it fails saying so.
+execute_process(COMMAND npm root -g OUTPUT_VARIABLE perf_npm_root OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+file(GLOB PERF_SPEEDSCOPE_BUNDLE "${perf_npm_root}/speedscope/dist/release/speedscope-*.js")
+if(NOT PERF_SPEEDSCOPE_BUNDLE)
+  set(PERF_SPEEDSCOPE_BUNDLE "speedscope-not-installed-run-scripts-setup.sh")
+endif()
+
+# The sampler's tests for one runtime variant (called by perf_add_runtime_tests).
+function(perf_add_sampler_tests label runtime)
+  set(flags ${ARGN})
+  add_executable(sample_probe_${label} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/sample_probe.cpp)
+  target_link_libraries(sample_probe_${label} PRIVATE ${runtime})
+  # Frame pointers, in leaf functions too: the sampler walks the stack by them.
+  target_compile_options(sample_probe_${label} PRIVATE -Wall -Wextra -Werror -fno-omit-frame-pointer
+    -mno-omit-leaf-frame-pointer ${flags})
+
+  add_executable(sample_stress_${label} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/sample_stress.cpp)
+  target_link_libraries(sample_stress_${label} PRIVATE ${runtime} ${CMAKE_DL_LIBS})
+  target_compile_options(sample_stress_${label} PRIVATE -Wall -Wextra -Werror -fno-omit-frame-pointer ${flags})
+  target_link_options(sample_stress_${label} PRIVATE ${flags})
+
+  set(dir ${CMAKE_CURRENT_FUNCTION_LIST_DIR})
+  add_executable(sampler_tests_${label} ${dir}/sampling_test.cpp ${dir}/sample_table_test.cpp ${dir}/frame_walk_test.cpp
+    ${dir}/profile_formats_test.cpp ${dir}/sample_config_test.cpp)
+  target_link_libraries(sampler_tests_${label} PRIVATE ${runtime} GTest::gtest_main ZLIB::ZLIB nlohmann_json::nlohmann_json)
+  target_compile_options(sampler_tests_${label} PRIVATE -Wall -Wextra -Werror ${flags})
+  target_compile_definitions(sampler_tests_${label} PRIVATE PERF_SAMPLE_PROBE="$<TARGET_FILE:sample_probe_${label}>"
+    PERF_GO="${PERF_GO}" PERF_STRESS_PROBE="$<TARGET_FILE:sample_stress_${label}>"
+    PERF_STRESS_PLUGIN="$<TARGET_FILE:sample_stress_plugin>" PERF_SPEEDSCOPE_BUNDLE="${PERF_SPEEDSCOPE_BUNDLE}"
+    PERF_SPEEDSCOPE_IMPORT="${dir}/speedscope_import.mjs" PERF_SAMPLE_PROBE_SOURCE="${dir}/sample_probe.cpp")
+  gtest_discover_tests(sampler_tests_${label} TEST_PREFIX "${label}." DISCOVERY_MODE PRE_TEST
+    PROPERTIES ENVIRONMENT "PERF_REPORT=off;${PERF_SANITIZER_ENVIRONMENT}" LABELS ${label})
+endfunction()
