@@ -6,6 +6,7 @@
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/Basic/SourceManager.h>
+#include <llvm/ADT/Twine.h>
 #include <llvm/Support/raw_ostream.h>
 
 namespace perf::tool {
@@ -31,7 +32,7 @@ std::string parameters(const TemplateParameterList& list, const PrintingPolicy& 
 }
 
 std::string qualified(const std::string& scope, const std::string& name) {
-  return scope.empty() ? name : scope + "::" + name;
+  return scope.empty() ? name : (Twine(scope) + "::" + name).str();
 }
 
 std::string context_name(const DeclContext* context, const PrintingPolicy& policy);
@@ -40,14 +41,14 @@ std::string lambda_name(const CXXRecordDecl& closure, const PrintingPolicy& poli
   const ASTContext& ast = closure.getASTContext();
   const PresumedLoc where = ast.getSourceManager().getPresumedLoc(closure.getLocation());
   return qualified(context_name(closure.getDeclContext(), policy),
-                   "(lambda at line " + std::to_string(where.isValid() ? where.getLine() : 0) + ")");
+                   (Twine("(lambda at line ") + Twine(where.isValid() ? where.getLine() : 0) + ")").str());
 }
 
 std::string record_name(const RecordDecl& record, const PrintingPolicy& policy) {
   if (const auto* closure = dyn_cast<CXXRecordDecl>(&record); closure && closure->isLambda())
     return lambda_name(*closure, policy);
   std::string name = record.getNameAsString();
-  if (name.empty()) name = "(anonymous " + std::string(record.getKindName()) + ")";
+  if (name.empty()) name = (Twine("(anonymous ") + record.getKindName() + ")").str();
   std::string arguments;
   llvm::raw_string_ostream stream(arguments);
   if (const auto* partial = dyn_cast<ClassTemplatePartialSpecializationDecl>(&record))
@@ -76,8 +77,8 @@ std::string context_name(const DeclContext* context, const PrintingPolicy& polic
 // arguments (an explicit specialisation).
 std::string own_name(const FunctionDecl& f, const PrintingPolicy& policy) {
   std::string name;
-  if (isa<CXXConversionDecl>(f)) name = "operator " + f.getReturnType().getAsString(policy);
-  else if (const auto* destructor = dyn_cast<CXXDestructorDecl>(&f)) name = "~" + destructor->getParent()->getNameAsString();
+  if (isa<CXXConversionDecl>(f)) name = (Twine("operator ") + f.getReturnType().getAsString(policy)).str();
+  else if (const auto* destructor = dyn_cast<CXXDestructorDecl>(&f)) name = (Twine("~") + destructor->getParent()->getNameAsString()).str();
   else if (isa<CXXConstructorDecl>(f)) name = cast<CXXConstructorDecl>(f).getParent()->getNameAsString();
   else name = f.getNameAsString();
   if (const FunctionTemplateDecl* pattern = f.getDescribedFunctionTemplate()) {

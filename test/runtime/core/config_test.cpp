@@ -5,15 +5,13 @@
 #include <string>
 
 #include "core/config.hpp"
+#include "fake_environment.hpp"
 
 namespace perf::runtime {
 namespace {
 
 config parse(const std::map<std::string, std::string>& environment) {
-  return parse_config([&](const char* name) -> const char* {
-    const auto found = environment.find(name);
-    return found == environment.end() ? nullptr : found->second.c_str();
-  });
+  return parse_config(fake_environment(environment));
 }
 
 using kind = report_destination::kind;

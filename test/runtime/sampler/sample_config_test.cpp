@@ -2,16 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include "fake_environment.hpp"
+
 #include <map>
 
 namespace perf::runtime {
 namespace {
 
 sample_config parse(const std::map<std::string, std::string>& environment) {
-  return parse_sample_config([&](const char* name) -> const char* {
-    const auto at = environment.find(name);
-    return at == environment.end() ? nullptr : at->second.c_str();
-  });
+  return parse_sample_config(fake_environment(environment));
 }
 
 TEST(SampleConfig, Defaults) {
