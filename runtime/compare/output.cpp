@@ -103,7 +103,10 @@ std::string comparison_result::json() const {
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const compared& row = rows[i];
     std::string process_ratios;
-    for (double ratio : row.process_ratios) process_ratios += (process_ratios.empty() ? "" : ",") + json_number(ratio);
+    for (double ratio : row.process_ratios) {
+      if (!process_ratios.empty()) process_ratios += ',';
+      process_ratios += json_number(ratio);
+    }
     text += fmt::format(
         R"({}{{"name":{},"reference":{},"ratio":{},"lower":{},"upper":{},"ns_per_call":{},"spread":{},"outlier_rounds":{},"process_ratios":[{}]}})",
         i == 0 ? "" : ",", runtime::json_string(row.name), row.is_reference, json_number(row.ratio),

@@ -30,11 +30,11 @@ volatile uint64_t sink;
 
 constexpr uint64_t unit = 4000000;  // a few milliseconds
 
+// Every function churns a different amount: identical code folding would make two alike one.
 __attribute__((noinline)) void three_quarters(uint64_t units) { PERF_PROBE_CHURN(3 * units * unit); }
 __attribute__((noinline)) void one_quarter(uint64_t units) { PERF_PROBE_CHURN(units * unit); }
-__attribute__((noinline)) void light_thread_work() { PERF_PROBE_CHURN(150 * unit); }
-__attribute__((noinline)) void heavy_thread_work() { PERF_PROBE_CHURN(300 * unit); }
-// Different amounts, or identical code folding makes the two functions one.
+__attribute__((noinline)) void light_thread_work() { PERF_PROBE_CHURN(160 * unit); }
+__attribute__((noinline)) void heavy_thread_work() { PERF_PROBE_CHURN(320 * unit); }
 __attribute__((noinline)) void late_thread_work() { PERF_PROBE_CHURN(210 * unit); }
 __attribute__((noinline)) void main_thread_work() { PERF_PROBE_CHURN(150 * unit); }
 
