@@ -13,7 +13,12 @@ struct exit_output {
   void (*write)();
 };
 
+struct exit_quiet {
+  void (*quiet)();
+};
+
 void write_exit_outputs() {
+  for (const exit_quiet& component : registered<exit_quiet>()) component.quiet();
   for (const exit_output& output : registered<exit_output>()) output.write();
 }
 
@@ -27,5 +32,7 @@ PERF_RUNTIME_ON_START(start_runtime) {
 }  // namespace
 
 void add_exit_output(void (*write)()) { registered<exit_output>().push_back({write}); }
+
+void add_exit_quiet(void (*quiet)()) { registered<exit_quiet>().push_back({quiet}); }
 
 }  // namespace perf::runtime

@@ -20,6 +20,12 @@ namespace perf::runtime {
 // from a PERF_RUNTIME_ON_START function.
 void add_exit_output(void (*write)());
 
+// Has `quiet` run when the program exits, before every exit output: for a component
+// whose own activity would otherwise land in what the outputs write (the sampler
+// stops sampling, so the report's samples are the program's, not the report's).
+// Call it only from a PERF_RUNTIME_ON_START function.
+void add_exit_quiet(void (*quiet)());
+
 }  // namespace perf::runtime
 
 #endif  // PERF_RUNTIME_CORE_STARTUP_HPP

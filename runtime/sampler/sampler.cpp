@@ -23,8 +23,7 @@ sample_config* make_sample_config() {
   return made;
 }
 
-void finish_sampling() {
-  stop_sampling();
+void write_profile_at_exit() {
   const std::string& path = current_sample_config().profile_path;
   if (!path.empty()) perf::write_profile(path);
 }
@@ -37,7 +36,8 @@ PERF_RUNTIME_ON_START(start_sampler) {
     warn("sampling is off: " + problem);
     return;
   }
-  add_exit_output(finish_sampling);
+  add_exit_quiet(stop_sampling);
+  add_exit_output(write_profile_at_exit);
 }
 
 }  // namespace
