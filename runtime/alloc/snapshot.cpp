@@ -37,8 +37,9 @@ const char* counting_name(counters::counting_mode mode) {
   return "inactive";
 }
 
-void add_allocations(snapshot& s, const thread_list&) {
-  s.allocations.counting = counting_name(counters::mode());
+allocation_stats read_allocations() {
+  allocation_stats read;
+  read.counting = counting_name(counters::mode());
   for (const counters::thread_counters* record = counters::newest_record(); record != nullptr; record = record->next) {
     thread_allocations t;
     t.tid = record->tid;
@@ -50,12 +51,24 @@ void add_allocations(snapshot& s, const thread_list&) {
     t.frees = counters::load_relaxed(record->frees);
     t.bytes_freed = counters::load_relaxed(record->bytes_freed);
     t.peak_live_bytes = counters::load_relaxed(record->peak_live);
-    s.allocations.threads.push_back(std::move(t));
+    read.threads.push_back(std::move(t));
   }
-  std::reverse(s.allocations.threads.begin(), s.allocations.threads.end());
+  std::reverse(read.threads.begin(), read.threads.end());
+  return read;
 }
 
-PERF_RUNTIME_ON_START(register_allocation_part) { add_snapshot_part(add_allocations); }
+// The counters as the program left them, read when it exits and before the exit
+// outputs run: what the report and the trace writers allocate is not the program's.
+const allocation_stats* at_exit = nullptr;
+
+void read_allocations_at_exit() { at_exit = new allocation_stats(read_allocations()); }
+
+void add_allocations(snapshot& s, const thread_list&) { s.allocations = at_exit != nullptr ? *at_exit : read_allocations(); }
+
+PERF_RUNTIME_ON_START(register_allocation_part) {
+  add_snapshot_part(add_allocations);
+  add_exit_quiet(read_allocations_at_exit);
+}
 
 }  // namespace
 }  // namespace perf::runtime
