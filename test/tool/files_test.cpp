@@ -1,24 +1,20 @@
 // Writing all files or none, atomically.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 #include <map>
 
 #include "lib/files.hpp"
+#include "scratch_directory.hpp"
 
 namespace perf::tool {
 namespace {
 
 namespace fs = std::filesystem;
 
-class Files : public ::testing::Test {
+class Files : public ScratchDirectory {
  protected:
-  fs::path dir = fs::temp_directory_path() / ("perf-files-" + std::to_string(::getpid()));
-  void SetUp() override { fs::create_directories(dir); }
-  void TearDown() override { fs::remove_all(dir); }
 
   static void write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
   // write_files_atomically's error message, "" on success.

@@ -3,28 +3,26 @@
 
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 
 #include "lib/files.hpp"
+#include "scratch_directory.hpp"
 
 namespace perf::tool {
 namespace {
 
 namespace fs = std::filesystem;
 
-class UnitMirror : public ::testing::Test {
+class UnitMirror : public ScratchDirectory {
  protected:
-  fs::path dir = fs::temp_directory_path() / ("perf-mirror-" + std::to_string(::getpid()));
   std::string root = (dir / "src").string(), mirrors = (dir / "mirror").string();
   std::string header = root + "/h.hpp";
   void SetUp() override {
+    ScratchDirectory::SetUp();
     fs::create_directories(root);
     std::ofstream(header) << "inline int f() { return 1; }\n";
   }
-  void TearDown() override { fs::remove_all(dir); }
 
   // The plan of a unit that read the header and inserted `statement` after its '{'.
   rewrite_plan plan(const std::string& statement) const {
