@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "perf/detail/compiler.hpp"
@@ -41,6 +42,14 @@ struct function_stats {
   // 0 when allocation counting is inactive).
   double alloc_count = 0;
   double alloc_bytes = 0;
+  // What merging reports exactly needs (perf-report merge): the sum of squared
+  // deviations from the mean (with `calls` and `mean_ns`, the moments), the
+  // allocation totals, and the histogram's nonzero buckets of clock ticks
+  // (bucket, count), ascending; bucket bounds in perf/detail/histogram_index.hpp.
+  double m2_ns2 = 0;
+  uint64_t alloc_total_count = 0;
+  uint64_t alloc_total_bytes = 0;
+  std::vector<std::pair<unsigned, uint64_t>> histogram;
 };
 
 struct thread_stats {
@@ -101,6 +110,11 @@ struct snapshot {
 // Everything measured so far, in every thread, living or exited. Threads that are
 // still running keep running; their newest calls may or may not be included.
 PERF_DETAIL_EXPORT snapshot take_snapshot();
+
+// The version of format_json's layout (docs/report-format.md), its "schema_version":
+// raised when a reader of the previous version could misread the new one. Reports
+// written before the field existed are version 1.
+constexpr int json_schema_version = 2;
 
 // The report as a text table (what the program prints at exit) or as JSON.
 PERF_DETAIL_EXPORT std::string format_text(const snapshot& s);

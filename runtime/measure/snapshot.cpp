@@ -42,6 +42,10 @@ function_stats to_function_stats(const location& where, const runtime::accumulat
   f.p999_ns = quantile_ns(0.999);
   f.alloc_count = static_cast<double>(a.alloc_count) / static_cast<double>(a.calls);
   f.alloc_bytes = static_cast<double>(a.alloc_bytes) / static_cast<double>(a.calls);
+  f.m2_ns2 = a.distribution.m2 / (ticks_per_ns * ticks_per_ns);
+  f.alloc_total_count = a.alloc_count;
+  f.alloc_total_bytes = a.alloc_bytes;
+  f.histogram = a.durations.nonzero_buckets();
   return f;
 }
 

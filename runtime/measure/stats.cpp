@@ -62,6 +62,16 @@ void histogram::merge(const histogram& other) {
   }
 }
 
+std::vector<std::pair<unsigned, uint64_t>> histogram::nonzero_buckets() const {
+  std::vector<std::pair<unsigned, uint64_t>> buckets;
+  for (unsigned i = 0; i < detail::histogram_blocks; ++i) {
+    if (!blocks_[i]) continue;
+    for (unsigned j = 0; j < detail::histogram_block_size; ++j)
+      if ((*blocks_[i])[j] != 0) buckets.emplace_back(i * detail::histogram_block_size + j, (*blocks_[i])[j]);
+  }
+  return buckets;
+}
+
 double histogram::quantile(double q) const {
   if (count_ == 0) return 0;
   const uint64_t rank = std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(q * static_cast<double>(count_))));

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "perf/detail/histogram_index.hpp"
@@ -37,6 +38,8 @@ class histogram {
   void add_block(unsigned block, const uint64_t* counters);
   void merge(const histogram& other);
   uint64_t count() const { return count_; }
+  // The nonzero buckets as (bucket, count), ascending.
+  std::vector<std::pair<unsigned, uint64_t>> nonzero_buckets() const;
   // The value at quantile `q` in [0, 1]: the midpoint of the bucket holding the
   // rank ceil(q * count), within 1/128 of every value in that bucket.
   double quantile(double q) const;

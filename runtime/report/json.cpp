@@ -12,7 +12,9 @@ using runtime::json_string;
 
 std::string format_json(const snapshot& s) {
   std::string out = fmt::format(
-      "{{\n  \"pid\": {},\n  \"clock\": {{\"source\": {}, \"ghz\": {}, \"frequency\": {}, \"resolution_ns\": {:.1f}}},\n", s.pid,
+      "{{\n  \"schema_version\": {},\n  \"pid\": {},\n"
+      "  \"clock\": {{\"source\": {}, \"ghz\": {}, \"frequency\": {}, \"resolution_ns\": {:.1f}}},\n",
+      json_schema_version, s.pid,
       json_string(s.clock.source), s.clock.ghz, json_string(s.clock.frequency), s.clock.resolution_ns);
   out += "  \"functions\": [";
   for (size_t i = 0; i < s.functions.size(); ++i) {
@@ -20,9 +22,15 @@ std::string format_json(const snapshot& s) {
     out += fmt::format(
         "{}\n    {{\"name\": {}, \"file\": {}, \"line\": {}, \"calls\": {}, \"total_ns\": {:.1f}, \"self_ns\": {:.1f}, "
         "\"mean_ns\": {:.1f}, \"min_ns\": {:.1f}, \"max_ns\": {:.1f}, \"stddev_ns\": {:.1f}, \"p50_ns\": {:.1f}, "
-        "\"p90_ns\": {:.1f}, \"p99_ns\": {:.1f}, \"p999_ns\": {:.1f}, \"alloc_count\": {:.2f}, \"alloc_bytes\": {:.1f}}}",
+        "\"p90_ns\": {:.1f}, \"p99_ns\": {:.1f}, \"p999_ns\": {:.1f}, \"alloc_count\": {:.2f}, \"alloc_bytes\": {:.1f}, "
+        "\"moments\": {{\"mean_ns\": {}, \"m2_ns2\": {}}}, \"alloc_total_count\": {}, \"alloc_total_bytes\": {}, "
+        "\"histogram\": [",
         i == 0 ? "" : ",", json_string(f.name), json_string(f.file), f.line, f.calls, f.total_ns, f.self_ns, f.mean_ns,
-        f.min_ns, f.max_ns, f.stddev_ns, f.p50_ns, f.p90_ns, f.p99_ns, f.p999_ns, f.alloc_count, f.alloc_bytes);
+        f.min_ns, f.max_ns, f.stddev_ns, f.p50_ns, f.p90_ns, f.p99_ns, f.p999_ns, f.alloc_count, f.alloc_bytes,
+        f.mean_ns, f.m2_ns2, f.alloc_total_count, f.alloc_total_bytes);
+    for (size_t b = 0; b < f.histogram.size(); ++b)
+      out += fmt::format("{}[{}, {}]", b == 0 ? "" : ", ", f.histogram[b].first, f.histogram[b].second);
+    out += "]}";
   }
   out += s.functions.empty() ? "],\n" : "\n  ],\n";
   out += "  \"threads\": [";

@@ -34,6 +34,10 @@ snapshot example() {
   parse.p90_ns = 12'000;
   parse.p99_ns = 123'456;
   parse.p999_ns = 654'321;
+  parse.m2_ns2 = 8972385.1234567;
+  parse.alloc_total_count = 2469134;
+  parse.alloc_total_bytes = 98765432101;
+  parse.histogram = {{5, 1}, {2400, 1234566}};
   function_stats quote;
   quote.name = "say \"hi\"\n";
   quote.calls = 1;
@@ -183,6 +187,13 @@ TEST(JsonReport, ParsesAndCarriesEveryField) {
   EXPECT_EQ(parse.at("p90_ns"), 12'000.0);
   EXPECT_EQ(parse.at("p99_ns"), 123'456.0);
   EXPECT_EQ(parse.at("p999_ns"), 654'321.0);
+  // The additive fields for exact merging: full precision, integers, sparse buckets.
+  EXPECT_EQ(parse.at("moments"), nlohmann::json::parse(R"({"mean_ns": 10000.5, "m2_ns2": 8972385.1234567})"));
+  EXPECT_EQ(parse.at("alloc_total_count"), 2469134);
+  EXPECT_EQ(parse.at("alloc_total_bytes"), 98765432101);
+  EXPECT_EQ(parse.at("histogram"), nlohmann::json::parse("[[5, 1], [2400, 1234566]]"));
+  EXPECT_EQ(report.at("functions").at(1).at("histogram"), nlohmann::json::array());
+  EXPECT_EQ(report.at("schema_version"), json_schema_version);
   EXPECT_EQ(report.at("functions").at(2).at("name"), "say \"hi\"\n");
   EXPECT_EQ(report.at("threads"), nlohmann::json::parse(R"([
       {"tid": 101, "name": "main", "calls": 1234567, "exited": false, "tick_events": 65536, "tick_dropped": 2469070},
@@ -214,8 +225,14 @@ TEST(WriteReport, DumpsTheLiveStatisticsWithoutStopping) {
   const fs::path written = dir / ("live-" + std::to_string(getpid()) + ".json");
   const nlohmann::json report = nlohmann::json::parse(read_file(written));
   bool found = false;
-  for (const nlohmann::json& f : report.at("functions"))
-    if (f.at("name") == "report_test.served") found = f.at("calls") == 4;
+  for (const nlohmann::json& f : report.at("functions")) {
+    if (f.at("name") != "report_test.served") continue;
+    found = f.at("calls") == 4;
+    uint64_t bucketed = 0;
+    for (const nlohmann::json& bucket : f.at("histogram")) bucketed += bucket.at(1).get<uint64_t>();
+    EXPECT_EQ(bucketed, 4u) << "every call is in the histogram";
+    EXPECT_GE(f.at("moments").at("m2_ns2").get<double>(), 0.0);
+  }
   EXPECT_TRUE(found);
   EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1) << "no temporary file left";
   fs::remove_all(dir);
