@@ -1,0 +1,121 @@
+// perf-report diff on reports made by hand: matching, ratios, the noise judgment,
+// the order, the rules and the verdict.
+#include <gtest/gtest.h>
+
+#include "diff.hpp"
+#include "diff_format.hpp"
+#include "sample_reports.hpp"
+
+namespace perf::report_tool {
+namespace {
+
+using testing::durations;
+using testing::function_row;
+using testing::parsed;
+using testing::report_json;
+
+std::vector<uint64_t> scaled(std::vector<uint64_t> ticks, double factor) {
+  for (uint64_t& t : ticks) t = static_cast<uint64_t>(std::llround(static_cast<double>(t) * factor));
+  return ticks;
+}
+
+report one(long pid, std::vector<nlohmann::json> rows) { return parsed(report_json(pid, 2.0, rows)); }
+
+TEST(Diff, TheSameDurationsAreNoChange) {
+  const auto d = durations(1, 2000);
+  const diff_result r = diff_reports({one(1, {function_row("f", d, 2.0)})}, {one(2, {function_row("f", d, 2.0)})}, {});
+  ASSERT_EQ(r.functions.size(), 1u);
+  EXPECT_FALSE(r.functions[0].slower_or_faster());
+  EXPECT_EQ(r.functions[0][metric::mean].ratio(), 1.0);
+  EXPECT_EQ(r.verdict, "no change beyond noise (1 functions compared)");
+}
+
+TEST(Diff, ATwentyPercentSlowdownIsBeyondNoiseAndBreaksTheRule) {
+  const auto d = durations(1, 2000);
+  diff_options options;
+  options.rules = {parse_fail_rule("mean>+10%"), parse_fail_rule("p50>+50%")};
+  const diff_result r = diff_reports({one(1, {function_row("f", d, 2.0), function_row("g", d, 2.0)})},
+                                     {one(2, {function_row("f", scaled(d, 1.2), 2.0), function_row("g", d, 2.0)})},
+                                     options);
+  ASSERT_EQ(r.functions.size(), 2u);
+  const function_diff& f = r.functions[0];  // the larger impact first
+  EXPECT_EQ(f.name, "f");
+  EXPECT_NEAR(f[metric::mean].ratio(), 1.2, 0.001);
+  EXPECT_TRUE(f[metric::mean].beyond_noise);
+  EXPECT_TRUE(f[metric::p50].beyond_noise);
+  EXPECT_FALSE(f[metric::p99].beyond_noise) << "one run per side cannot judge the tail";
+  EXPECT_FALSE(f[metric::calls].beyond_noise);
+  EXPECT_FALSE(r.functions[1].slower_or_faster());
+  ASSERT_EQ(r.broken.size(), 1u);
+  EXPECT_EQ(r.broken[0].substr(0, 27), "mean>+10%: f mean +20.0% (2");
+  EXPECT_EQ(r.verdict.substr(0, r.verdict.find(" (")), "FAIL: mean>+10%: f mean +20.0%");
+  EXPECT_NE(r.verdict.find("; 1 of 2 functions changed beyond noise: f slower mean +20.0%"), std::string::npos)
+      << r.verdict;
+}
+
+TEST(Diff, AChangeBelowTheNoiseFloorIsNoise) {
+  const auto d = durations(1, 20000);
+  const diff_result r =
+      diff_reports({one(1, {function_row("f", d, 2.0)})}, {one(2, {function_row("f", scaled(d, 1.03), 2.0)})}, {});
+  EXPECT_FALSE(r.functions[0][metric::mean].beyond_noise);
+  diff_options fine;
+  fine.noise_floor = 0.01;
+  EXPECT_TRUE(diff_reports({one(1, {function_row("f", d, 2.0)})}, {one(2, {function_row("f", scaled(d, 1.03), 2.0)})},
+                           fine)
+                  .functions[0][metric::mean]
+                  .beyond_noise);
+}
+
+TEST(Diff, TooFewCallsAreNotJudged) {
+  diff_options options;
+  options.min_calls = 100;
+  options.rules = {parse_fail_rule("mean>+10%")};
+  const diff_result r = diff_reports({one(1, {function_row("f", durations(1, 50), 2.0)})},
+                                     {one(2, {function_row("f", scaled(durations(1, 50), 2), 2.0)})}, options);
+  EXPECT_TRUE(r.functions[0].too_few_calls);
+  EXPECT_FALSE(r.functions[0].slower_or_faster());
+  EXPECT_TRUE(r.broken.empty());
+}
+
+TEST(Diff, ARenamedOrMovedFunctionIsRemovedAndAdded) {
+  nlohmann::json moved = function_row("f", {100}, 2.0);
+  moved["line"] = 11;
+  const diff_result r =
+      diff_reports({one(1, {function_row("f", {100}, 2.0)})}, {one(2, {moved, function_row("g", {100}, 2.0)})}, {});
+  ASSERT_EQ(r.functions.size(), 3u);
+  std::map<std::string, presence> where;
+  for (const function_diff& d : r.functions) where[d.name + ":" + std::to_string(d.line)] = d.where;
+  EXPECT_EQ(where.at("f:10"), presence::removed);
+  EXPECT_EQ(where.at("f:11"), presence::added);
+  EXPECT_EQ(where.at("g:10"), presence::added);
+  EXPECT_EQ(r.verdict, "no change beyond noise (0 functions compared): f removed; f added; g added");
+}
+
+TEST(Diff, SeveralRunsPerSideJudgeByTheSpreadBetweenRuns) {
+  // Each run's mean moves by +-8% around 300 ticks: a 10% difference of one pair
+  // of runs is within that spread, though the calls alone would call it certain.
+  std::vector<report> base, now;
+  for (long i = 0; i < 3; ++i) {
+    base.push_back(one(i, {function_row("f", scaled(durations(i, 5000), 1 + 0.08 * static_cast<double>(i - 1)), 2.0)}));
+    now.push_back(one(10 + i, {function_row("f", scaled(durations(10 + i, 5000), 1.1 + 0.08 * static_cast<double>(1 - i)), 2.0)}));
+  }
+  EXPECT_FALSE(diff_reports(base, now, {}).functions[0][metric::mean].beyond_noise);
+  EXPECT_TRUE(diff_reports({base[1]}, {now[1]}, {}).functions[0][metric::mean].beyond_noise);
+}
+
+TEST(Diff, MarkdownAndJsonCarryTheVerdictAndTheRatios) {
+  const auto d = durations(1, 2000);
+  const diff_result r =
+      diff_reports({one(1, {function_row("f", d, 2.0)})}, {one(2, {function_row("f", scaled(d, 1.2), 2.0)})}, {});
+  const std::string markdown = format_diff_markdown(r);
+  EXPECT_EQ(markdown.substr(0, markdown.find('\n')),
+            "**perf-report:** 1 of 1 functions changed beyond noise: f slower mean +20.0%");
+  EXPECT_NE(markdown.find("| `f` | changed |"), std::string::npos) << markdown;
+  const nlohmann::json j = diff_to_json(r);
+  EXPECT_EQ(j.at("verdict"), r.verdict);
+  EXPECT_EQ(j.at("functions").at(0).at("figures").at("mean").at("beyond_noise"), true);
+  EXPECT_NEAR(j.at("functions").at(0).at("figures").at("mean").at("ratio").get<double>(), 1.2, 0.001);
+}
+
+}  // namespace
+}  // namespace perf::report_tool

@@ -1,0 +1,132 @@
+// perf-report on the reports of a real measured program (report_probe.cpp): merge
+// of per-process reports against one process doing the same work, and diff of
+// runs of one program against runs with one function made 20% slower.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "diff.hpp"
+#include "merge.hpp"
+
+namespace perf::report_tool {
+namespace {
+
+namespace fs = std::filesystem;
+
+class ProbeRuns : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / fmt::format("perf-report-probe-{}-{}", getpid(),
+                                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Runs the probe with `environment` and returns its report.
+  report run(const std::string& name, const std::string& environment) {
+    const fs::path path = dir_ / (name + ".json");
+    const std::string command = fmt::format("env PERF_REPORT={} PERF_SAMPLE_HZ=0 {} {}", path.string(), environment,
+                                            PERF_REPORT_PROBE);
+    EXPECT_EQ(std::system(command.c_str()), 0) << command;
+    return read_report(path.string());
+  }
+
+  int perf_report(const std::string& arguments, std::string* output) {
+    const fs::path out = dir_ / "stdout";
+    const int status = std::system(fmt::format("{} {} > {}", PERF_REPORT_BINARY, arguments, out.string()).c_str());
+    std::ifstream in(out);
+    std::stringstream text;
+    text << in.rdbuf();
+    *output = text.str();
+    return WEXITSTATUS(status);
+  }
+
+  fs::path dir_;
+};
+
+const function_record& named(const report& r, const std::string& name) {
+  for (const function_record& f : r.functions)
+    if (f.name == name) return f;
+  ADD_FAILURE() << name << " not in " << r.path;
+  return r.functions.front();
+}
+
+TEST_F(ProbeRuns, MergeOfProcessesEqualsOneProcessOfTheSameWork) {
+  const report half_a = run("half_a", "PERF_PROBE_CALLS=500 PERF_PROBE_THREADS=2");
+  const report half_b = run("half_b", "PERF_PROBE_CALLS=500 PERF_PROBE_THREADS=2");
+  const report whole = run("whole", "PERF_PROBE_CALLS=1000 PERF_PROBE_THREADS=2");
+  const report merged = merge_reports({half_a, half_b});
+  ASSERT_EQ(merged.functions.size(), whole.functions.size());
+  for (const char* name : {"probe::step", "probe::parse", "probe::render"}) {
+    const function_record &m = named(merged, name), &w = named(whole, name);
+    EXPECT_EQ(m.calls, 2000u) << name;
+    EXPECT_EQ(m.calls, w.calls) << name;
+    EXPECT_EQ(m.durations.count(), w.durations.count()) << name;
+    // The moments merge exactly: the merged total over the merged calls is the mean.
+    EXPECT_NEAR(m.mean_ns * static_cast<double>(m.calls), named(half_a, name).total_ns + named(half_b, name).total_ns,
+                m.total_ns * 1e-3)
+        << name;
+  }
+  // Two allocations per render call (the string and its buffer), none in parse. (A
+  // thread's first measured call, in step, also counts the runtime's attaching it.)
+  for (const char* name : {"probe::parse", "probe::render"}) {
+    EXPECT_EQ(named(merged, name).alloc_total_count, named(whole, name).alloc_total_count) << name;
+    // Bytes are usable sizes, which the allocator may round differently run to run.
+    EXPECT_NEAR(static_cast<double>(named(merged, name).alloc_total_bytes),
+                static_cast<double>(named(whole, name).alloc_total_bytes),
+                static_cast<double>(named(whole, name).alloc_total_bytes) * 1e-3)
+        << name;
+  }
+  EXPECT_EQ(named(merged, "probe::render").alloc_total_count, 4000u);
+  size_t merged_calls = 0, whole_calls = 0;
+  for (const auto& t : merged.document.at("threads")) merged_calls += t.at("calls").get<size_t>();
+  for (const auto& t : whole.document.at("threads")) whole_calls += t.at("calls").get<size_t>();
+  EXPECT_EQ(merged_calls, whole_calls);
+  EXPECT_EQ(merged.document.at("threads").size(), 2 * whole.document.at("threads").size());
+
+  std::string output;
+  EXPECT_EQ(perf_report(fmt::format("merge {} {} -o {}", (dir_ / "half_a.json").string(), (dir_ / "half_b.json").string(),
+                                    (dir_ / "all.json").string()),
+                        &output),
+            0);
+  EXPECT_EQ(named(read_report((dir_ / "all.json").string()), "probe::parse").calls, 2000u);
+}
+
+TEST_F(ProbeRuns, SameProgramIsNoiseAndATwentyPercentSlowdownIsFlaggedEveryTime) {
+  constexpr int pairs = 20;
+  int quiet = 0, flagged = 0;
+  std::vector<std::string> noisy;
+  for (int i = 0; i < pairs; ++i) {
+    const report base = run(fmt::format("base{}", i), "");
+    const report same = run(fmt::format("same{}", i), "");
+    const report slow = run(fmt::format("slow{}", i), "PERF_PROBE_SLOW=1.2");
+    const diff_result unchanged = diff_reports({base}, {same}, {});
+    if (unchanged.verdict.rfind("no change beyond noise", 0) == 0)
+      ++quiet;
+    else
+      noisy.push_back(unchanged.verdict);
+    const diff_result slower = diff_reports({base}, {slow}, {});
+    for (const function_diff& d : slower.functions)
+      if (d.name == "probe::render" && d[metric::p50].beyond_noise && d[metric::p50].ratio() > 1.1) ++flagged;
+  }
+  EXPECT_GE(quiet, 19) << fmt::format("{}", fmt::join(noisy, "\n"));
+  EXPECT_EQ(flagged, pairs);
+
+  // The gate: exit 1 and the verdict as the last line.
+  std::string output;
+  EXPECT_EQ(perf_report(fmt::format("diff {} {} --fail-if 'p50>+10%' --min-calls 100", (dir_ / "base0.json").string(),
+                                    (dir_ / "slow0.json").string()),
+                        &output),
+            1);
+  EXPECT_EQ(output.substr(output.rfind('\n', output.size() - 2) + 1, 35), "FAIL: p50>+10%: probe::render p50 +")
+      << output;
+}
+
+}  // namespace
+}  // namespace perf::report_tool

@@ -1,0 +1,61 @@
+// A program for perf-report's tests: a fixed amount of measured work, so that
+// reports of its runs can be merged and compared.
+//   PERF_PROBE_CALLS    calls of each step per thread (default 2000)
+//   PERF_PROBE_THREADS  threads doing them (default 2)
+//   PERF_PROBE_SLOW     factor on probe::render's spin (default 1; 1.2 is the "20% slower" build)
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "perf/perf.hpp"
+
+namespace probe {
+
+unsigned spin(unsigned rounds) {
+  volatile unsigned x = 0;
+  for (unsigned i = 0; i < rounds; ++i) x = x + i;
+  return x;
+}
+
+double slow_factor = 1;
+
+void parse() {
+  PERF_MEASURE("probe::parse");
+  spin(3000);
+}
+
+void render() {
+  PERF_MEASURE("probe::render");
+  auto buffer = std::make_unique<std::string>(200, 'x');  // one allocation per call
+  spin(static_cast<unsigned>(3000 * slow_factor));
+}
+
+void step() {
+  PERF_MEASURE("probe::step");
+  parse();
+  render();
+}
+
+}  // namespace probe
+
+namespace {
+
+long env(const char* name, long fallback) {
+  const char* value = std::getenv(name);
+  return value ? std::atol(value) : fallback;
+}
+
+}  // namespace
+
+int main() {
+  if (const char* slow = std::getenv("PERF_PROBE_SLOW")) probe::slow_factor = std::atof(slow);
+  const long calls = env("PERF_PROBE_CALLS", 2000);
+  std::vector<std::thread> threads;
+  for (long t = 0; t < env("PERF_PROBE_THREADS", 2); ++t)
+    threads.emplace_back([calls] {
+      for (long i = 0; i < calls; ++i) probe::step();
+    });
+  for (std::thread& t : threads) t.join();
+}

@@ -1,0 +1,173 @@
+#include "command_line.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "diff.hpp"
+#include "diff_format.hpp"
+#include "html.hpp"
+#include "merge.hpp"
+#include "report.hpp"
+
+namespace perf::report_tool {
+namespace {
+
+constexpr const char* usage =
+    "usage: perf-report merge REPORT.json... -o MERGED.json\n"
+    "       perf-report diff BASE.json... --new NEW.json... [--format text|markdown|json|html] [-o FILE]\n"
+    "                   [--fail-if 'FIGURE>+N%']... [--min-calls N] [--noise-floor N%]\n"
+    "       perf-report diff BASE.json NEW.json [options as above]\n"
+    "       perf-report html REPORT.json [-o report.html] [--folded STACKS.txt]\n";
+
+class usage_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct parsed {
+  std::vector<std::string> files;      // base side for diff
+  std::vector<std::string> new_files;  // after --new
+  bool saw_new = false;
+  std::string output;
+  std::string format = "text";
+  std::string folded;
+  diff_options diff;
+};
+
+uint64_t parse_count(const std::string& option, const std::string& value) {
+  size_t used = 0;
+  try {
+    const unsigned long long n = std::stoull(value, &used);
+    if (used == value.size() && value[0] != '-') return n;
+  } catch (const std::exception&) {
+  }
+  throw usage_error(fmt::format("{} {}: not a count", option, value));
+}
+
+parsed parse(const std::vector<std::string>& args, const std::string& command) {
+  parsed p;
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> const std::string& {
+      if (i + 1 >= args.size()) throw usage_error(fmt::format("{} needs a value", a));
+      return args[++i];
+    };
+    if (a == "-o") {
+      p.output = value();
+    } else if (a == "--new" && command == "diff") {
+      p.saw_new = true;
+    } else if (a == "--format" && command == "diff") {
+      p.format = value();
+      if (p.format != "text" && p.format != "markdown" && p.format != "json" && p.format != "html")
+        throw usage_error(fmt::format("--format {}: expected text, markdown, json or html", p.format));
+    } else if (a == "--fail-if" && command == "diff") {
+      p.diff.rules.push_back(parse_fail_rule(value()));
+    } else if (a == "--min-calls" && command == "diff") {
+      p.diff.min_calls = parse_count(a, value());
+    } else if (a == "--noise-floor" && command == "diff") {
+      const std::string& v = value();
+      std::string digits = v.substr(0, v.find('%'));
+      p.diff.noise_floor = static_cast<double>(parse_count(a, digits)) / 100;
+    } else if (a == "--folded" && command == "html") {
+      p.folded = value();
+    } else if (a.size() > 1 && a[0] == '-') {
+      throw usage_error(fmt::format("unknown option {} for {}", a, command));
+    } else {
+      (p.saw_new ? p.new_files : p.files).push_back(a);
+    }
+  }
+  return p;
+}
+
+std::vector<report> read_all(const std::vector<std::string>& paths) {
+  std::vector<report> reports;
+  for (const std::string& path : paths) reports.push_back(read_report(path));
+  return reports;
+}
+
+void emit(const parsed& p, const std::string& text, std::ostream& out) {
+  if (p.output.empty())
+    out << text;
+  else
+    write_file_atomically(p.output, text);
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw input_error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+int run_merge(const parsed& p, std::ostream& out) {
+  if (p.files.empty()) throw usage_error("merge needs at least one report");
+  if (p.output.empty()) throw usage_error("merge needs -o MERGED.json");
+  emit(p, to_json(merge_reports(read_all(p.files))).dump(1) + "\n", out);
+  return 0;
+}
+
+int run_diff(parsed p, std::ostream& out, std::ostream& err) {
+  if (!p.saw_new) {
+    if (p.files.size() != 2)
+      throw usage_error("diff needs BASE.json NEW.json, or several of each side separated by --new");
+    p.new_files.push_back(p.files.back());
+    p.files.pop_back();
+  }
+  if (p.files.empty() || p.new_files.empty()) throw usage_error("diff needs at least one report on each side of --new");
+  if (p.files.size() < 2 || p.new_files.size() < 2)
+    for (const fail_rule& rule : p.diff.rules)
+      if (rule.figure == metric::p99)
+        err << "perf-report: warning: --fail-if '" << rule.text
+            << "' never fires with one report on a side: one run cannot tell the tail's change from noise "
+               "(give several reports per side)\n";
+  const diff_result result = diff_reports(read_all(p.files), read_all(p.new_files), p.diff);
+  std::string text;
+  if (p.format == "markdown")
+    text = format_diff_markdown(result);
+  else if (p.format == "json")
+    text = diff_to_json(result).dump(1) + "\n";
+  else if (p.format == "html")
+    text = html_diff_page(result);
+  else
+    text = format_diff_text(result);
+  emit(p, text, out);
+  // The verdict goes to stdout whatever the format, as the last line (CI logs show it).
+  if (!p.output.empty() || p.format == "html" || p.format == "json") out << result.verdict << '\n';
+  return result.broken.empty() ? 0 : 1;
+}
+
+int run_html(const parsed& p, std::ostream& out) {
+  if (p.files.size() != 1) throw usage_error("html needs exactly one REPORT.json");
+  const report r = read_report(p.files.front());
+  emit(p, html_report_page(r, p.folded.empty() ? std::string() : read_text(p.folded)), out);
+  return 0;
+}
+
+}  // namespace
+
+int run_command_line(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
+  try {
+    if (arguments.empty()) throw usage_error("no command");
+    const std::string& command = arguments.front();
+    if (command == "--help" || command == "-h") {
+      out << usage;
+      return 0;
+    }
+    if (command != "merge" && command != "diff" && command != "html")
+      throw usage_error(fmt::format("unknown command {}", command));
+    const parsed p = parse(arguments, command);
+    if (command == "merge") return run_merge(p, out);
+    if (command == "diff") return run_diff(p, out, err);
+    return run_html(p, out);
+  } catch (const usage_error& e) {
+    err << "perf-report: " << e.what() << '\n' << usage;
+  } catch (const input_error& e) {
+    err << "perf-report: " << e.what() << '\n';
+  }
+  return 2;
+}
+
+}  // namespace perf::report_tool

@@ -1,0 +1,212 @@
+#include "diff.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <regex>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "merge.hpp"
+#include "noise.hpp"
+
+namespace perf::report_tool {
+namespace {
+
+using key = std::tuple<std::string, std::string, unsigned>;
+
+constexpr std::array<metric, 4> timing_metrics = {metric::mean, metric::p50, metric::p99, metric::self};
+
+// One side: its reports merged, and each report's rows for the between-run tests.
+struct side {
+  report merged;
+  std::vector<std::map<key, const function_record*>> runs;
+  uint64_t samples_total = 0;
+
+  explicit side(const std::vector<report>& reports) : merged(merge_reports(reports)) {
+    for (const report& r : reports) {
+      auto& rows = runs.emplace_back();
+      for (const function_record& f : r.functions) rows[{f.name, f.file, f.line}] = &f;
+    }
+    if (merged.document.contains("samples")) samples_total = merged.document["samples"].value("total", uint64_t{0});
+  }
+
+  // `figure` of the function in each run that has it.
+  std::vector<double> per_run(const key& k, metric figure) const {
+    std::vector<double> values;
+    for (const auto& rows : runs) {
+      const auto found = rows.find(k);
+      if (found != rows.end() && found->second->calls > 0) values.push_back(value_of(*found->second, figure));
+    }
+    return values;
+  }
+
+  static double value_of(const function_record& f, metric figure) {
+    const double calls = static_cast<double>(std::max<uint64_t>(f.calls, 1));
+    switch (figure) {
+      case metric::calls: return static_cast<double>(f.calls);
+      case metric::mean: return f.mean_ns;
+      case metric::p50: return f.quantile_ns(0.5);
+      case metric::p99: return f.quantile_ns(0.99);
+      case metric::self: return f.self_ns / calls;
+      case metric::alloc: return static_cast<double>(f.alloc_total_count) / calls;
+      case metric::share: return 0;  // from the samples section: see figure()
+    }
+    return 0;
+  }
+
+  double figure(const function_record& f, metric m) const {
+    return m == metric::share ? merged.sample_share(f.name) : value_of(f, m);
+  }
+};
+
+bool past_floor(const change& c, double floor) { return std::abs(c.ratio() - 1) > floor; }
+
+// Whether the timing figure differs beyond what the runs' own spread explains.
+bool significant(const side& base, const side& now, const function_diff& d, metric m) {
+  const key k{d.name, d.file, d.line};
+  if (base.runs.size() >= 2 && now.runs.size() >= 2)
+    return means_differ(sample_moments::of(base.per_run(k, m)), sample_moments::of(now.per_run(k, m)));
+  auto call_moments = [](const function_record& f) {
+    const double n = static_cast<double>(f.calls);
+    return sample_moments{n, f.mean_ns, n < 2 ? 0 : f.m2_ns2 / (n - 1)};
+  };
+  switch (m) {
+    case metric::p50: return quantiles_differ(d.base.durations, d.now.durations, 0.5);
+    case metric::p99: return quantiles_differ(d.base.durations, d.now.durations, 0.99);
+    // Self time has no distribution in a report: it moves with the mean.
+    default: return means_differ(call_moments(d.base), call_moments(d.now));
+  }
+}
+
+void judge(const side& base, const side& now, function_diff& d, const diff_options& options) {
+  for (size_t i = 0; i < metric_count; ++i) {
+    const metric m = static_cast<metric>(i);
+    d.changes[i] = {base.figure(d.base, m), now.figure(d.now, m), false};
+  }
+  if (d.where != presence::both) return;
+  d.too_few_calls = d.base.calls < options.min_calls || d.now.calls < options.min_calls;
+  auto& c = d.changes;
+  c[size_t(metric::calls)].beyond_noise = d.base.calls != d.now.calls;
+  c[size_t(metric::alloc)].beyond_noise = past_floor(c[size_t(metric::alloc)], 1e-9);
+  change& share = c[size_t(metric::share)];
+  share.beyond_noise =
+      past_floor(share, options.noise_floor) &&
+      proportions_differ(static_cast<uint64_t>(std::llround(share.base * static_cast<double>(base.samples_total))),
+                         base.samples_total,
+                         static_cast<uint64_t>(std::llround(share.now * static_cast<double>(now.samples_total))),
+                         now.samples_total);
+  if (d.too_few_calls) return;
+  const bool several_runs = base.runs.size() >= 2 && now.runs.size() >= 2;
+  for (metric m : timing_metrics) {
+    // The tail moves from run to run with what else the machine does (preemption,
+    // frequency): one run per side cannot tell that from a change (docs/perf-report.md).
+    if (m == metric::p99 && !several_runs) continue;
+    change& t = c[size_t(m)];
+    t.beyond_noise = past_floor(t, options.noise_floor) && significant(base, now, d, m);
+  }
+}
+
+std::string describe(const function_diff& d) {
+  if (d.where == presence::added) return fmt::format("{} added", d.name);
+  if (d.where == presence::removed) return fmt::format("{} removed", d.name);
+  const change& mean = d[metric::mean];
+  for (metric m : timing_metrics)
+    if (d[m].beyond_noise)
+      return fmt::format("{} {} {} {:+.1f}%", d.name, d[m].ratio() > 1 ? "slower" : "faster", metric_name(m),
+                         (d[m].ratio() - 1) * 100);
+  return fmt::format("{} mean {:+.1f}%", d.name, (mean.ratio() - 1) * 100);
+}
+
+bool breaks(const fail_rule& rule, const function_diff& d) {
+  if (d.where != presence::both || d.too_few_calls) return false;
+  const change& c = d[rule.figure];
+  if (!c.beyond_noise) return false;
+  return rule.greater ? c.ratio() - 1 > rule.fraction : c.ratio() - 1 < rule.fraction;
+}
+
+}  // namespace
+
+const char* metric_name(metric m) {
+  static constexpr const char* names[] = {"calls", "mean", "p50", "p99", "self", "alloc", "share"};
+  return names[static_cast<size_t>(m)];
+}
+
+bool function_diff::slower_or_faster() const {
+  return std::any_of(timing_metrics.begin(), timing_metrics.end(), [&](metric m) { return (*this)[m].beyond_noise; });
+}
+
+fail_rule parse_fail_rule(const std::string& text) {
+  static const std::regex shape(R"(\s*(calls|mean|p50|p99|self|alloc|share)\s*([<>])\s*([+-]?[0-9]+(\.[0-9]*)?)\s*%\s*)");
+  std::smatch match;
+  if (!std::regex_match(text, match, shape))
+    throw input_error(fmt::format("--fail-if '{}': expected FIGURE>+N% or FIGURE<-N%, FIGURE one of calls, mean, "
+                                  "p50, p99, self, alloc, share",
+                                  text));
+  fail_rule rule;
+  rule.text = text;
+  for (size_t i = 0; i < metric_count; ++i)
+    if (match[1] == metric_name(static_cast<metric>(i))) rule.figure = static_cast<metric>(i);
+  rule.greater = match[2] == ">";
+  rule.fraction = std::stod(match[3]) / 100;
+  return rule;
+}
+
+diff_result diff_reports(const std::vector<report>& base_reports, const std::vector<report>& new_reports,
+                         const diff_options& options) {
+  const side base(base_reports), now(new_reports);
+  std::map<key, function_diff> rows;
+  for (const function_record& f : base.merged.functions) {
+    function_diff& d = rows[{f.name, f.file, f.line}];
+    d.name = f.name, d.file = f.file, d.line = f.line, d.where = presence::removed, d.base = f;
+  }
+  for (const function_record& f : now.merged.functions) {
+    auto [entry, fresh] = rows.try_emplace({f.name, f.file, f.line});
+    function_diff& d = entry->second;
+    d.name = f.name, d.file = f.file, d.line = f.line, d.now = f;
+    d.where = fresh ? presence::added : presence::both;
+  }
+  diff_result result;
+  result.base_runs = base_reports.size();
+  result.new_runs = new_reports.size();
+  size_t changed = 0, compared = 0;
+  for (auto& [k, d] : rows) {
+    judge(base, now, d, options);
+    d.impact_ns = d.where == presence::added     ? d.now.total_ns
+                  : d.where == presence::removed ? -d.base.total_ns
+                                                 : (d.now.mean_ns - d.base.mean_ns) * static_cast<double>(d.now.calls);
+    compared += d.where == presence::both;
+    changed += d.slower_or_faster();
+    result.functions.push_back(std::move(d));
+  }
+  std::stable_sort(result.functions.begin(), result.functions.end(), [](const function_diff& a, const function_diff& b) {
+    return std::abs(a.impact_ns) > std::abs(b.impact_ns);
+  });
+
+  for (const fail_rule& rule : options.rules)
+    for (const function_diff& d : result.functions)
+      if (breaks(rule, d))
+        result.broken.push_back(fmt::format("{}: {} {} {:+.1f}% ({:.1f} -> {:.1f})", rule.text, d.name,
+                                            metric_name(rule.figure), (d[rule.figure].ratio() - 1) * 100,
+                                            d[rule.figure].base, d[rule.figure].now));
+  std::vector<std::string> moved;
+  for (const function_diff& d : result.functions)
+    if (d.slower_or_faster() || d.where != presence::both) moved.push_back(describe(d));
+  std::string summary =
+      changed == 0 ? fmt::format("no change beyond noise ({} functions compared", compared)
+                   : fmt::format("{} of {} functions changed beyond noise", changed, compared);
+  if (changed == 0) summary += ")";
+  const size_t shown = std::min<size_t>(moved.size(), 3);
+  if (shown > 0)
+    summary += fmt::format(": {}{}", fmt::join(moved.begin(), moved.begin() + static_cast<long>(shown), "; "),
+                           moved.size() > shown ? fmt::format("; {} more", moved.size() - shown) : "");
+  result.verdict = result.broken.empty()
+                       ? summary
+                       : fmt::format("FAIL: {}{}; {}", result.broken.front(),
+                                     result.broken.size() > 1 ? fmt::format(" and {} more", result.broken.size() - 1) : "",
+                                     summary);
+  return result;
+}
+
+}  // namespace perf::report_tool

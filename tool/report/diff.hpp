@@ -1,0 +1,77 @@
+// perf-report diff: the functions of two sets of reports compared, with a noise
+// judgment per figure and the rules a CI gate checks.
+#ifndef PERF_REPORT_TOOL_DIFF_HPP
+#define PERF_REPORT_TOOL_DIFF_HPP
+
+#include <array>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "report.hpp"
+
+namespace perf::report_tool {
+
+// The figures compared per function. Times per call; `alloc` is allocations per
+// call; `share` the share of all samples taken inside the function.
+enum class metric { calls, mean, p50, p99, self, alloc, share };
+constexpr size_t metric_count = 7;
+const char* metric_name(metric m);
+
+struct change {
+  double base = 0;
+  double now = 0;
+  bool beyond_noise = false;
+  double ratio() const { return base == 0 ? (now == 0 ? 1.0 : INFINITY) : now / base; }
+};
+
+enum class presence { both, added, removed };
+
+struct function_diff {
+  std::string name;
+  std::string file;
+  unsigned line = 0;
+  presence where = presence::both;
+  std::array<change, metric_count> changes;
+  function_record base;  // the side's reports merged (empty when added)
+  function_record now;   // (empty when removed)
+  double impact_ns = 0;  // time the change adds (negative: saves) at the new call count
+  bool too_few_calls = false;  // below --min-calls: not judged
+
+  const change& operator[](metric m) const { return changes[static_cast<size_t>(m)]; }
+  // A timing figure (mean, p50, p99, self) changed beyond noise.
+  bool slower_or_faster() const;
+};
+
+// `--fail-if 'p99>+10%'`: broken by a function whose figure changed beyond noise
+// by more than `fraction` in that direction.
+struct fail_rule {
+  std::string text;
+  metric figure = metric::mean;
+  bool greater = true;
+  double fraction = 0;
+};
+// Throws input_error (naming the rule) when `text` is not METRIC>+N% or METRIC<-N%.
+fail_rule parse_fail_rule(const std::string& text);
+
+struct diff_options {
+  double noise_floor = 0.05;  // relative changes at most this large are never "beyond noise"
+  uint64_t min_calls = 1;
+  std::vector<fail_rule> rules;
+};
+
+struct diff_result {
+  std::vector<function_diff> functions;  // by |impact_ns|, largest first
+  size_t base_runs = 0;
+  size_t new_runs = 0;
+  std::vector<std::string> broken;  // one line per (rule, function) broken
+  // One line: "no change beyond noise (N functions)", or what changed; with rules
+  // broken, "FAIL: ..." first.
+  std::string verdict;
+};
+
+diff_result diff_reports(const std::vector<report>& base, const std::vector<report>& now, const diff_options& options);
+
+}  // namespace perf::report_tool
+
+#endif  // PERF_REPORT_TOOL_DIFF_HPP

@@ -1,0 +1,19 @@
+// A diff_result as text (a terminal), Markdown (a CI comment) or JSON.
+#ifndef PERF_REPORT_TOOL_DIFF_FORMAT_HPP
+#define PERF_REPORT_TOOL_DIFF_FORMAT_HPP
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "diff.hpp"
+
+namespace perf::report_tool {
+
+std::string format_diff_text(const diff_result& d);
+std::string format_diff_markdown(const diff_result& d);
+nlohmann::json diff_to_json(const diff_result& d);
+
+}  // namespace perf::report_tool
+
+#endif  // PERF_REPORT_TOOL_DIFF_FORMAT_HPP

@@ -1,0 +1,58 @@
+#include "histogram.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "perf/detail/histogram_index.hpp"
+
+namespace perf::report_tool {
+
+uint64_t histogram::count() const {
+  uint64_t n = 0;
+  for (const auto& [bucket, count] : buckets) n += count;
+  return n;
+}
+
+double histogram::lower_ns(unsigned bucket) const {
+  return static_cast<double>(detail::bucket_lower_bound(bucket)) / ghz;
+}
+
+double histogram::upper_ns(unsigned bucket) const {
+  return static_cast<double>(detail::bucket_lower_bound(bucket) + detail::bucket_width(bucket)) / ghz;
+}
+
+unsigned histogram::bucket_at_rank(uint64_t rank) const {
+  uint64_t seen = 0;
+  for (const auto& [bucket, count] : buckets) {
+    seen += count;
+    if (seen >= rank) return bucket;
+  }
+  return buckets.empty() ? 0 : buckets.rbegin()->first;
+}
+
+double histogram::quantile_ns(double q) const {
+  const uint64_t n = count();
+  if (n == 0) return 0;
+  const uint64_t rank = std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(q * static_cast<double>(n))));
+  const unsigned bucket = bucket_at_rank(rank);
+  const uint64_t width = detail::bucket_width(bucket);
+  return (static_cast<double>(detail::bucket_lower_bound(bucket)) + (width == 1 ? 0.0 : static_cast<double>(width) / 2)) /
+         ghz;
+}
+
+void histogram::merge(const histogram& other) {
+  const histogram& same_rate = other.ghz == ghz ? other : other.rebinned(ghz);
+  for (const auto& [bucket, count] : same_rate.buckets) buckets[bucket] += count;
+}
+
+histogram histogram::rebinned(double target_ghz) const {
+  histogram out;
+  out.ghz = target_ghz;
+  for (const auto& [bucket, count] : buckets) {
+    const double midpoint_ns = (lower_ns(bucket) + upper_ns(bucket)) / 2;
+    out.buckets[detail::bucket_index(static_cast<uint64_t>(midpoint_ns * target_ghz))] += count;
+  }
+  return out;
+}
+
+}  // namespace perf::report_tool

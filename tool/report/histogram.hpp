@@ -1,0 +1,32 @@
+// The runtime's log-linear duration histogram (perf/detail/histogram_index.hpp) as
+// the JSON report carries it: nonzero buckets of clock ticks.
+#ifndef PERF_REPORT_TOOL_HISTOGRAM_HPP
+#define PERF_REPORT_TOOL_HISTOGRAM_HPP
+
+#include <cstdint>
+#include <map>
+
+namespace perf::report_tool {
+
+struct histogram {
+  double ghz = 1;  // clock ticks per nanosecond of the bucket bounds
+  std::map<unsigned, uint64_t> buckets;  // bucket index -> count, nonzero only
+
+  uint64_t count() const;
+  // Bucket bounds in nanoseconds: [lower, upper).
+  double lower_ns(unsigned bucket) const;
+  double upper_ns(unsigned bucket) const;
+  // The bucket holding the value of rank `rank` (1-based, at most count()).
+  unsigned bucket_at_rank(uint64_t rank) const;
+  // The runtime's quantile: the midpoint of the bucket of rank ceil(q * count), in ns.
+  double quantile_ns(double q) const;
+  // Adds `other`: bucket by bucket when both count at the same rate, else each of
+  // other's buckets at its midpoint in ns converted to this rate.
+  void merge(const histogram& other);
+  // The same counts in buckets of `target_ghz` (each at its midpoint).
+  histogram rebinned(double target_ghz) const;
+};
+
+}  // namespace perf::report_tool
+
+#endif  // PERF_REPORT_TOOL_HISTOGRAM_HPP

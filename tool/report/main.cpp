@@ -1,0 +1,8 @@
+// perf-report: see docs/perf-report.md.
+#include <iostream>
+
+#include "command_line.hpp"
+
+int main(int argc, char** argv) {
+  return perf::report_tool::run_command_line(std::vector<std::string>(argv + 1, argv + argc), std::cout, std::cerr);
+}

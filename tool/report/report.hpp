@@ -1,0 +1,74 @@
+// A JSON report of the runtime (docs/report-format.md) as perf-report reads it:
+// the functions typed, every other section kept as JSON.
+#ifndef PERF_REPORT_TOOL_REPORT_HPP
+#define PERF_REPORT_TOOL_REPORT_HPP
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "histogram.hpp"
+
+namespace perf::report_tool {
+
+// The schema version this perf-report reads and writes (runtime/report/json.cpp).
+constexpr int schema_version = 2;
+
+// Bad input: `what()` names the file and the problem, ready to print.
+class input_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// One row of `functions[]`. Durations in nanoseconds; `durations` is in clock ticks
+// at `durations.ghz`.
+struct function_record {
+  std::string name;
+  std::string file;
+  unsigned line = 0;
+  uint64_t calls = 0;
+  double total_ns = 0;
+  double self_ns = 0;
+  double mean_ns = 0;
+  double m2_ns2 = 0;  // sum of squared deviations from the mean
+  double min_ns = 0;
+  double max_ns = 0;
+  uint64_t alloc_total_count = 0;
+  uint64_t alloc_total_bytes = 0;
+  histogram durations;
+
+  double stddev_ns() const;
+  // The value at quantile q, as the runtime reports it: the histogram's bucket
+  // midpoint, kept within [min_ns, max_ns].
+  double quantile_ns(double q) const;
+};
+
+struct report {
+  std::string path;  // where it was read from, for messages
+  nlohmann::json document;  // everything but "functions", as read
+  std::vector<function_record> functions;
+
+  double ghz() const;
+  // samples.measured[] share of all samples for `name`, 0 when absent.
+  double sample_share(const std::string& name) const;
+};
+
+// Reads and checks `path`. Throws input_error naming the file when it is missing,
+// not JSON, of another schema version, or not shaped like a report.
+report read_report(const std::string& path);
+// The same for text already read.
+report parse_report(const std::string& text, const std::string& path);
+
+// The report as the runtime writes it (functions with the derived fields).
+nlohmann::json to_json(const report& r);
+
+// Writes `text` to `path` whole or not at all (temporary file and rename);
+// throws input_error naming the path on failure.
+void write_file_atomically(const std::string& path, const std::string& text);
+
+}  // namespace perf::report_tool
+
+#endif  // PERF_REPORT_TOOL_REPORT_HPP
