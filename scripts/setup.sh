@@ -16,6 +16,7 @@ packages=(
   golang-go                                           # tests: go tool pprof reads the sampler's profile
   libgoogle-perftools-dev                             # bench/: gperftools' profiler beside the sampler
   nodejs                                              # tests: speedscope (npm) reads the sampler's folded stacks
+  chromium                                            # tests: perf-report's HTML pages load in a real browser
 )
 
 missing=()
@@ -44,4 +45,15 @@ speedscope_version=1.25.0
 if [[ "$(npm ls -g --depth=0 speedscope 2>/dev/null)" != *"speedscope@${speedscope_version}"* ]]; then
   echo "setup: installing speedscope@${speedscope_version} from npm" >&2
   "${as_root[@]}" npm install -g --silent "speedscope@${speedscope_version}" >/dev/null
+fi
+
+# puppeteer-core (not in Debian) drives the headless chromium of perf-report's browser
+# test (test/report_tool/browser_test.sh); it goes under the build tree, never committed.
+# PERF_BUILD_DIR: the build tree the tests run from (default build/).
+puppeteer_version=22.15.0
+browser_modules="${PERF_BUILD_DIR:-$(dirname "$0")/../build}/browser-test"
+if [[ "$(npm ls --prefix "$browser_modules" --depth=0 puppeteer-core 2>/dev/null)" != *"puppeteer-core@${puppeteer_version}"* ]]; then
+  echo "setup: installing puppeteer-core@${puppeteer_version} from npm into $browser_modules" >&2
+  mkdir -p "$browser_modules"
+  npm install --prefix "$browser_modules" --no-audit --no-fund --silent "puppeteer-core@${puppeteer_version}" >/dev/null
 fi

@@ -121,7 +121,8 @@ PERF_DETAIL_EXPORT std::string format_text(const snapshot& s);
 PERF_DETAIL_EXPORT std::string format_json(const snapshot& s);
 
 // Writes a fresh snapshot to `path` ("%p" becomes the process id): JSON when the
-// path ends in ".json", the text table otherwise. The file is replaced whole or
+// path ends in ".json", a self-contained HTML page of that JSON when it ends in
+// ".html" (docs/perf-report.md), the text table otherwise. The file is replaced whole or
 // not at all. On failure, returns false after one warning line on stderr.
 PERF_DETAIL_EXPORT bool write_report(const std::string& path);
 

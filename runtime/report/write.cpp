@@ -8,6 +8,7 @@
 #include "core/settings.hpp"
 #include "core/startup.hpp"
 #include "core/warnings.hpp"
+#include "report/html_page.hpp"
 #include "perf/report.hpp"
 
 namespace perf {
@@ -17,9 +18,12 @@ bool ends_with(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
 }
 
-// Writes `s` to `fd` as the report for `path`: JSON when it ends in ".json", else text.
+// Writes `s` to `fd` as the report for `path`: JSON when it ends in ".json", the
+// page that shows that JSON when it ends in ".html", else text.
 bool write_snapshot(int fd, const std::string& path, const snapshot& s) {
-  const std::string text = ends_with(path, ".json") ? format_json(s) : format_text(s);
+  const std::string text = ends_with(path, ".json")   ? format_json(s)
+                           : ends_with(path, ".html") ? html_page::page("perf-instrument report", format_json(s))
+                                                      : format_text(s);
   return runtime::write_all(fd, text.data(), text.size());
 }
 

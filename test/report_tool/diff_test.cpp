@@ -103,6 +103,32 @@ TEST(Diff, SeveralRunsPerSideJudgeByTheSpreadBetweenRuns) {
   EXPECT_TRUE(diff_reports({base[1]}, {now[1]}, {}).functions[0][metric::mean].beyond_noise);
 }
 
+TEST(Diff, NormalizingByAnUnchangedFunctionCancelsTheMachinesSpeed) {
+  const auto d = durations(1, 4000), e = durations(2, 4000);
+  // The new run's machine is 30% slower throughout, and g's work 20% more.
+  const report base = one(1, {function_row("ref", d, 2.0), function_row("g", e, 2.0)});
+  const report now = one(2, {function_row("ref", scaled(d, 1.3), 2.0), function_row("g", scaled(e, 1.3 * 1.2), 2.0)});
+  diff_options options;
+  options.normalize = "ref";
+  const diff_result r = diff_reports({base}, {now}, options);
+  for (const function_diff& f : r.functions) {
+    if (f.name == "ref") EXPECT_NEAR(f[metric::p50].ratio(), 1.0, 0.02);
+    if (f.name == "g") EXPECT_NEAR(f[metric::mean].ratio(), 1.2, 0.02);
+  }
+  EXPECT_EQ(r.verdict.substr(0, r.verdict.find(": ")), "1 of 2 functions changed beyond noise");
+  options.normalize = "absent";
+  EXPECT_THROW(
+      {
+        try {
+          diff_reports({base}, {now}, options);
+        } catch (const input_error& error) {
+          EXPECT_STREQ(error.what(), "made.json: no calls of absent, the function to normalize by");
+          throw;
+        }
+      },
+      input_error);
+}
+
 TEST(Diff, MarkdownAndJsonCarryTheVerdictAndTheRatios) {
   const auto d = durations(1, 2000);
   const diff_result r =

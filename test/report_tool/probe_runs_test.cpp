@@ -100,6 +100,11 @@ TEST_F(ProbeRuns, MergeOfProcessesEqualsOneProcessOfTheSameWork) {
 
 TEST_F(ProbeRuns, SameProgramIsNoiseAndATwentyPercentSlowdownIsFlaggedEveryTime) {
   constexpr int pairs = 20;
+  // Another process on the same core (this VM's 2 cores are shared) slows a whole
+  // run, every function alike, by up to 50%: probe::parse, whose work never
+  // changes, is the yardstick that cancels it.
+  diff_options options;
+  options.normalize = "probe::parse";
   int quiet = 0, flagged = 0;
   std::vector<std::string> noisy, missed;
   for (int i = 0; i < pairs; ++i) {
@@ -109,12 +114,12 @@ TEST_F(ProbeRuns, SameProgramIsNoiseAndATwentyPercentSlowdownIsFlaggedEveryTime)
     const report base = run(fmt::format("base{}", i), work);
     const report same = run(fmt::format("same{}", i), work);
     const report slow = run(fmt::format("slow{}", i), work + " PERF_PROBE_SLOW=1.2");
-    const diff_result unchanged = diff_reports({base}, {same}, {});
+    const diff_result unchanged = diff_reports({base}, {same}, options);
     if (unchanged.verdict.rfind("no change beyond noise", 0) == 0)
       ++quiet;
     else
       noisy.push_back(unchanged.verdict);
-    const diff_result slower = diff_reports({base}, {slow}, {});
+    const diff_result slower = diff_reports({base}, {slow}, options);
     for (const function_diff& d : slower.functions) {
       if (d.name != "probe::render") continue;
       if (d[metric::p50].beyond_noise && d[metric::p50].ratio() > 1.1)
@@ -128,7 +133,7 @@ TEST_F(ProbeRuns, SameProgramIsNoiseAndATwentyPercentSlowdownIsFlaggedEveryTime)
 
   // The gate: exit 1 and the verdict as the last line.
   std::string output;
-  EXPECT_EQ(perf_report(fmt::format("diff {} {} --fail-if 'p50>+10%' --min-calls 100", (dir_ / "base0.json").string(),
+  EXPECT_EQ(perf_report(fmt::format("diff {} {} --fail-if 'p50>+10%' --min-calls 100 --normalize probe::parse", (dir_ / "base0.json").string(),
                                     (dir_ / "slow0.json").string()),
                         &output),
             1);

@@ -17,7 +17,7 @@ namespace {
 constexpr const char* usage =
     "usage: perf-report merge REPORT.json... -o MERGED.json\n"
     "       perf-report diff BASE.json... --new NEW.json... [--format text|markdown|json|html] [-o FILE]\n"
-    "                   [--fail-if 'FIGURE>+N%']... [--min-calls N] [--noise-floor N%]\n"
+    "                   [--fail-if 'FIGURE>+N%']... [--min-calls N] [--noise-floor N%] [--normalize FUNCTION]\n"
     "       perf-report diff BASE.json NEW.json [options as above]\n"
     "       perf-report html REPORT.json [-o report.html] [--folded STACKS.txt]\n";
 
@@ -70,6 +70,8 @@ parsed parse(const std::vector<std::string>& args, const std::string& command) {
       const std::string& v = value();
       std::string digits = v.substr(0, v.find('%'));
       p.diff.noise_floor = static_cast<double>(parse_count(a, digits)) / 100;
+    } else if (a == "--normalize" && command == "diff") {
+      p.diff.normalize = value();
     } else if (a == "--folded" && command == "html") {
       p.folded = value();
     } else if (a.size() > 1 && a[0] == '-') {

@@ -126,6 +126,28 @@ bool breaks(const fail_rule& rule, const function_diff& d) {
   return rule.greater ? c.ratio() - 1 > rule.fraction : c.ratio() - 1 < rule.fraction;
 }
 
+// Every time of `r` multiplied by `factor`.
+void scale_times(report& r, double factor) {
+  for (function_record& f : r.functions) {
+    f.total_ns *= factor, f.self_ns *= factor, f.mean_ns *= factor, f.min_ns *= factor, f.max_ns *= factor;
+    f.m2_ns2 *= factor * factor;
+    f.durations.ghz /= factor;
+  }
+  r.document["clock"]["ghz"] = r.document["clock"]["ghz"].get<double>() / factor;
+}
+
+double reference_median(const report& r, const std::string& name) {
+  for (const function_record& f : r.functions)
+    if (f.name == name && f.calls > 0) return f.quantile_ns(0.5);
+  throw input_error(fmt::format("{}: no calls of {}, the function to normalize by", r.path, name));
+}
+
+// The reports with times normalized by options.normalize (see diff_options).
+std::vector<report> normalized(std::vector<report> reports, const std::string& name, double reference) {
+  for (report& r : reports) scale_times(r, reference / reference_median(r, name));
+  return reports;
+}
+
 }  // namespace
 
 const char* metric_name(metric m) {
@@ -155,6 +177,13 @@ fail_rule parse_fail_rule(const std::string& text) {
 
 diff_result diff_reports(const std::vector<report>& base_reports, const std::vector<report>& new_reports,
                          const diff_options& options) {
+  if (!options.normalize.empty()) {
+    const double reference = reference_median(base_reports.front(), options.normalize);
+    diff_options plain = options;
+    plain.normalize.clear();
+    return diff_reports(normalized(base_reports, options.normalize, reference),
+                        normalized(new_reports, options.normalize, reference), plain);
+  }
   const side base(base_reports), now(new_reports);
   std::map<key, function_diff> rows;
   for (const function_record& f : base.merged.functions) {

@@ -57,6 +57,10 @@ fail_rule parse_fail_rule(const std::string& text);
 struct diff_options {
   double noise_floor = 0.05;  // relative changes at most this large are never "beyond noise"
   uint64_t min_calls = 1;
+  // A function whose work is the same in every run (a calibration loop): each
+  // report's times are scaled so that its median equals the first base report's,
+  // which cancels the machine's speed from run to run. Empty: none.
+  std::string normalize;
   std::vector<fail_rule> rules;
 };
 
@@ -70,6 +74,7 @@ struct diff_result {
   std::string verdict;
 };
 
+// Throws input_error when `options.normalize` names a function some report lacks.
 diff_result diff_reports(const std::vector<report>& base, const std::vector<report>& now, const diff_options& options);
 
 }  // namespace perf::report_tool

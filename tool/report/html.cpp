@@ -4,9 +4,7 @@
 #include <map>
 #include <sstream>
 
-#include <fmt/format.h>
-
-#include "html_page.hpp"
+#include "report/html_page.hpp"
 
 namespace perf::report_tool {
 namespace {
@@ -62,21 +60,6 @@ json stack_tree(const std::string& folded) {
   return root.value == 0 ? json() : to_json(to_json, "all", root);
 }
 
-std::string page(const std::string& title, const json& data) {
-  std::string embedded = data.dump();
-  // The data sits in a <script> element: "</" must not end it.
-  std::string safe;
-  safe.reserve(embedded.size());
-  for (size_t i = 0; i < embedded.size(); ++i) {
-    safe += embedded[i];
-    if (embedded[i] == '<' && i + 1 < embedded.size() && embedded[i + 1] == '/') safe += "\\";
-  }
-  return fmt::format("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title>\n"
-                     "<style>{}</style></head>\n<body>\n<script id=\"data\" type=\"application/json\">{}</script>\n"
-                     "<script>{}</script>\n</body></html>\n",
-                     html_escape(title), page_style(), safe, page_script());
-}
-
 }  // namespace
 
 json report_page_data(const report& r, const std::string& folded) {
@@ -119,7 +102,7 @@ json report_page_data(const report& r, const std::string& folded) {
 }
 
 std::string html_report_page(const report& r, const std::string& folded) {
-  return page("perf-report: " + r.path, report_page_data(r, folded));
+  return html_page::page("perf-report: " + r.path, report_page_data(r, folded).dump());
 }
 
 std::string html_diff_page(const diff_result& d) {
@@ -147,7 +130,7 @@ std::string html_diff_page(const diff_result& d) {
   const json data = {{"kind", "diff"},           {"title", "perf-report diff"}, {"verdict", d.verdict},
                      {"broken", d.broken},       {"base_runs", d.base_runs},    {"new_runs", d.new_runs},
                      {"rows", std::move(rows)}};
-  return page("perf-report diff", data);
+  return html_page::page("perf-report diff", data.dump());
 }
 
 }  // namespace perf::report_tool

@@ -238,6 +238,22 @@ TEST(WriteReport, DumpsTheLiveStatisticsWithoutStopping) {
   fs::remove_all(dir);
 }
 
+TEST(WriteReport, AnHtmlPathGetsOnePageEmbeddingTheJsonReport) {
+  const fs::path dir = fs::temp_directory_path() / ("perf-write-html-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  for (int i = 0; i < 3; ++i) served();
+  ASSERT_TRUE(write_report((dir / "page.html").string()));
+  const std::string page = read_file(dir / "page.html");
+  EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
+  const std::string open = "<script id=\"data\" type=\"application/json\">";
+  const size_t begin = page.find(open) + open.size();
+  const nlohmann::json report = nlohmann::json::parse(page.substr(begin, page.find("</script>", begin) - begin));
+  EXPECT_EQ(report.at("schema_version"), json_schema_version);
+  EXPECT_EQ(page.find(" src="), std::string::npos) << "nothing from the network";
+  EXPECT_EQ(page.find("<link"), std::string::npos) << "nothing from the network";
+  fs::remove_all(dir);
+}
+
 TEST(WriteReport, AnUnwritablePathIsOneWarningAndFalse) {
   ::testing::internal::CaptureStderr();
   EXPECT_FALSE(write_report("/nonexistent-dir/report.txt"));

@@ -1,6 +1,7 @@
-#include "html_page.hpp"
+#include "report/html_page.hpp"
 
-namespace perf::report_tool {
+namespace perf::html_page {
+namespace {
 
 const char* page_style() {
   return R"CSS(
@@ -21,7 +22,7 @@ svg text{font:10px sans-serif}.header span{margin-right:16px}
 const char* page_script() {
   return R"JS(
 'use strict';
-const D = JSON.parse(document.getElementById('data').textContent);
+let D = JSON.parse(document.getElementById('data').textContent);
 const NS = 'http://www.w3.org/2000/svg';
 function el(tag, attrs, text) {
   const e = tag.startsWith('svg:') ? document.createElementNS(NS, tag.slice(4)) : document.createElement(tag);
@@ -60,9 +61,13 @@ function distributionPlot(title, series) {
   const W = 460, H = 170, L = 40, B = 30, T = 8;
   const box = el('div', {class: 'plot'}); add(box, 'div', {class: 't', title: title}, title);
   const svg = add(box, 'svg:svg', {width: W, height: H, class: 'dist-plot', 'data-function': title});
-  let lo = Infinity, hi = 0;
-  for (const s of series) for (const b of s.bs) { lo = Math.min(lo, Math.max(b.lo, 0.1)); hi = Math.max(hi, b.hi); }
+  // The axis spans the lowest bucket to 4 x the highest p99: a few preempted calls
+  // far out would squeeze the distribution into one pixel. They are counted aside.
+  let lo = Infinity, hi = 0, beyond = 0;
+  for (const s of series) for (const b of s.bs) lo = Math.min(lo, Math.max(b.lo, 0.1));
+  for (const s of series) hi = Math.max(hi, 4 * (s.marks[2] || 0));
   if (!(hi > lo)) { lo = 1; hi = 10; }
+  series = series.map(s => ({...s, bs: s.bs.filter(b => { if (b.lo > hi) { beyond += b.n; return false; } return true; })}));
   const x0 = Math.log10(lo), x1 = Math.log10(hi) + 1e-9;
   const X = v => L + (Math.log10(Math.max(v, lo)) - x0) / (x1 - x0) * (W - L - 8);
   let top = 0; const dens = series.map(s => {
@@ -84,7 +89,8 @@ function distributionPlot(title, series) {
       add(svg, 'svg:text', {x: X(v) + 2, y: T + 10 + 11 * m + 33 * k, fill: s.color, class: 'label-' + name}, name + ' ' + fmtNs(v));
     });
   });
-  add(svg, 'svg:text', {x: L, y: H - 4}, 'latency (log scale); ' + series.map(s => s.label).join(' vs '));
+  add(svg, 'svg:text', {x: L, y: H - 4}, 'latency (log scale); ' + series.map(s => s.label).join(' vs ') +
+    (beyond ? '; ' + beyond + ' calls beyond the axis' : ''));
   return box;
 }
 // A table sorted by clicking a column header (numbers descending first).
@@ -139,6 +145,21 @@ function flameGraph(parent, tree) {
     let cx = x;
     for (const c of n.c) { const cw = w * c.v / n.v; draw(c, cx, cw, d + 1); cx += cw; }
   })(tree, 0, W, 1);
+}
+// A JSON report as the runtime writes it (PERF_REPORT=x.html) in the page's column form.
+function fromReport(r) {
+  const cols = {name: 'name', file: 'file', line: 'line', calls: 'calls', total: 'total_ns', self: 'self_ns', mean: 'mean_ns',
+    sd: 'stddev_ns', min: 'min_ns', max: 'max_ns', p50: 'p50_ns', p90: 'p90_ns', p99: 'p99_ns', ac: 'alloc_count', ab: 'alloc_bytes'};
+  const F = {share: [], h: []};
+  for (const k in cols) F[k] = r.functions.map(f => f[cols[k]]);
+  const measured = {}; ((r.samples || {}).measured || []).forEach(m => measured[m.name] = m.share);
+  for (const f of r.functions) {
+    F.share.push(measured[f.name] || 0);
+    const flat = [r.clock.ghz]; let previous = 0;
+    for (const [b, n] of f.histogram || []) { flat.push(b - previous, n); previous = b; }
+    F.h.push(flat);
+  }
+  return Object.assign({}, r, {kind: 'report', title: 'perf-instrument report, pid ' + r.pid, functions: F});
 }
 function section(title) { add(document.body, 'h2', {}, title); return add(document.body, 'div', {}); }
 function reportPage() {
@@ -214,7 +235,7 @@ function diffPage() {
   ranked.className = 'plots'; ranked.id = 'distributions';
   rows.slice(0, 6).forEach(r => ranked.appendChild(plotOf(r)));
 }
-if (D.kind === 'diff') diffPage(); else reportPage();
+if (D.kind === 'diff') diffPage(); else { if (D.schema_version) D = fromReport(D); reportPage(); }
 )JS";
 }
 
@@ -232,4 +253,18 @@ std::string html_escape(const std::string& text) {
   return out;
 }
 
-}  // namespace perf::report_tool
+}  // namespace
+
+std::string page(const std::string& title, const std::string& data_json) {
+  std::string safe;
+  safe.reserve(data_json.size());
+  for (size_t i = 0; i < data_json.size(); ++i) {
+    safe += data_json[i];
+    if (data_json[i] == '<' && i + 1 < data_json.size() && data_json[i + 1] == '/') safe += '\\';
+  }
+  return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + html_escape(title) +
+         "</title>\n<style>" + page_style() + "</style></head>\n<body>\n<script id=\"data\" type=\"application/json\">" +
+         safe + "</script>\n<script>" + page_script() + "</script>\n</body></html>\n";
+}
+
+}  // namespace perf::html_page
