@@ -41,13 +41,11 @@ function fmtBytes(v) { return v >= 1048576 ? (v / 1048576).toFixed(1) + ' MiB' :
 // The runtime's log-linear buckets (perf/detail/histogram_index.hpp).
 function bucketLower(i) { if (i < 128) return i; const s = (i >> 6) - 1; return (i - (s << 6)) * Math.pow(2, s); }
 function bucketWidth(i) { return i < 128 ? 1 : Math.pow(2, (i >> 6) - 1); }
-// [ghz, dBucket, count, ...] -> [{lo, hi, n}] in ns.
+// [ghz, first bucket, count, next bucket's count, ...] -> [{lo, hi, n}] in ns.
 function buckets(flat) {
-  const out = []; const ghz = flat[0]; let b = 0;
-  for (let k = 1; k + 1 < flat.length; k += 2) {
-    b += flat[k];
-    out.push({lo: bucketLower(b) / ghz, hi: (bucketLower(b) + bucketWidth(b)) / ghz, n: flat[k + 1]});
-  }
+  const out = []; const ghz = flat[0];
+  for (let k = 2, b = flat[1]; k < flat.length; ++k, ++b)
+    if (flat[k]) out.push({lo: bucketLower(b) / ghz, hi: (bucketLower(b) + bucketWidth(b)) / ghz, n: flat[k]});
   return out;
 }
 function quantile(bs, q) {
@@ -155,8 +153,9 @@ function fromReport(r) {
   const measured = {}; ((r.samples || {}).measured || []).forEach(m => measured[m.name] = m.share);
   for (const f of r.functions) {
     F.share.push(measured[f.name] || 0);
-    const flat = [r.clock.ghz]; let previous = 0;
-    for (const [b, n] of f.histogram || []) { flat.push(b - previous, n); previous = b; }
+    const flat = [r.clock.ghz]; const h = f.histogram || [];
+    if (h.length) { flat.push(h[0][0]); let next = h[0][0];
+      for (const [b, n] of h) { for (; next < b; ++next) flat.push(0); flat.push(n); ++next; } }
     F.h.push(flat);
   }
   return Object.assign({}, r, {kind: 'report', title: 'perf-instrument report, pid ' + r.pid, functions: F});

@@ -100,7 +100,7 @@ TEST(Merge, SumsTheSamplesByFunctionAndRecomputesTheShares) {
   EXPECT_EQ(s.at("top"), nlohmann::json::parse(R"([{"function": "g", "file": "x.cpp", "samples": 34, "share": 0.85},
     {"function": "f", "file": "x.cpp", "samples": 6, "share": 0.15}])"));
   EXPECT_EQ(s.at("threads").size(), 2u);
-  EXPECT_EQ(merged.sample_share("f"), 0.125);
+  EXPECT_EQ(merged.sample_shares().at("f"), 0.125);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <map>
 #include <regex>
 #include <tuple>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -23,6 +24,7 @@ struct side {
   report merged;
   std::vector<std::map<key, const function_record*>> runs;
   uint64_t samples_total = 0;
+  std::unordered_map<std::string, double> shares;
 
   explicit side(const std::vector<report>& reports) : merged(merge_reports(reports)) {
     for (const report& r : reports) {
@@ -30,6 +32,7 @@ struct side {
       for (const function_record& f : r.functions) rows[{f.name, f.file, f.line}] = &f;
     }
     if (merged.document.contains("samples")) samples_total = merged.document["samples"].value("total", uint64_t{0});
+    shares = merged.sample_shares();
   }
 
   // `figure` of the function in each run that has it.
@@ -57,7 +60,9 @@ struct side {
   }
 
   double figure(const function_record& f, metric m) const {
-    return m == metric::share ? merged.sample_share(f.name) : value_of(f, m);
+    if (m != metric::share) return value_of(f, m);
+    const auto found = shares.find(f.name);
+    return found == shares.end() ? 0 : found->second;
   }
 };
 
@@ -75,8 +80,13 @@ bool significant(const side& base, const side& now, const function_diff& d, metr
   switch (m) {
     case metric::p50: return quantiles_differ(d.base.durations, d.now.durations, 0.5);
     case metric::p99: return quantiles_differ(d.base.durations, d.now.durations, 0.99);
+    // A mean moved by a few preempted calls while the median stayed is the tail
+    // moving, which one run cannot judge (as p99): the median must move the same way.
     // Self time has no distribution in a report: it moves with the mean.
-    default: return means_differ(call_moments(d.base), call_moments(d.now));
+    default:
+      return means_differ(call_moments(d.base), call_moments(d.now)) &&
+             quantiles_differ(d.base.durations, d.now.durations, 0.5) &&
+             (d.now.mean_ns > d.base.mean_ns) == (d.now.quantile_ns(0.5) > d.base.quantile_ns(0.5));
   }
 }
 

@@ -27,7 +27,7 @@ unsigned histogram::bucket_at_rank(uint64_t rank) const {
     seen += count;
     if (seen >= rank) return bucket;
   }
-  return buckets.empty() ? 0 : buckets.rbegin()->first;
+  return buckets.empty() ? 0 : buckets.back().first;
 }
 
 double histogram::quantile_ns(double q) const {
@@ -42,7 +42,19 @@ double histogram::quantile_ns(double q) const {
 
 void histogram::merge(const histogram& other) {
   const histogram& same_rate = other.ghz == ghz ? other : other.rebinned(ghz);
-  for (const auto& [bucket, count] : same_rate.buckets) buckets[bucket] += count;
+  std::vector<std::pair<unsigned, uint64_t>> merged;
+  merged.reserve(buckets.size() + same_rate.buckets.size());
+  auto a = buckets.cbegin();
+  auto b = same_rate.buckets.cbegin();
+  while (a != buckets.cend() || b != same_rate.buckets.end()) {
+    if (b == same_rate.buckets.end() || (a != buckets.cend() && a->first < b->first))
+      merged.push_back(*a++);
+    else if (a == buckets.cend() || b->first < a->first)
+      merged.push_back(*b++);
+    else
+      merged.emplace_back(a->first, a->second + b->second), ++a, ++b;
+  }
+  buckets = std::move(merged);
 }
 
 histogram histogram::rebinned(double target_ghz) const {
@@ -50,9 +62,26 @@ histogram histogram::rebinned(double target_ghz) const {
   out.ghz = target_ghz;
   for (const auto& [bucket, count] : buckets) {
     const double midpoint_ns = (lower_ns(bucket) + upper_ns(bucket)) / 2;
-    out.buckets[detail::bucket_index(static_cast<uint64_t>(midpoint_ns * target_ghz))] += count;
+    out.buckets.emplace_back(detail::bucket_index(static_cast<uint64_t>(midpoint_ns * target_ghz)), count);
   }
+  out.normalize();
   return out;
+}
+
+void histogram::normalize() {
+  if (std::is_sorted(buckets.begin(), buckets.end(), [](const auto& x, const auto& y) { return x.first < y.first; }) &&
+      std::adjacent_find(buckets.begin(), buckets.end(), [](const auto& x, const auto& y) { return x.first == y.first; }) ==
+          buckets.end())
+    return;
+  std::sort(buckets.begin(), buckets.end());
+  std::vector<std::pair<unsigned, uint64_t>> combined;
+  for (const auto& [bucket, count] : buckets) {
+    if (!combined.empty() && combined.back().first == bucket)
+      combined.back().second += count;
+    else
+      combined.emplace_back(bucket, count);
+  }
+  buckets = std::move(combined);
 }
 
 }  // namespace perf::report_tool

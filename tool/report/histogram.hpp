@@ -4,13 +4,14 @@
 #define PERF_REPORT_TOOL_HISTOGRAM_HPP
 
 #include <cstdint>
-#include <map>
+#include <utility>
+#include <vector>
 
 namespace perf::report_tool {
 
 struct histogram {
   double ghz = 1;  // clock ticks per nanosecond of the bucket bounds
-  std::map<unsigned, uint64_t> buckets;  // bucket index -> count, nonzero only
+  std::vector<std::pair<unsigned, uint64_t>> buckets;  // (bucket index, count), ascending, nonzero only
 
   uint64_t count() const;
   // Bucket bounds in nanoseconds: [lower, upper).
@@ -25,6 +26,8 @@ struct histogram {
   void merge(const histogram& other);
   // The same counts in buckets of `target_ghz` (each at its midpoint).
   histogram rebinned(double target_ghz) const;
+  // Sorts `buckets` and adds up repeated ones (after filling them in any order).
+  void normalize();
 };
 
 }  // namespace perf::report_tool

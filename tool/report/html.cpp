@@ -13,14 +13,18 @@ using nlohmann::json;
 
 double tenth(double v) { return std::round(v * 10) / 10; }
 
-// A histogram as [ghz, bucket, count, bucket - previous bucket, count, ...].
+// A histogram as [ghz, first bucket, its count, the next bucket's count, ...], empty
+// buckets between as 0: shorter than (bucket, count) pairs, since hit buckets are
+// mostly neighbours.
 json histogram_data(const histogram& h) {
   json flat = json::array({h.ghz});
-  unsigned previous = 0;
+  if (h.buckets.empty()) return flat;
+  flat.push_back(h.buckets.front().first);
+  unsigned next = h.buckets.front().first;
   for (const auto& [bucket, count] : h.buckets) {
-    flat.push_back(bucket - previous);
+    for (; next < bucket; ++next) flat.push_back(0);
     flat.push_back(count);
-    previous = bucket;
+    ++next;
   }
   return flat;
 }
@@ -68,7 +72,9 @@ json report_page_data(const report& r, const std::string& folded) {
                   {"min", json::array()},   {"max", json::array()},  {"p50", json::array()},  {"p90", json::array()},
                   {"p99", json::array()},   {"ac", json::array()},   {"ab", json::array()},   {"share", json::array()},
                   {"h", json::array()}};
+  const std::unordered_map<std::string, double> shares = r.sample_shares();
   for (const function_record& f : r.functions) {
+    const auto share = shares.find(f.name);
     const double calls = static_cast<double>(std::max<uint64_t>(f.calls, 1));
     columns["name"].push_back(f.name);
     columns["file"].push_back(f.file);
@@ -85,7 +91,7 @@ json report_page_data(const report& r, const std::string& folded) {
     columns["p99"].push_back(tenth(f.quantile_ns(0.99)));
     columns["ac"].push_back(std::round(static_cast<double>(f.alloc_total_count) / calls * 100) / 100);
     columns["ab"].push_back(tenth(static_cast<double>(f.alloc_total_bytes) / calls));
-    columns["share"].push_back(std::round(r.sample_share(f.name) * 10000) / 10000);
+    columns["share"].push_back(share == shares.end() ? 0.0 : std::round(share->second * 10000) / 10000);
     columns["h"].push_back(histogram_data(f.durations));
   }
   json data = {{"kind", "report"}, {"title", r.path}, {"functions", std::move(columns)}};

@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "report_sax.hpp"
+
 namespace perf::report_tool {
 namespace {
 
@@ -64,7 +66,8 @@ class reader {
   std::string where_;
 };
 
-function_record read_function(const std::string& path, const json& value, size_t index, double ghz) {
+function_record read_function(const std::string& path, const json& value, size_t index,
+                              parsed_histogram& histogram) {
   const reader in(path, value, fmt::format("functions[{}]", index));
   function_record f;
   f.name = in.text("name");
@@ -80,12 +83,10 @@ function_record read_function(const std::string& path, const json& value, size_t
   f.m2_ns2 = moments.number("m2_ns2");
   f.alloc_total_count = in.count("alloc_total_count");
   f.alloc_total_bytes = in.count("alloc_total_bytes");
-  f.durations.ghz = ghz;
-  for (const json& bucket : in.array("histogram")) {
-    if (!bucket.is_array() || bucket.size() != 2 || !bucket[0].is_number_unsigned() || !bucket[1].is_number_unsigned())
-      in.fail("\"histogram\" holds an entry that is not [bucket, count]");
-    f.durations.buckets[bucket[0].get<unsigned>()] += bucket[1].get<uint64_t>();
-  }
+  in.array("histogram");
+  if (!histogram.well_formed) in.fail("\"histogram\" holds an entry that is not [bucket, count]");
+  f.durations.buckets = std::move(histogram.buckets);
+  f.durations.normalize();
   if (f.durations.count() != f.calls)
     in.fail(fmt::format("\"histogram\" counts {} calls, \"calls\" says {}", f.durations.count(), f.calls));
   return f;
@@ -110,22 +111,24 @@ double function_record::quantile_ns(double q) const {
 
 double report::ghz() const { return document.at("clock").at("ghz").get<double>(); }
 
-double report::sample_share(const std::string& name) const {
+std::unordered_map<std::string, double> report::sample_shares() const {
+  std::unordered_map<std::string, double> shares;
   const auto samples = document.find("samples");
-  if (samples == document.end() || !samples->contains("measured")) return 0;
-  for (const json& m : samples->at("measured"))
-    if (m.value("name", "") == name) return m.value("share", 0.0);
-  return 0;
+  if (samples == document.end() || !samples->contains("measured")) return shares;
+  for (const json& m : samples->at("measured")) shares[m.value("name", "")] = m.value("share", 0.0);
+  return shares;
 }
 
 report parse_report(const std::string& text, const std::string& path) {
   report r;
   r.path = path;
+  parsed_report parsed;
   try {
-    r.document = json::parse(text);
-  } catch (const json::parse_error& e) {
+    parsed = parse_report_text(text);
+  } catch (const json::exception& e) {  // the SAX builders rethrow parse errors as their base class
     throw input_error(fmt::format("{}: not JSON: {}", path, e.what()));
   }
+  r.document = std::move(parsed.document);
   if (!r.document.is_object()) throw input_error(fmt::format("{}: not a report: the JSON is not an object", path));
   const auto version = r.document.find("schema_version");
   if (version == r.document.end())
@@ -140,10 +143,12 @@ report parse_report(const std::string& text, const std::string& path) {
   const double ghz = top.object("clock").number("ghz");
   if (!(ghz > 0)) top.fail("\"clock.ghz\" is not positive");
   top.array("threads");
-  const json& functions = top.array("functions");
-  r.functions.reserve(functions.size());
-  for (size_t i = 0; i < functions.size(); ++i) r.functions.push_back(read_function(path, functions[i], i, ghz));
-  r.document.erase("functions");
+  if (!parsed.functions) top.array("functions");  // absent, or not an array
+  r.functions.reserve(parsed.functions->size());
+  for (size_t i = 0; i < parsed.functions->size(); ++i) {
+    r.functions.push_back(read_function(path, (*parsed.functions)[i], i, parsed.histograms[i]));
+    r.functions.back().durations.ghz = ghz;
+  }
   return r;
 }
 

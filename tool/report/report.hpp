@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -52,8 +53,8 @@ struct report {
   std::vector<function_record> functions;
 
   double ghz() const;
-  // samples.measured[] share of all samples for `name`, 0 when absent.
-  double sample_share(const std::string& name) const;
+  // samples.measured[]: each measured function's share of all samples (absent: 0).
+  std::unordered_map<std::string, double> sample_shares() const;
 };
 
 // Reads and checks `path`. Throws input_error naming the file when it is missing,
