@@ -1,8 +1,5 @@
 #include "command_line.hpp"
 
-#include <fstream>
-#include <sstream>
-
 #include <fmt/format.h>
 
 #include "diff.hpp"
@@ -96,14 +93,6 @@ void emit(const parsed& p, const std::string& text, std::ostream& out) {
     write_file_atomically(p.output, text);
 }
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw input_error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 int run_merge(const parsed& p, std::ostream& out) {
   if (p.files.empty()) throw usage_error("merge needs at least one report");
   if (p.output.empty()) throw usage_error("merge needs -o MERGED.json");
@@ -144,7 +133,7 @@ int run_diff(parsed p, std::ostream& out, std::ostream& err) {
 int run_html(const parsed& p, std::ostream& out) {
   if (p.files.size() != 1) throw usage_error("html needs exactly one REPORT.json");
   const report r = read_report(p.files.front());
-  emit(p, html_report_page(r, p.folded.empty() ? std::string() : read_text(p.folded)), out);
+  emit(p, html_report_page(r, p.folded.empty() ? std::string() : read_whole_file(p.folded)), out);
   return 0;
 }
 

@@ -92,15 +92,6 @@ function_record read_function(const std::string& path, const json& value, size_t
   return f;
 }
 
-std::string read_whole_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw input_error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw input_error(fmt::format("{}: cannot read", path));
-  return text.str();
-}
-
 }  // namespace
 
 double function_record::stddev_ns() const { return calls < 2 ? 0.0 : std::sqrt(m2_ns2 / static_cast<double>(calls)); }
@@ -150,6 +141,15 @@ report parse_report(const std::string& text, const std::string& path) {
     r.functions.back().durations.ghz = ghz;
   }
   return r;
+}
+
+std::string read_whole_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw input_error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw input_error(fmt::format("{}: cannot read", path));
+  return text.str();
 }
 
 report read_report(const std::string& path) { return parse_report(read_whole_file(path), path); }

@@ -66,6 +66,9 @@ report parse_report(const std::string& text, const std::string& path);
 // The report as the runtime writes it (functions with the derived fields).
 nlohmann::json to_json(const report& r);
 
+// The whole of `path`; throws input_error naming it when it cannot be read.
+std::string read_whole_file(const std::string& path);
+
 // Writes `text` to `path` whole or not at all (temporary file and rename);
 // throws input_error naming the path on failure.
 void write_file_atomically(const std::string& path, const std::string& text);
