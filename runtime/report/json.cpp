@@ -12,17 +12,21 @@ using runtime::json_string;
 
 std::string format_json(const snapshot& s) {
   std::string out = fmt::format(
-      "{{\n  \"pid\": {},\n  \"clock\": {{\"source\": {}, \"ghz\": {}, \"frequency\": {}, \"resolution_ns\": {:.1f}}},\n", s.pid,
-      json_string(s.clock.source), s.clock.ghz, json_string(s.clock.frequency), s.clock.resolution_ns);
+      "{{\n  \"pid\": {},\n  \"clock\": {{\"source\": {}, \"ghz\": {}, \"frequency\": {}, \"resolution_ns\": {:.1f}, "
+      "\"probe_ns\": {:.2f}, \"probe_inside_ns\": {:.2f}, \"compensated\": {}}},\n",
+      s.pid, json_string(s.clock.source), s.clock.ghz, json_string(s.clock.frequency), s.clock.resolution_ns,
+      s.clock.probe_ns, s.clock.probe_inside_ns, s.clock.compensated);
   out += "  \"functions\": [";
   for (size_t i = 0; i < s.functions.size(); ++i) {
     const function_stats& f = s.functions[i];
     out += fmt::format(
         "{}\n    {{\"name\": {}, \"file\": {}, \"line\": {}, \"calls\": {}, \"total_ns\": {:.1f}, \"self_ns\": {:.1f}, "
         "\"mean_ns\": {:.1f}, \"min_ns\": {:.1f}, \"max_ns\": {:.1f}, \"stddev_ns\": {:.1f}, \"p50_ns\": {:.1f}, "
-        "\"p90_ns\": {:.1f}, \"p99_ns\": {:.1f}, \"p999_ns\": {:.1f}, \"alloc_count\": {:.2f}, \"alloc_bytes\": {:.1f}}}",
+        "\"p90_ns\": {:.1f}, \"p99_ns\": {:.1f}, \"p999_ns\": {:.1f}, \"alloc_count\": {:.2f}, \"alloc_bytes\": {:.1f}, "
+        "\"probe_dominated\": {}}}",
         i == 0 ? "" : ",", json_string(f.name), json_string(f.file), f.line, f.calls, f.total_ns, f.self_ns, f.mean_ns,
-        f.min_ns, f.max_ns, f.stddev_ns, f.p50_ns, f.p90_ns, f.p99_ns, f.p999_ns, f.alloc_count, f.alloc_bytes);
+        f.min_ns, f.max_ns, f.stddev_ns, f.p50_ns, f.p90_ns, f.p99_ns, f.p999_ns, f.alloc_count, f.alloc_bytes,
+        f.probe_dominated);
   }
   out += s.functions.empty() ? "],\n" : "\n  ],\n";
   out += "  \"threads\": [";
