@@ -53,7 +53,7 @@ double process_cpu_ns() {
 }  // namespace
 
 probe_cost measure_probe_cost(detail::clock_source clock, bool ticks) {
-  constexpr unsigned batches = 65;  // the first one only warms up
+  constexpr unsigned batches = 33;  // the first one only warms up
   constexpr unsigned calls = 128;   // per batch
   constexpr uint32_t arena_blocks = 4;
   std::vector<detail::slot> slots(3);  // [1]: the measured function's, [2]: its caller's

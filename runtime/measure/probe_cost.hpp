@@ -29,7 +29,7 @@ struct probe_cost {
 // `clock`: an empty measured function against an empty plain one, called from
 // inside a measured caller, in interleaved batches, the least time of each over the
 // batches. Runs the real inline probe on a private thread block, so no site, thread
-// or statistics of the program are touched. About 16,000 calls: a fraction of a
+// or statistics of the program are touched. About 8,000 calls: a fraction of a
 // millisecond.
 probe_cost measure_probe_cost(detail::clock_source clock, bool ticks);
 
