@@ -23,6 +23,15 @@ void open_at(fake_thread& thread, unsigned id, uint64_t start, detail::frame& f)
 // Site 0 stands for the caller, site 1 (fake_thread::target) for its callees.
 struct nested_calls : fake_thread {
   detail::slot& caller = slots[0];
+
+  // The caller from 1000 to `caller_end`, and inside it one callee from 1100 to `callee_end`.
+  void one_call_inside(uint64_t callee_end, uint64_t caller_end) {
+    detail::frame outer, inner;
+    open_at(*this, 0, 1000, outer);
+    open_at(*this, 1, 1100, inner);
+    detail::finish(state, inner, callee_end);
+    detail::finish(state, outer, caller_end);
+  }
 };
 
 TEST(Compensation, EachDurationLosesItsOwnProbeAndTheWholeProbeOfEveryMeasuredCallInside) {
@@ -48,11 +57,7 @@ TEST(Compensation, EachDurationLosesItsOwnProbeAndTheWholeProbeOfEveryMeasuredCa
 TEST(Compensation, ADurationShorterThanTheProbeIsZeroAndItsCallerStillLosesTheWholeProbe) {
   nested_calls thread;
   set_compensation(thread.state, {30, 10}, true);
-  detail::frame caller, callee;
-  open_at(thread, 0, 1000, caller);
-  open_at(thread, 1, 1100, callee);
-  detail::finish(thread.state, callee, 1104);
-  detail::finish(thread.state, caller, 1200);
+  thread.one_call_inside(1104, 1200);
   EXPECT_EQ(thread.target.total, 0u);
   EXPECT_EQ(thread.target.max, 0u);
   EXPECT_EQ(thread.caller.total, 160u);  // 200 - 10 - 30
@@ -79,11 +84,7 @@ TEST(Compensation, FractionsOfATickAddUpOverTheCallsInsideInsteadOfRoundingEach)
 TEST(Compensation, OffRecordsTheRawDurations) {
   nested_calls thread;
   set_compensation(thread.state, {30, 10}, false);
-  detail::frame caller, callee;
-  open_at(thread, 0, 1000, caller);
-  open_at(thread, 1, 1100, callee);
-  detail::finish(thread.state, callee, 1150);
-  detail::finish(thread.state, caller, 1500);
+  thread.one_call_inside(1150, 1500);
   EXPECT_EQ(thread.target.total, 50u);
   EXPECT_EQ(thread.caller.total, 500u);
   EXPECT_EQ(thread.caller.self, 450u);
