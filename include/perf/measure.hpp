@@ -19,31 +19,38 @@
 namespace perf {
 namespace detail {
 
-// Opens an activation of `s` on the calling thread; with `Logged`, also logs its
-// enter event, at the very clock value the statistics use.
+// Opens an activation of the site with key `key` on `thread`; with `Logged`, also
+// logs its enter event, at the very clock value the statistics use.
+template <bool Logged>
+PERF_DETAIL_ALWAYS_INLINE void open(thread_state& thread, unsigned key, frame& f) noexcept {
+  const unsigned id = site_id(key);
+  f.target = thread.slots + id;
+  f.site = id;
+  f.row = site_row(key);
+  f.callees = 0;
+  f.probe_mark = thread.probes_finished + thread.probe_offset;
+  f.parent = thread.current;
+  thread.current = &f;
+  ++thread.slots[f.row].active;
+  const alloc::detail::thread_counters& allocations = *alloc::detail::current;
+  f.alloc_count = allocations.allocations;
+  f.alloc_bytes = allocations.bytes;
+  f.start = clock_now(thread.clock);
+  if (Logged && thread.ring != nullptr) log_scope_event(*thread.ring, f.start, event_kind::enter, id);
+}
+
+// Opens an activation of `s` on the calling thread (see open).
 template <bool Logged>
 PERF_DETAIL_ALWAYS_INLINE thread_state* begin(site& s, frame& f) noexcept {
   thread_state* thread = current_thread;
   if (PERF_DETAIL_UNLIKELY(thread == nullptr)) thread = attach_thread();
   unsigned key = __atomic_load_n(&s.key, __ATOMIC_RELAXED);
   if (PERF_DETAIL_UNLIKELY(key == 0)) key = register_site(s);
-  const unsigned id = site_id(key);
-  f.target = thread->slots + id;
-  f.site = id;
-  f.row = site_row(key);
-  f.callees = 0;
-  f.parent = thread->current;
-  thread->current = &f;
-  ++thread->slots[f.row].active;
-  const alloc::detail::thread_counters& allocations = *alloc::detail::current;
-  f.alloc_count = allocations.allocations;
-  f.alloc_bytes = allocations.bytes;
-  f.start = clock_now(thread->clock);
-  if (Logged && thread->ring != nullptr) log_scope_event(*thread->ring, f.start, event_kind::enter, id);
+  open<Logged>(*thread, key, f);
   return thread;
 }
 
-// Closes the activation opened by begin<Logged>().
+// Closes the activation opened by open<Logged>() or begin<Logged>().
 template <bool Logged>
 PERF_DETAIL_ALWAYS_INLINE void end(thread_state& thread, frame& f) noexcept {
   const uint64_t now = clock_now(thread.clock);

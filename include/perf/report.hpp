@@ -50,7 +50,15 @@ struct function_stats {
   uint64_t alloc_total_count = 0;
   uint64_t alloc_total_bytes = 0;
   std::vector<std::pair<unsigned, uint64_t>> histogram;
+  // The mean is below probe_dominated_factor probe costs (clock_stats::probe_ns):
+  // measuring the function costs a third or more of its time, and its figures are
+  // mostly the probe's rounding and noise.
+  bool probe_dominated = false;
 };
+
+// A function is probe-dominated when its mean, without the probe, is below this
+// many probe costs.
+constexpr double probe_dominated_factor = 2;
 
 struct thread_stats {
   long tid = 0;
@@ -75,6 +83,24 @@ struct clock_stats {
   // The smallest step the clock took between two successive reads at start-up: no
   // duration is finer than that. 0 when unknown.
   double resolution_ns = 0;
+  // The probe's cost, measured at start-up: how much longer a caller takes per
+  // measured call it makes, and how much of that lies inside the measured
+  // function's own duration.
+  double probe_ns = 0;
+  double probe_inside_ns = 0;
+  // Whether that cost is subtracted from every duration (PERF_COMPENSATE is not off).
+  bool compensated = false;
+};
+
+// What measuring cost the run: every measured call times clock_stats::probe_ns,
+// and the part of it spent on probe-dominated functions.
+struct probe_overhead {
+  uint64_t calls = 0;
+  double ns = 0;
+  uint64_t dominated_functions = 0;
+  uint64_t dominated_calls = 0;
+  double dominated_ns = 0;
+  double process_cpu_ns = 0;  // the CPU time of every thread of the process so far
 };
 
 // One thread's heap allocations (perf/alloc.hpp): every thread that allocated,
@@ -102,6 +128,7 @@ struct snapshot {
   std::vector<function_stats> functions;  // by total time, largest first
   std::vector<thread_stats> threads;
   clock_stats clock;
+  probe_overhead overhead;
   ticklog_stats ticklog;
   allocation_stats allocations;
   sample_summary samples;  // the sampler's top 10 functions and lines, per process and per thread

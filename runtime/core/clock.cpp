@@ -111,8 +111,11 @@ cpu_clock_features detect_cpu_clock_features() {
 }
 
 clock_choice choose_clock(std::string_view requested, const cpu_clock_features& features) {
+  // Plain RDTSC also where RDTSCP is offered: RDTSCP waits for every earlier
+  // instruction, which puts the probe's own bookkeeping on its critical path
+  // (docs/performance.md, "Choosing the clock instruction").
   const bool tsc_usable = features.tsc && features.invariant_tsc;
-  const clock_source best = tsc_usable        ? (features.rdtscp ? clock_source::rdtscp : clock_source::rdtsc)
+  const clock_source best = tsc_usable        ? clock_source::rdtsc
                             : features.cntvct ? clock_source::cntvct
                                               : clock_source::monotonic;
   auto fallback = [&](std::string why) { return clock_choice{best, std::move(why)}; };

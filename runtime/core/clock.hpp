@@ -27,8 +27,9 @@ struct clock_choice {
 };
 
 // The clock for a PERF_CLOCK value ("" or "auto", "tsc", "rdtscp", "tsc-fenced",
-// "monotonic") on a processor with `features`. "auto" prefers RDTSCP, then plain
-// RDTSC, and takes the monotonic clock where the TSC is not invariant.
+// "monotonic") on a processor with `features`. "auto" takes plain RDTSC where the
+// TSC is invariant (RDTSCP only on request), the aarch64 counter, or else the
+// monotonic clock.
 clock_choice choose_clock(std::string_view requested, const cpu_clock_features& features);
 
 std::string_view clock_name(detail::clock_source source);

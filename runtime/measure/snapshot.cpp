@@ -10,6 +10,7 @@
 #include "core/sites.hpp"
 #include "core/snapshot.hpp"
 #include "core/startup.hpp"
+#include "measure/probe_cost.hpp"
 #include "measure/totals.hpp"
 #include "perf/report.hpp"
 
@@ -70,6 +71,7 @@ void add_functions(snapshot& s, const runtime::thread_list& threads) {
   for (const auto& [where, a] : by_location) s.functions.push_back(to_function_stats(where, a, ticks_per_ns));
   std::stable_sort(s.functions.begin(), s.functions.end(),
                    [](const function_stats& a, const function_stats& b) { return a.total_ns > b.total_ns; });
+  runtime::add_probe_figures(s, runtime::current_compensation(), ticks_per_ns);
 
   const std::vector<uint64_t> calls = runtime::calls_per_thread(threads);
   for (size_t row = 0; row < calls.size(); ++row) s.threads[row].calls = calls[row];

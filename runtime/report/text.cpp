@@ -55,7 +55,8 @@ std::string function_table(const std::vector<function_stats>& functions, double 
   if (!directory.empty()) out += fmt::format("sources under {}\n", printable(directory));
   std::vector<std::vector<std::string>> rows;
   for (const function_stats& f : functions) {
-    std::vector<std::string> row = {shortened(printable(f.name), max_name_width), format_count(f.calls),
+    const std::string name = shortened(printable(f.name), max_name_width) + (f.probe_dominated ? " *" : "");
+    std::vector<std::string> row = {name, format_count(f.calls),
                                     duration(f.total_ns), duration(f.self_ns), duration(f.mean_ns),
                                     duration(f.min_ns), duration(f.max_ns), duration(f.stddev_ns),
                                     duration(f.p50_ns), duration(f.p99_ns)};
@@ -91,10 +92,15 @@ std::string format_text(const snapshot& s) {
   size_t exited = 0;
   for (const thread_stats& t : s.threads) exited += t.exited ? 1 : 0;
   std::string out = fmt::format(
-      "perf-instrument report (pid {}): {} function{} measured on {} thread{} ({} exited); clock {} at {:.3f} GHz ({}{})\n",
+      "perf-instrument report (pid {}): {} function{} measured on {} thread{} ({} exited); clock {} at {:.3f} GHz "
+      "({}{}){}\n",
       s.pid, s.functions.size(), s.functions.size() == 1 ? "" : "s", s.threads.size(),
       s.threads.size() == 1 ? "" : "s", exited, s.clock.source, s.clock.ghz, s.clock.frequency,
-      s.clock.resolution_ns > 0 ? ", resolution " + format_duration(s.clock.resolution_ns) : "");
+      s.clock.resolution_ns > 0 ? ", resolution " + format_duration(s.clock.resolution_ns) : "",
+      s.clock.probe_ns > 0 ? fmt::format("; probe {} a call ({} inside), {}", format_duration(s.clock.probe_ns),
+                                         format_duration(s.clock.probe_inside_ns),
+                                         s.clock.compensated ? "subtracted" : "not subtracted (PERF_COMPENSATE=off)")
+                           : "");
   if (s.threads.empty()) return out;  // nothing measured, nothing logged
   if (!s.functions.empty())
     out += function_table(s.functions, s.clock.resolution_ns, s.allocations.counting != "inactive");

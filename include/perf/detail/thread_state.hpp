@@ -36,7 +36,7 @@ struct site {
 constexpr unsigned site_id_bits = 16;
 PERF_DETAIL_ALWAYS_INLINE unsigned site_id(unsigned key) noexcept { return key & ((1u << site_id_bits) - 1); }
 PERF_DETAIL_ALWAYS_INLINE unsigned site_row(unsigned key) noexcept { return key >> site_id_bits; }
-PERF_DETAIL_ALWAYS_INLINE unsigned site_key(unsigned id, unsigned row) noexcept { return row << site_id_bits | id; }
+PERF_DETAIL_ALWAYS_INLINE constexpr unsigned site_key(unsigned id, unsigned row) noexcept { return row << site_id_bits | id; }
 
 // Statistics of one site in one thread, in clock ticks.
 struct alignas(64) slot {
@@ -67,6 +67,7 @@ struct frame {
   unsigned row;      // row of target's site: the slot counting the row's activations
   uint64_t alloc_count;  // the thread's allocation counters at the start
   uint64_t alloc_bytes;
+  uint64_t probe_mark;   // the thread's probes_finished + probe_offset at the start
 };
 
 // Durations wait here, packed as (site id << 48) | duration, until a batch of them
@@ -76,12 +77,22 @@ constexpr unsigned pending_capacity = 64;
 constexpr unsigned pending_duration_bits = 48;
 constexpr uint64_t pending_duration_mask = (uint64_t{1} << pending_duration_bits) - 1;  // and the longest
 
+// Probe compensation (PERF_COMPENSATE) counts in fixed point: 2^probe_fraction_bits
+// units per clock tick, so that a cost of 47.6 ticks is not rounded per call.
+constexpr unsigned probe_fraction_bits = 8;
+
 struct thread_state {
   frame* current;          // innermost measured activation, for self time
   slot* slots;             // indexed by site id
   tick_ring* ring;         // null when tick logging is off (PERF_TICKS=off)
   clock_source clock;
   uint32_t pending_count;
+  // What the probe costs, in fixed point (0 when compensation is off): a measured
+  // call's cost to its caller, and that minus the part of it inside the call's own
+  // duration. Set when the thread attaches; only the owner reads them.
+  uint64_t probe_outside;
+  uint64_t probe_offset;   // probe_outside - probe_inside - half a tick (finish() then rounds), modulo 2^64
+  uint64_t probes_finished;  // probe_outside summed over the thread's finished calls
   uint64_t* arena;         // histogram blocks of histogram_block_size counters
   uint32_t arena_used;     // blocks handed out; block 0 is never used
   uint32_t arena_capacity;
@@ -122,18 +133,23 @@ PERF_DETAIL_ALWAYS_INLINE void add_sample(thread_state& thread, slot& target, un
   if (PERF_DETAIL_UNLIKELY(pending + 1 == pending_capacity)) drain_pending(thread);
 }
 
-// Ends the activation `f` at clock value `end`.
+// Ends the activation `f` at clock value `end`. The probe's cost within the
+// activation (its own inside part, and the whole cost of every measured call made
+// inside it) is left out of its duration, which never goes below the time of those
+// measured calls (so never below zero), whatever the compensation or a clock that
+// steps back (a TSC read on another core) would make of it.
 PERF_DETAIL_ALWAYS_INLINE void finish(thread_state& thread, frame& f, uint64_t end) noexcept {
-  // A clock that steps back (a TSC read on another core) yields zero, not 2^64.
-  const uint64_t duration = end > f.start ? end - f.start : 0;
+  const uint64_t probes = thread.probes_finished + thread.probe_outside;
+  thread.probes_finished = probes;
+  const uint64_t start = f.start + ((probes - f.probe_mark) >> probe_fraction_bits) + f.callees;
+  const uint64_t duration = (end > start ? end - start : 0) + f.callees;
   thread.current = f.parent;
   if (f.parent != nullptr) f.parent->callees += duration;
   slot& target = *f.target;
   const alloc::detail::thread_counters& allocations = *alloc::detail::current;
   store_relaxed(target.alloc_count, target.alloc_count + (allocations.allocations - f.alloc_count));
   store_relaxed(target.alloc_bytes, target.alloc_bytes + (allocations.bytes - f.alloc_bytes));
-  const uint64_t self = duration > f.callees ? duration - f.callees : 0;
-  store_relaxed(target.self, target.self + self);
+  store_relaxed(target.self, target.self + (duration - f.callees));
   if (--thread.slots[f.row].active == 0) store_relaxed(target.total, target.total + duration);
   add_sample(thread, target, f.site, duration);
 }

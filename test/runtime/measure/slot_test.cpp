@@ -4,33 +4,12 @@
 #include <cmath>
 #include <vector>
 
-#include "perf/detail/thread_state.hpp"
+#include "measure/fake_thread.hpp"
 #include "measure/stats.hpp"
+#include "perf/detail/thread_state.hpp"
 
 namespace perf::runtime {
 namespace {
-
-// A thread block with one site (id 1) and a small arena, outside the registry.
-struct fake_thread {
-  std::vector<uint64_t> arena = std::vector<uint64_t>(8 * detail::histogram_block_size);
-  std::vector<detail::slot> slots = std::vector<detail::slot>(2);
-  detail::slot& target = slots[1];
-  detail::thread_state state{};
-
-  fake_thread() {
-    state.slots = slots.data();
-    state.arena = arena.data();
-    state.arena_used = 1;
-    state.arena_capacity = 8;
-  }
-  void add(uint64_t duration) { detail::add_sample(state, target, 1, duration); }
-  accumulator read() {
-    detail::drain_pending(state);
-    accumulator a;
-    a.add(target, arena.data());
-    return a;
-  }
-};
 
 TEST(Slot, RecordsCountExtremesMomentsAndHistogram) {
   fake_thread thread;
@@ -73,9 +52,9 @@ TEST(Slot, AFullArenaDropsHistogramCountsButNothingElse) {
 TEST(Slot, FinishChargesTheParentAndCountsRecursionOnce) {
   fake_thread thread;
   detail::slot& other = thread.slots[0];
-  detail::frame outer{&thread.target, 1000, 0, nullptr, 1, 1, 0, 0};
-  detail::frame inner{&thread.target, 1100, 0, &outer, 1, 1, 0, 0};
-  detail::frame leaf{&other, 1150, 0, &inner, 0, 0, 0, 0};
+  detail::frame outer{&thread.target, 1000, 0, nullptr, 1, 1, 0, 0, 0};
+  detail::frame inner{&thread.target, 1100, 0, &outer, 1, 1, 0, 0, 0};
+  detail::frame leaf{&other, 1150, 0, &inner, 0, 0, 0, 0, 0};
   thread.target.active = 2;
   other.active = 1;
   thread.state.current = &leaf;
@@ -112,7 +91,7 @@ TEST(Slot, PendingDurationsAreReadWithoutDraining) {
 
 TEST(Slot, AClockThatStepsBackCountsZero) {
   fake_thread thread;
-  detail::frame f{&thread.target, 1000, 0, nullptr, 1, 1, 0, 0};
+  detail::frame f{&thread.target, 1000, 0, nullptr, 1, 1, 0, 0, 0};
   thread.target.active = 1;
   detail::finish(thread.state, f, 990);
   EXPECT_EQ(thread.target.calls, 1u);

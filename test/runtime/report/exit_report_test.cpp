@@ -36,9 +36,10 @@ TEST_F(ExitReport, GoesToStderrByDefaultWithEveryCallIncludingExitedThreadsAndSt
   const std::string text = run_probe("");
   EXPECT_NE(text.find("perf-instrument report (pid "), std::string::npos) << text;
   EXPECT_NE(text.find("3 functions measured on 2 threads (1 exited)"), std::string::npos) << text;
-  EXPECT_NE(text.find("\nparse  "), std::string::npos) << text;
-  EXPECT_NE(text.find("\nworker_step  "), std::string::npos) << text;
-  EXPECT_NE(text.find("\nat_static_destruction  "), std::string::npos) << text;
+  // Names are followed by two spaces, or by " *" when the probe dominates them.
+  EXPECT_NE(text.find("\nparse "), std::string::npos) << text;
+  EXPECT_NE(text.find("\nworker_step "), std::string::npos) << text;
+  EXPECT_NE(text.find("\nat_static_destruction "), std::string::npos) << text;
 }
 
 TEST_F(ExitReport, JsonPathGetsValidJsonWithExactCounts) {
@@ -94,6 +95,46 @@ TEST_F(ExitReport, TheMonotonicClockCountsNanoseconds) {
   EXPECT_EQ(clock.at("ghz"), 1.0);
   EXPECT_EQ(clock.at("frequency"), "exact");
   EXPECT_GE(clock.at("resolution_ns").get<double>(), 1.0);  // a step of at least one nanosecond
+}
+
+TEST_F(ExitReport, StatesTheProbeCostItSubtractedAndWhatTheProbeCostTheRun) {
+  const fs::path report = dir / "report.json";
+  EXPECT_EQ(run_probe("PERF_REPORT=" + report.string()), "");
+  const json parsed = json::parse(read_file(report));
+  const json& clock = parsed.at("clock");
+  EXPECT_EQ(clock.at("compensated"), true);
+  const double probe_ns = clock.at("probe_ns").get<double>();
+  EXPECT_GT(probe_ns, 0.0);
+  EXPECT_GE(clock.at("probe_inside_ns").get<double>(), 0.0);
+  EXPECT_LE(clock.at("probe_inside_ns").get<double>(), probe_ns);
+  const json& overhead = parsed.at("probe_overhead");
+  EXPECT_EQ(overhead.at("calls"), 8u);  // 3 parse, 4 worker_step, 1 at_static_destruction
+  EXPECT_NEAR(overhead.at("ns").get<double>(), 8 * probe_ns, 0.1);  // probe_ns is rounded to 0.01 ns
+  uint64_t dominated_functions = 0, dominated_calls = 0;
+  for (const json& f : parsed.at("functions")) {
+    if (!f.at("probe_dominated").get<bool>()) continue;
+    ++dominated_functions;
+    dominated_calls += f.at("calls").get<uint64_t>();
+  }
+  EXPECT_EQ(overhead.at("dominated_functions"), dominated_functions);
+  EXPECT_EQ(overhead.at("dominated_calls"), dominated_calls);
+  EXPECT_GT(overhead.at("process_cpu_ns").get<double>(), 0.0);
+}
+
+TEST_F(ExitReport, CompensateOffShowsTheRawFiguresAndSaysSo) {
+  const std::string text = run_probe("PERF_COMPENSATE=off");
+  EXPECT_NE(text.find(" a call ("), std::string::npos) << text;
+  EXPECT_NE(text.find(" inside), not subtracted (PERF_COMPENSATE=off)\n"), std::string::npos) << text;
+  const fs::path report = dir / "report.json";
+  run_probe("PERF_COMPENSATE=off PERF_REPORT=" + report.string());
+  EXPECT_EQ(json::parse(read_file(report)).at("clock").at("compensated"), false);
+}
+
+TEST_F(ExitReport, ABadCompensateValueWarnsAndSubtracts) {
+  const fs::path report = dir / "report.json";
+  const std::string text = run_probe("PERF_COMPENSATE=maybe PERF_REPORT=" + report.string());
+  EXPECT_EQ(text, "perf: PERF_COMPENSATE='maybe' is neither on nor off; the probe's cost is subtracted\n");
+  EXPECT_EQ(json::parse(read_file(report)).at("clock").at("compensated"), true);
 }
 
 TEST_F(ExitReport, ExitFromInsideAMeasuredFunctionKeepsTheFinishedCalls) {

@@ -170,8 +170,8 @@ TEST(TextReport, NothingMeasuredIsOneLine) {
 TEST(JsonReport, ParsesAndCarriesEveryField) {
   const nlohmann::json report = nlohmann::json::parse(format_json(example()));
   EXPECT_EQ(report.at("pid"), 4242);
-  EXPECT_EQ(report.at("clock"), nlohmann::json::parse(
-                                   R"({"source": "rdtsc", "ghz": 2.5, "frequency": "calibrated", "resolution_ns": 0.0})"));
+  EXPECT_EQ(report.at("clock"), nlohmann::json::parse(R"({"source": "rdtsc", "ghz": 2.5, "frequency": "calibrated",
+      "resolution_ns": 0.0, "probe_ns": 0.0, "probe_inside_ns": 0.0, "compensated": false})"));
   const nlohmann::json& parse = report.at("functions").at(0);
   EXPECT_EQ(parse.at("name"), "config::parse");
   EXPECT_EQ(parse.at("file"), "/home/me/app/src/config.cpp");  // whole, where the table shortens it
@@ -200,6 +200,51 @@ TEST(JsonReport, ParsesAndCarriesEveryField) {
       {"tid": 102, "name": "worker", "calls": 1, "exited": true, "tick_events": 2, "tick_dropped": 0}])"));
   EXPECT_EQ(report.at("ticklog"),
             nlohmann::json::parse(R"({"enabled": true, "events": 65538, "dropped": 2469070, "ring_events": 65536})"));
+}
+
+// example() as measured with a probe of 22.5 ns, the quoted function dominated by it.
+snapshot with_probe() {
+  snapshot s = example();
+  s.clock.probe_ns = 22.5;
+  s.clock.probe_inside_ns = 9.04;
+  s.clock.compensated = true;
+  s.functions[2].probe_dominated = true;
+  s.overhead = {1'234'569, 1'234'569 * 22.5, 1, 1'000'000, 1'000'000 * 22.5, 4e9};
+  return s;
+}
+
+TEST(TextReport, StatesTheProbeAndWhatItCostAndMarksTheFunctionsItDominates) {
+  const std::string text = format_text(with_probe());
+  EXPECT_EQ(text.substr(0, text.find('\n') + 1),
+            "perf-instrument report (pid 4242): 3 functions measured on 2 threads (1 exited); "
+            "clock rdtsc at 2.500 GHz (calibrated); probe 22.5 ns a call (9.04 ns inside), subtracted\n");
+  EXPECT_NE(text.find("\nsay \"hi\"\\n *  "), std::string::npos) << text;
+  EXPECT_NE(text.find("\nconfig::parse  1,234,567  "), std::string::npos) << text;  // unmarked
+  EXPECT_NE(text.find("\nprobe: 1,234,569 measured calls x 22.5 ns = 27.8 ms, 0.7% of the process's CPU time (4.00 s)\n"
+                      "  * probe-dominated (mean below 2 probe costs, 45.0 ns): 1 function, 1,000,000 calls, 22.5 ms of "
+                      "probe time: 81.0% of all probe time, 0.6% of the process's CPU time\ntick log: "),
+            std::string::npos)
+      << text;
+}
+
+TEST(TextReport, SaysWhenTheProbeWasNotSubtracted) {
+  snapshot s = with_probe();
+  s.clock.compensated = false;
+  const std::string text = format_text(s);
+  EXPECT_EQ(text.substr(0, text.find('\n') + 1),
+            "perf-instrument report (pid 4242): 3 functions measured on 2 threads (1 exited); clock rdtsc at 2.500 GHz "
+            "(calibrated); probe 22.5 ns a call (9.04 ns inside), not subtracted (PERF_COMPENSATE=off)\n");
+}
+
+TEST(JsonReport, CarriesTheProbeItsOverheadAndTheFunctionsItDominates) {
+  const nlohmann::json report = nlohmann::json::parse(format_json(with_probe()));
+  EXPECT_EQ(report.at("clock").at("probe_ns"), 22.5);
+  EXPECT_EQ(report.at("clock").at("probe_inside_ns"), 9.04);
+  EXPECT_EQ(report.at("clock").at("compensated"), true);
+  EXPECT_EQ(report.at("functions").at(0).at("probe_dominated"), false);
+  EXPECT_EQ(report.at("functions").at(2).at("probe_dominated"), true);
+  EXPECT_EQ(report.at("probe_overhead"), nlohmann::json::parse(R"({"calls": 1234569, "ns": 27777802.5,
+      "dominated_functions": 1, "dominated_calls": 1000000, "dominated_ns": 22500000.0, "process_cpu_ns": 4000000000.0})"));
 }
 
 TEST(JsonReport, EmptySnapshotIsStillValid) {

@@ -1,0 +1,158 @@
+// The probe's cost, measured at start-up the way a careful benchmark measures its
+// own loop, and handed to every thread's block so that the hot path subtracts it.
+#include "measure/probe_cost.hpp"
+
+#include <time.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <string_view>
+
+#include "core/settings.hpp"
+#include "core/startup.hpp"
+#include "core/threads.hpp"
+#include "core/warnings.hpp"
+#include "perf/measure.hpp"
+
+namespace perf::runtime {
+namespace {
+
+// The block and the site the calibration measures on, read as the real probe reads
+// its thread's block (initial-exec TLS) and its site's key.
+PERF_DETAIL_TLS detail::thread_state* calibration_thread = nullptr;
+constinit detail::site calibration_site = {"perf.probe_calibration", "", 0, detail::site_key(1, 1)};
+
+// An empty function measured exactly as PERF_MEASURE measures one (measure.hpp's
+// begin, with the calibration block for the thread's).
+__attribute__((noinline)) void measured_empty_function() {
+  detail::thread_state* thread = calibration_thread;
+  const unsigned key = __atomic_load_n(&calibration_site.key, __ATOMIC_RELAXED);
+  if (PERF_DETAIL_UNLIKELY(thread == nullptr || key == 0)) return;
+  detail::frame f;
+  detail::open<true>(*thread, key, f);
+  __asm__ __volatile__("");
+  detail::end<true>(*thread, f);
+}
+
+__attribute__((noinline)) void empty_function() { __asm__ __volatile__(""); }
+
+void compensate_attaching_thread(thread_record& thread) {
+  const compensation& c = current_compensation();
+  set_compensation(thread.state, c.cost, c.on);
+}
+
+double process_cpu_ns() {
+  timespec cpu{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
+  return static_cast<double>(cpu.tv_sec) * 1e9 + static_cast<double>(cpu.tv_nsec);
+}
+
+}  // namespace
+
+probe_cost measure_probe_cost(detail::clock_source clock, bool ticks) {
+  constexpr unsigned batches = 33;  // the first one only warms up
+  constexpr unsigned calls = 128;   // per batch
+  constexpr uint32_t arena_blocks = 4;
+  std::vector<detail::slot> slots(3);  // [1]: the measured function's, [2]: its caller's
+  std::vector<uint64_t> arena(arena_blocks * detail::histogram_block_size);
+  std::vector<detail::tick_event> events(1024);
+  detail::tick_ring ring{0, events.size() - 1, events.data(), nullptr, false};
+  detail::thread_state block{};
+  block.slots = slots.data();
+  block.ring = ticks ? &ring : nullptr;
+  block.clock = clock;
+  block.arena = arena.data();
+  block.arena_used = 1;
+  block.arena_capacity = arena_blocks;
+  const detail::slot& recorded = slots[1];
+
+  // Each figure is the least over the batches: the cost undisturbed by interrupts
+  // and other load, as a benchmark's minimum is.
+  uint64_t plain = UINT64_MAX, measured = UINT64_MAX, inside = UINT64_MAX;
+  calibration_thread = &block;
+  for (unsigned batch = 0; batch < batches; ++batch) {
+    // Inside a measured caller, where a callee's cost matters: finishing a call then
+    // also charges the caller.
+    detail::frame caller;
+    detail::open<false>(block, detail::site_key(2, 2), caller);
+    const uint64_t plain_start = detail::clock_now(clock);
+    for (unsigned i = 0; i < calls; ++i) empty_function();
+    const uint64_t measured_start = detail::clock_now(clock);
+    const uint64_t recorded_before = recorded.total;
+    for (unsigned i = 0; i < calls; ++i) measured_empty_function();
+    const uint64_t measured_end = detail::clock_now(clock);
+    detail::end<false>(block, caller);
+    if (batch == 0) continue;
+    plain = std::min(plain, measured_start - plain_start);
+    measured = std::min(measured, measured_end - measured_start);
+    inside = std::min(inside, recorded.total - recorded_before);
+  }
+  calibration_thread = nullptr;
+  // An empty measured function should record what the same function takes unmeasured.
+  const double outside = (static_cast<double>(measured) - static_cast<double>(plain)) / calls;
+  const double inside_beyond_plain = (static_cast<double>(inside) - static_cast<double>(plain)) / calls;
+  return {std::max(0.0, outside), std::max(0.0, inside_beyond_plain)};
+}
+
+compensation_config parse_compensation_config(const std::function<const char*(const char*)>& getenv_fn) {
+  compensation_config result;
+  if (const char* value = getenv_fn("PERF_COMPENSATE"); value != nullptr && *value != '\0') {
+    const std::string_view text = value;
+    if (text == "off")
+      result.on = false;
+    else if (text != "on")
+      result.warnings.push_back(
+          fmt::format("PERF_COMPENSATE='{}' is neither on nor off; the probe's cost is subtracted", text));
+  }
+  return result;
+}
+
+void set_compensation(detail::thread_state& thread, const probe_cost& cost, bool on) {
+  constexpr uint64_t units_per_tick = uint64_t{1} << detail::probe_fraction_bits;
+  if (!on) {
+    thread.probe_outside = thread.probe_offset = 0;
+    return;
+  }
+  const auto units = [](double ticks) { return static_cast<uint64_t>(std::llround(ticks * units_per_tick)); };
+  thread.probe_outside = units(cost.outside);
+  // Half a tick less, so that finish()'s truncation of the cost to whole ticks rounds it.
+  thread.probe_offset = units(cost.outside) - units(cost.inside) - units_per_tick / 2;
+}
+
+void add_probe_figures(snapshot& s, const compensation& c, double ticks_per_ns) {
+  s.clock.probe_ns = c.cost.outside / ticks_per_ns;
+  s.clock.probe_inside_ns = c.cost.inside / ticks_per_ns;
+  s.clock.compensated = c.on;
+  probe_overhead& o = s.overhead;
+  for (function_stats& f : s.functions) {
+    const double work_ns = c.on ? f.mean_ns : std::max(0.0, f.mean_ns - s.clock.probe_inside_ns);
+    f.probe_dominated = work_ns < probe_dominated_factor * s.clock.probe_ns;
+    o.calls += f.calls;
+    if (!f.probe_dominated) continue;
+    ++o.dominated_functions;
+    o.dominated_calls += f.calls;
+  }
+  o.ns = static_cast<double>(o.calls) * s.clock.probe_ns;
+  o.dominated_ns = static_cast<double>(o.dominated_calls) * s.clock.probe_ns;
+  o.process_cpu_ns = process_cpu_ns();
+}
+
+const compensation& current_compensation() {
+  static const compensation* const the_compensation = [] {
+    const compensation_config config = parse_compensation_config([](const char* name) { return std::getenv(name); });
+    for (const std::string& warning : config.warnings) warn(warning);
+    const settings& chosen = current_settings();
+    return new compensation{measure_probe_cost(chosen.clock, chosen.environment.ticks), config.on};
+  }();
+  return *the_compensation;
+}
+
+PERF_RUNTIME_ON_START(register_compensation) {
+  current_compensation();
+  add_thread_hooks({.attach = compensate_attaching_thread});
+}
+
+}  // namespace perf::runtime

@@ -1,0 +1,48 @@
+// The probe's section of the report: what measuring cost the run, and how much of
+// that went to the probe-dominated functions (marked `*` in the table).
+#include <fmt/format.h>
+
+#include "core/startup.hpp"
+#include "perf/report.hpp"
+#include "report/sections.hpp"
+#include "report/text_format.hpp"
+
+namespace perf::runtime {
+namespace {
+
+std::string percent_of(double part, double whole) {
+  return whole > 0 ? fmt::format("{:.1f}%", 100 * part / whole) : "-";
+}
+
+std::string probe_overhead_lines(const snapshot& s) {
+  const probe_overhead& o = s.overhead;
+  if (o.calls == 0) return {};
+  std::string out = fmt::format("probe: {} measured call{} x {} = {}, {} of the process's CPU time ({})\n",
+                                format_count(o.calls), o.calls == 1 ? "" : "s", format_duration(s.clock.probe_ns),
+                                format_duration(o.ns), percent_of(o.ns, o.process_cpu_ns),
+                                format_duration(o.process_cpu_ns));
+  if (o.dominated_functions != 0)
+    out += fmt::format(
+        "  * probe-dominated (mean below {} probe costs, {}): {} function{}, {} call{}, {} of probe time: {} of "
+        "all probe time, {} of the process's CPU time\n",
+        probe_dominated_factor, format_duration(probe_dominated_factor * s.clock.probe_ns),
+        format_count(o.dominated_functions), o.dominated_functions == 1 ? "" : "s", format_count(o.dominated_calls),
+        o.dominated_calls == 1 ? "" : "s", format_duration(o.dominated_ns), percent_of(o.dominated_ns, o.ns),
+        percent_of(o.dominated_ns, o.process_cpu_ns));
+  return out;
+}
+
+std::string probe_overhead_json(const snapshot& s) {
+  const probe_overhead& o = s.overhead;
+  return fmt::format(
+      "{{\"calls\": {}, \"ns\": {:.1f}, \"dominated_functions\": {}, \"dominated_calls\": {}, \"dominated_ns\": {:.1f}, "
+      "\"process_cpu_ns\": {:.1f}}}",
+      o.calls, o.ns, o.dominated_functions, o.dominated_calls, o.dominated_ns, o.process_cpu_ns);
+}
+
+PERF_RUNTIME_ON_START(register_probe_overhead_section) {
+  add_report_section({50, "probe_overhead", probe_overhead_json, probe_overhead_lines});
+}
+
+}  // namespace
+}  // namespace perf::runtime

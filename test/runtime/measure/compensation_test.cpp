@@ -1,0 +1,164 @@
+// Probe compensation: the arithmetic on a thread block with a set probe cost and
+// times given by hand, PERF_COMPENSATE, the calibration, and the probe's figures
+// in a snapshot.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/settings.hpp"
+#include "core/sites.hpp"
+#include "measure/fake_thread.hpp"
+#include "measure/probe_cost.hpp"
+#include "perf/measure.hpp"
+
+namespace perf::runtime {
+namespace {
+
+// Opens an activation of site `id` (its own row) as the probe does, but at `start`.
+void open_at(fake_thread& thread, unsigned id, uint64_t start, detail::frame& f) {
+  detail::open<false>(thread.state, detail::site_key(id, id), f);
+  f.start = start;
+}
+
+// Site 0 stands for the caller, site 1 (fake_thread::target) for its callees.
+struct nested_calls : fake_thread {
+  detail::slot& caller = slots[0];
+
+  // The caller from 1000 to `caller_end`, and inside it one callee from 1100 to `callee_end`.
+  void one_call_inside(uint64_t callee_end, uint64_t caller_end) {
+    detail::frame outer, inner;
+    open_at(*this, 0, 1000, outer);
+    open_at(*this, 1, 1100, inner);
+    detail::finish(state, inner, callee_end);
+    detail::finish(state, outer, caller_end);
+  }
+};
+
+TEST(Compensation, EachDurationLosesItsOwnProbeAndTheWholeProbeOfEveryMeasuredCallInside) {
+  nested_calls thread;
+  set_compensation(thread.state, {30, 10}, true);  // in ticks: 30 per call seen from outside, 10 of it inside
+  detail::frame caller, first, second;
+  open_at(thread, 0, 1000, caller);
+  open_at(thread, 1, 1100, first);
+  detail::finish(thread.state, first, 1150);  // 50 ticks recorded, 40 without the probe
+  open_at(thread, 1, 1200, second);
+  detail::finish(thread.state, second, 1260);  // 60, 50 without the probe
+  detail::finish(thread.state, caller, 1500);  // 500, less its own 10 and 2 x 30 for the callees
+  EXPECT_EQ(thread.target.calls, 2u);
+  EXPECT_EQ(thread.target.total, 90u);
+  EXPECT_EQ(thread.target.self, 90u);
+  EXPECT_EQ(thread.target.min, 40u);
+  EXPECT_EQ(thread.target.max, 50u);
+  EXPECT_EQ(thread.caller.total, 430u);
+  EXPECT_EQ(thread.caller.self, 340u);  // 430 - (40 + 50)
+  EXPECT_EQ(thread.caller.max, 430u);
+}
+
+TEST(Compensation, ADurationShorterThanTheProbeIsZeroAndItsCallerStillLosesTheWholeProbe) {
+  nested_calls thread;
+  set_compensation(thread.state, {30, 10}, true);
+  thread.one_call_inside(1104, 1200);
+  EXPECT_EQ(thread.target.total, 0u);
+  EXPECT_EQ(thread.target.max, 0u);
+  EXPECT_EQ(thread.caller.total, 160u);  // 200 - 10 - 30
+  EXPECT_EQ(thread.caller.self, 160u);
+}
+
+TEST(Compensation, FractionsOfATickAddUpOverTheCallsInsideInsteadOfRoundingEach) {
+  nested_calls thread;
+  set_compensation(thread.state, {1.5, 0.75}, true);
+  detail::frame caller;
+  open_at(thread, 0, 1000, caller);
+  for (uint64_t start = 1010; start < 1050; start += 10) {
+    detail::frame callee;
+    open_at(thread, 1, start, callee);
+    detail::finish(thread.state, callee, start + 5);  // 5 less 0.75 is 4.25: 4
+  }
+  // 100 less 0.75 + 4 x 1.5 is 93.25: 93 (rounding each callee's 1.5 to 2 would give 91)
+  detail::finish(thread.state, caller, 1100);
+  EXPECT_EQ(thread.target.total, 16u);
+  EXPECT_EQ(thread.caller.total, 93u);
+  EXPECT_EQ(thread.caller.self, 77u);
+}
+
+TEST(Compensation, OffRecordsTheRawDurations) {
+  nested_calls thread;
+  set_compensation(thread.state, {30, 10}, false);
+  thread.one_call_inside(1150, 1500);
+  EXPECT_EQ(thread.target.total, 50u);
+  EXPECT_EQ(thread.caller.total, 500u);
+  EXPECT_EQ(thread.caller.self, 450u);
+}
+
+compensation_config parse(const char* value) {
+  return parse_compensation_config(
+      [value](const char* name) { return std::string(name) == "PERF_COMPENSATE" ? value : nullptr; });
+}
+
+TEST(CompensationConfig, OnUnlessOff) {
+  EXPECT_TRUE(parse(nullptr).on);
+  EXPECT_TRUE(parse("").on);
+  EXPECT_TRUE(parse("on").on);
+  EXPECT_FALSE(parse("off").on);
+  EXPECT_TRUE(parse(nullptr).warnings.empty());
+  EXPECT_TRUE(parse("off").warnings.empty());
+}
+
+TEST(CompensationConfig, AnythingElseWarnsAndStaysOn) {
+  const compensation_config config = parse("no");
+  EXPECT_TRUE(config.on);
+  ASSERT_EQ(config.warnings.size(), 1u);
+  EXPECT_EQ(config.warnings[0], "PERF_COMPENSATE='no' is neither on nor off; the probe's cost is subtracted");
+}
+
+TEST(ProbeCalibration, MeasuresACostAndLeavesTheProgramsStatisticsAlone) {
+  const unsigned sites_before = site_count();
+  detail::thread_state* const thread_before = detail::current_thread;
+  const probe_cost cost = measure_probe_cost(current_settings().clock, true);
+  EXPECT_GT(cost.outside, 0.0);  // two clock reads at least
+  EXPECT_GE(cost.inside, 0.0);
+  EXPECT_EQ(site_count(), sites_before);
+  EXPECT_EQ(detail::current_thread, thread_before);
+}
+
+// Two functions either side of the line, at 2 ticks per ns: a probe of 20 ticks is
+// 10 ns, so probe-dominated means a mean below 20 ns, without the probe's inside
+// part of 4 ns where it was not subtracted.
+snapshot two_functions(double below_ns, double above_ns) {
+  snapshot s;
+  s.functions.resize(2);
+  s.functions[0].name = "small";
+  s.functions[0].calls = 5;
+  s.functions[0].mean_ns = below_ns;
+  s.functions[1].name = "large";
+  s.functions[1].calls = 7;
+  s.functions[1].mean_ns = above_ns;
+  return s;
+}
+
+TEST(ProbeFigures, MarkFunctionsWhoseMeanIsBelowTwoProbeCostsAndSumWhatTheProbeCost) {
+  snapshot s = two_functions(19.9, 20.0);
+  add_probe_figures(s, {{20, 8}, true}, 2.0);
+  EXPECT_EQ(s.clock.probe_ns, 10.0);
+  EXPECT_EQ(s.clock.probe_inside_ns, 4.0);
+  EXPECT_TRUE(s.clock.compensated);
+  EXPECT_TRUE(s.functions[0].probe_dominated);
+  EXPECT_FALSE(s.functions[1].probe_dominated);
+  EXPECT_EQ(s.overhead.calls, 12u);
+  EXPECT_EQ(s.overhead.ns, 120.0);
+  EXPECT_EQ(s.overhead.dominated_functions, 1u);
+  EXPECT_EQ(s.overhead.dominated_calls, 5u);
+  EXPECT_EQ(s.overhead.dominated_ns, 50.0);
+  EXPECT_GT(s.overhead.process_cpu_ns, 0.0);
+}
+
+TEST(ProbeFigures, WithoutCompensationTheInsidePartComesOffTheMeanFirst) {
+  snapshot s = two_functions(23.9, 24.0);
+  add_probe_figures(s, {{20, 8}, false}, 2.0);
+  EXPECT_FALSE(s.clock.compensated);
+  EXPECT_TRUE(s.functions[0].probe_dominated);
+  EXPECT_FALSE(s.functions[1].probe_dominated);
+}
+
+}  // namespace
+}  // namespace perf::runtime
