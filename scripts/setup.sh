@@ -16,6 +16,8 @@ packages=(
   golang-go                                           # tests: go tool pprof reads the sampler's profile
   libgoogle-perftools-dev                             # bench/: gperftools' profiler beside the sampler
   nodejs                                              # tests: speedscope (npm) reads the sampler's folded stacks
+  libmicrohttpd-dev                                   # the live endpoint's HTTP server (libperfexport, PERF_LISTEN)
+  prometheus curl                                     # tests: a real Prometheus scrapes the live endpoint
 )
 
 missing=()

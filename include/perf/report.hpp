@@ -16,6 +16,12 @@
 
 namespace perf {
 
+// The upper bounds, in seconds, of the latency histogram buckets every process
+// reports (function_stats::latency_buckets, the live endpoint's /metrics): fixed, so
+// that the histograms of many processes add up. 100 ns to 10 s, 1 and 3 per decade.
+static constexpr double latency_bucket_bounds_seconds[] = {1e-7, 3e-7, 1e-6, 3e-6, 1e-5, 3e-5, 1e-4, 3e-4, 1e-3,
+                                                           3e-3, 1e-2, 3e-2, 0.1,  0.3,  1,    3,    10};
+
 // One measured function, merged over threads and over every site that shares its
 // name and source location (a template's instantiations, say). Times are in
 // nanoseconds. `total_ns` counts recursive activations once, also when they recurse
@@ -41,6 +47,9 @@ struct function_stats {
   // 0 when allocation counting is inactive).
   double alloc_count = 0;
   double alloc_bytes = 0;
+  // [i]: activations that took at most latency_bucket_bounds_seconds[i] (cumulative;
+  // from the histogram, so within 0.78% of each bound).
+  std::vector<uint64_t> latency_buckets;
 };
 
 struct thread_stats {
