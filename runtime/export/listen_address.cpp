@@ -118,7 +118,7 @@ int open_listen_socket(listen_address& address, std::string& error) {
   const int on = 1;
   if (domain != AF_UNIX) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
   if (domain == AF_INET6) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof on);
-  if (bind(fd, reinterpret_cast<sockaddr*>(&storage), length) != 0 || listen(fd, 64) != 0) {
+  if (bind(fd, reinterpret_cast<sockaddr*>(&storage), length) != 0 || listen(fd, SOMAXCONN) != 0) {
     error = "cannot listen on " + describe(address) + ": " + std::strerror(errno);
     close(fd);
     return -1;
