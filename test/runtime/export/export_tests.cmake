@@ -12,3 +12,16 @@ function(perf_add_export_tests label runtime)
   gtest_discover_tests(export_tests_${label} TEST_PREFIX "${label}." DISCOVERY_MODE PRE_TEST
     PROPERTIES ENVIRONMENT "PERF_REPORT=off;${PERF_SANITIZER_ENVIRONMENT}" LABELS ${label})
 endfunction()
+
+# A program's view (plain only): the shared libperfrt loading libperfexport from its
+# own directory when PERF_LISTEN is set, and nothing when it is not.
+set(PERF_EXPORT_SOCKET ${CMAKE_CURRENT_BINARY_DIR}/export_process_test.sock)
+add_executable(export_process_tests ${CMAKE_CURRENT_LIST_DIR}/process_test.cpp)
+target_link_libraries(export_process_tests PRIVATE perf::alloc GTest::gtest_main nlohmann_json::nlohmann_json)
+target_compile_options(export_process_tests PRIVATE ${PERF_WARNINGS})
+target_compile_definitions(export_process_tests PRIVATE PERF_TEST_SOCKET="${PERF_EXPORT_SOCKET}")
+add_test(NAME plain.Process.NoListenNothingLoaded COMMAND export_process_tests --gtest_filter=Process.NoListenNothingLoaded)
+add_test(NAME plain.Process.ListenServes COMMAND export_process_tests --gtest_filter=Process.*:-Process.NoListenNothingLoaded)
+set_tests_properties(plain.Process.NoListenNothingLoaded PROPERTIES ENVIRONMENT PERF_REPORT=off LABELS plain)
+set_tests_properties(plain.Process.ListenServes PROPERTIES
+  ENVIRONMENT "PERF_REPORT=off;PERF_LISTEN=${PERF_EXPORT_SOCKET};PERF_SAMPLE_HZ=1000" LABELS plain)

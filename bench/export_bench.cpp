@@ -1,0 +1,170 @@
+// The live endpoint's costs (docs/performance.md, "The live endpoint"), in one run:
+//   render      /metrics for 10,000 functions x 16 threads: the snapshot, and the text
+//               alone (target: the text in at most 5 ms)
+//   scrape      the server thread's CPU time per /metrics request over HTTP, as a share
+//               of one second (a scrape every second; target at most 0.5%), for a
+//               typical service (200 functions x 4 threads) and for the 10,000 x 16 case
+//   probe       a measured call's CPU time while a client scrapes /metrics ten times a
+//               second / without a scraper, the median of paired rounds; beside it the
+//               same ratio between two rounds without, which is the noise
+// Run: build/bench/export_bench
+#include <dirent.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../test/runtime/export/http_client.hpp"
+#include "export/metrics.hpp"
+#include "export/served_snapshot.hpp"
+#include "export/server.hpp"
+#include "perf/measure.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+
+double thread_cpu_seconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+
+double wall_seconds() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// Sites made at run time, as many as a large program has.
+std::vector<perf::detail::site*> make_sites(size_t first, size_t count) {
+  std::vector<perf::detail::site*> sites;
+  for (size_t i = first; i < first + count; ++i) {
+    const std::string name = "bench::module_" + std::to_string(i / 100) + "::function_" + std::to_string(i);
+    sites.push_back(new perf::detail::site{strdup(name.c_str()), "/src/bench/module.cpp", static_cast<unsigned>(i + 1), 0});
+  }
+  return sites;
+}
+
+// `threads` threads, each calling every site `calls` times, then exiting (their
+// statistics stay).
+void call_on_threads(const std::vector<perf::detail::site*>& sites, int threads, int calls) {
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t)
+    workers.emplace_back([&] {
+      for (int c = 0; c < calls; ++c)
+        for (perf::detail::site* s : sites) perf::detail::basic_scope<true> scope(*s);
+    });
+  for (std::thread& w : workers) w.join();
+}
+
+long server_tid() {
+  DIR* tasks = opendir("/proc/self/task");
+  long found = 0;
+  while (dirent* entry = readdir(tasks)) {
+    std::ifstream comm(std::string("/proc/self/task/") + entry->d_name + "/comm");
+    std::string name;
+    if (std::getline(comm, name) && name == "perf-export") found = std::atol(entry->d_name);
+  }
+  closedir(tasks);
+  return found;
+}
+
+// The CPU time a thread of this process has used, from /proc (schedstat: ns on CPU).
+double thread_cpu_seconds_of(long tid) {
+  std::ifstream in("/proc/self/task/" + std::to_string(tid) + "/schedstat");
+  double ns = 0;
+  in >> ns;
+  return ns * 1e-9;
+}
+
+// The server thread's CPU seconds per /metrics request, over `scrapes` requests.
+double scrape_cpu_seconds(uint16_t port, int scrapes) {
+  const long tid = server_tid();
+  const double before = thread_cpu_seconds_of(tid);
+  for (int i = 0; i < scrapes; ++i)
+    if (perf::testing::http_get(port, "/metrics").status != 200) std::fprintf(stderr, "scrape failed\n");
+  return (thread_cpu_seconds_of(tid) - before) / scrapes;
+}
+
+// CPU ns per measured call on this thread, over `calls` calls.
+double probe_ns(perf::detail::site& site, int calls) {
+  const double start = thread_cpu_seconds();
+  for (int i = 0; i < calls; ++i) perf::detail::basic_scope<true> scope(site);
+  return (thread_cpu_seconds() - start) * 1e9 / calls;
+}
+
+}  // namespace
+
+int main() {
+  perf::runtime::listen_address address;
+  std::string error;
+  if (!perf::runtime::start_server(address, perf::runtime::transport_limits{}, error)) {
+    std::fprintf(stderr, "%s\n", error.c_str());
+    return 1;
+  }
+  const uint16_t port = address.port;
+
+  // A typical service: 200 functions on 4 threads.
+  call_on_threads(make_sites(0, 200), 4, 50);
+  const double typical_scrape = scrape_cpu_seconds(port, 50);
+  std::printf("scrape, 200 functions x 4 threads: %.3f ms of the server thread's CPU = %.4f%% of a second "
+              "(target <= 0.5%%)\n", typical_scrape * 1e3, typical_scrape * 100);
+
+  // The probe with a scraper at 10 Hz and without, in paired rounds.
+  perf::detail::site probe_site{"bench::probe", "/src/bench/probe.cpp", 1, 0};
+  std::atomic<bool> scraping{false}, done{false};
+  std::thread scraper([&] {
+    while (!done) {
+      if (scraping) perf::testing::http_get(port, "/metrics");
+      std::this_thread::sleep_for(100ms);
+    }
+  });
+  std::vector<double> with_scraper, without_noise;
+  constexpr int calls = 2000000;
+  probe_ns(probe_site, calls);  // warm-up
+  for (int round = 0; round < 15; ++round) {
+    scraping = false;
+    const double off_a = probe_ns(probe_site, calls);
+    scraping = true;
+    std::this_thread::sleep_for(150ms);
+    const double on = probe_ns(probe_site, calls);
+    scraping = false;
+    std::this_thread::sleep_for(150ms);
+    const double off_b = probe_ns(probe_site, calls);
+    with_scraper.push_back(on / ((off_a + off_b) / 2));
+    without_noise.push_back(off_b / off_a);
+  }
+  done = true;
+  scraper.join();
+  std::printf("probe with a scraper at 10 Hz / without: %.3f (median of 15 rounds); without / without: %.3f; "
+              "probe %.1f ns\n", median(with_scraper), median(without_noise), probe_ns(probe_site, calls));
+
+  // The large case: 10,000 functions on 16 threads.
+  call_on_threads(make_sites(200, 9800), 16, 1);
+  std::vector<double> snapshot_ms, render_ms;
+  size_t bytes = 0;
+  for (int i = 0; i < 11; ++i) {
+    double start = wall_seconds();
+    const perf::snapshot s = perf::runtime::served_snapshot();
+    snapshot_ms.push_back((wall_seconds() - start) * 1e3);
+    start = wall_seconds();
+    bytes = perf::runtime::format_metrics(s, perf::runtime::metrics_format::prometheus).size();
+    render_ms.push_back((wall_seconds() - start) * 1e3);
+  }
+  std::printf("render, 10,000 functions x 16 threads: text %.2f ms (target <= 5 ms, %.1f MB), snapshot %.2f ms "
+              "(medians of 11)\n", median(render_ms), static_cast<double>(bytes) / 1e6, median(snapshot_ms));
+  const double large_scrape = scrape_cpu_seconds(port, 10);
+  std::printf("scrape, 10,000 functions x 16 threads: %.2f ms of CPU = %.3f%% of a second\n", large_scrape * 1e3,
+              large_scrape * 100);
+  perf::runtime::stop_server();
+  return 0;
+}
