@@ -49,19 +49,13 @@ struct transport {
 
 namespace {
 
-ssize_t read_body(void* body, uint64_t position, char* buffer, size_t size) {
-  const std::string& text = *static_cast<const std::string*>(body);
-  if (position >= text.size()) return MHD_CONTENT_READER_END_OF_STREAM;
-  const size_t n = std::min(size, text.size() - static_cast<size_t>(position));
-  std::copy_n(text.data() + position, n, buffer);
-  return static_cast<ssize_t>(n);
-}
-
 void free_body(void* body) { delete static_cast<std::string*>(body); }
 
 MHD_Result queue(MHD_Connection* connection, http_response&& r) {
+  // MHD sends straight from the body, which lives until the response is done.
   auto* body = new std::string(std::move(r.body));
-  MHD_Response* response = MHD_create_response_from_callback(body->size(), 64 * 1024, read_body, body, free_body);
+  MHD_Response* response =
+      MHD_create_response_from_buffer_with_free_callback_cls(body->size(), body->data(), free_body, body);
   if (response == nullptr) {
     delete body;
     return MHD_NO;
