@@ -2,7 +2,6 @@
 // PERF_LISTEN set (or not) in the environment before the program starts. ctest runs
 // NoListenNothingLoaded without PERF_LISTEN and the others with PERF_LISTEN set to
 // the Unix socket PERF_TEST_SOCKET.
-#include <dirent.h>
 
 #include <fstream>
 #include <sstream>
@@ -12,9 +11,12 @@
 #include <nlohmann/json.hpp>
 
 #include "http_client.hpp"
+#include "thread_named.hpp"
 #include "perf/measure.hpp"
 
 namespace {
+
+using perf::testing::thread_named;
 
 std::string maps() {
   std::ifstream in("/proc/self/maps");
@@ -23,17 +25,6 @@ std::string maps() {
   return all.str();
 }
 
-long thread_named(const std::string& name) {
-  DIR* tasks = opendir("/proc/self/task");
-  long found = 0;
-  while (dirent* entry = readdir(tasks)) {
-    std::ifstream comm(std::string("/proc/self/task/") + entry->d_name + "/comm");
-    std::string comm_name;
-    if (std::getline(comm, comm_name) && comm_name == name) found = std::atol(entry->d_name);
-  }
-  closedir(tasks);
-  return found;
-}
 
 void measured() { PERF_MEASURE("process_test::measured"); }
 

@@ -2,12 +2,10 @@
 // pages, and what it does with bad, slow, many and vanishing clients.
 #include "export/server.hpp"
 
-#include <dirent.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <atomic>
-#include <fstream>
 #include <random>
 #include <set>
 #include <thread>
@@ -17,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "http_client.hpp"
+#include "thread_named.hpp"
 #include "perf/measure.hpp"
 
 namespace perf::runtime {
@@ -26,25 +25,13 @@ using perf::testing::connection;
 using perf::testing::http_get;
 using perf::testing::http_result;
 using perf::testing::parse_response;
+using perf::testing::thread_named;
 using namespace std::chrono_literals;
 
 constexpr unsigned counted_line = __LINE__ + 1;
 void counted() { PERF_MEASURE("export_test::counted"); }
 void before_window() { PERF_MEASURE("export_test::before_window"); }
 void in_window() { PERF_MEASURE("export_test::in_window"); }
-
-// The tid of this process's thread named `name`; 0 when none.
-long thread_named(const std::string& name) {
-  DIR* tasks = opendir("/proc/self/task");
-  long found = 0;
-  while (dirent* entry = readdir(tasks)) {
-    std::ifstream comm(std::string("/proc/self/task/") + entry->d_name + "/comm");
-    std::string comm_name;
-    if (std::getline(comm, comm_name) && comm_name == name) found = std::atol(entry->d_name);
-  }
-  closedir(tasks);
-  return found;
-}
 
 class Server : public ::testing::Test {
  protected:
