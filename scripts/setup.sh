@@ -17,7 +17,7 @@ packages=(
   libgoogle-perftools-dev                             # bench/: gperftools' profiler beside the sampler
   nodejs                                              # tests: speedscope (npm) reads the sampler's folded stacks
   libmicrohttpd-dev                                   # the live endpoint's HTTP server (libperfexport, PERF_LISTEN)
-  prometheus curl                                     # tests: a real Prometheus scrapes the live endpoint
+  prometheus curl                                     # tests: a real Prometheus scrapes the live endpoint, curl asks it
 )
 
 missing=()
