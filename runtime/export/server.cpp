@@ -137,7 +137,15 @@ __attribute__((constructor)) void start_listening() {
   if (any_port) warn("live endpoint at http://" + describe(*address) + "/");
 }
 
-PERF_RUNTIME_ON_START(register_server_stop) { add_exit_quiet(stop_server); }
+// A forked child has no server thread (fork copies only the calling thread): it
+// forgets the parent's server instead of stopping a thread that is not there. Its
+// copies of the sockets stay open until it exits or execs (they are close-on-exec).
+void forget_server_in_child() { server = nullptr; }
+
+PERF_RUNTIME_ON_START(register_server_stop) {
+  add_exit_quiet(stop_server);
+  pthread_atfork(nullptr, nullptr, forget_server_in_child);
+}
 
 }  // namespace
 }  // namespace perf::runtime

@@ -3,6 +3,7 @@
 #include "export/server.hpp"
 
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -228,6 +229,19 @@ TEST_F(Server, TheServerThreadIsNotInWhatItServes) {
   for (const auto& t : report["threads"]) EXPECT_NE(t["tid"].get<long>(), server_tid);
   for (const auto& t : report["allocations"]["threads"]) EXPECT_NE(t["tid"].get<long>(), server_tid);
   for (const auto& t : report["samples"]["threads"]) EXPECT_NE(t["tid"].get<long>(), server_tid);
+}
+
+TEST_F(Server, AForkedChildExitsWithoutTheParentsServerAndTheParentServesOn) {
+  const pid_t child = fork();
+  if (child == 0) {
+    stop_server();  // what the child's exit does: it must not wait for a thread it does not have
+    _exit(0);
+  }
+  int status = -1;
+  for (int i = 0; i < 100 && waitpid(child, &status, WNOHANG) == 0; ++i) std::this_thread::sleep_for(50ms);
+  if (status == -1) kill(child, SIGKILL);
+  EXPECT_EQ(status, 0) << "the child did not exit by itself";
+  EXPECT_EQ(get("/metrics").status, 200);
 }
 
 TEST_F(Server, UnixSocketsAndIPv6) {
