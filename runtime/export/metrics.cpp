@@ -79,6 +79,7 @@ class writer {
   }
 
   void put(std::string_view text) {
+    if (text.empty()) return;  // its data() may be null, which memcpy must not get
     std::memcpy(end_, text.data(), text.size());
     end_ += text.size();
   }
