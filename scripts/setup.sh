@@ -17,6 +17,8 @@ packages=(
   libgoogle-perftools-dev                             # bench/: gperftools' profiler beside the sampler
   nodejs                                              # tests: speedscope (npm) reads the sampler's folded stacks
   chromium                                            # tests: perf-report's HTML pages load in a real browser
+  libmicrohttpd-dev                                   # the live endpoint's HTTP server (libperfexport, PERF_LISTEN)
+  prometheus curl                                     # tests: a real Prometheus scrapes the live endpoint, curl asks it
 )
 
 missing=()

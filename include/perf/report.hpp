@@ -17,6 +17,12 @@
 
 namespace perf {
 
+// The upper bounds, in seconds, of the latency histogram buckets every process
+// reports (function_stats::latency_buckets, the live endpoint's /metrics): fixed, so
+// that the histograms of many processes add up. 100 ns to 10 s, 1 and 3 per decade.
+static constexpr double latency_bucket_bounds_seconds[] = {1e-7, 3e-7, 1e-6, 3e-6, 1e-5, 3e-5, 1e-4, 3e-4, 1e-3,
+                                                           3e-3, 1e-2, 3e-2, 0.1,  0.3,  1,    3,    10};
+
 // One measured function, merged over threads and over every site that shares its
 // name and source location (a template's instantiations, say). Times are in
 // nanoseconds. `total_ns` counts recursive activations once, also when they recurse
@@ -54,6 +60,9 @@ struct function_stats {
   // measuring the function costs a third or more of its time, and its figures are
   // mostly the probe's rounding and noise.
   bool probe_dominated = false;
+  // [i]: activations that took at most latency_bucket_bounds_seconds[i] (cumulative;
+  // from the histogram, so within 0.78% of each bound).
+  std::vector<uint64_t> latency_buckets;
 };
 
 // A function is probe-dominated when its mean, without the probe, is below this

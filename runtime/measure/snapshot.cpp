@@ -19,7 +19,8 @@ namespace {
 
 using location = std::tuple<std::string_view, std::string_view, unsigned>;
 
-function_stats to_function_stats(const location& where, const runtime::accumulator& a, double ticks_per_ns) {
+function_stats to_function_stats(const location& where, const runtime::accumulator& a, double ticks_per_ns,
+                                 const std::vector<double>& latency_bounds_ticks) {
   auto ns = [&](double ticks) { return ticks / ticks_per_ns; };
   // A bucket's midpoint may lie just outside the values seen; the extremes are exact.
   // (Not std::clamp: a running thread's slot may be read between updating min and max.)
@@ -47,6 +48,7 @@ function_stats to_function_stats(const location& where, const runtime::accumulat
   f.alloc_total_count = a.alloc_count;
   f.alloc_total_bytes = a.alloc_bytes;
   f.histogram = a.durations.nonzero_buckets();
+  f.latency_buckets = a.durations.cumulative_counts(latency_bounds_ticks);
   return f;
 }
 
@@ -68,7 +70,10 @@ void add_functions(snapshot& s, const runtime::thread_list& threads) {
     else
       by_location.emplace(where, std::move(a));
   }
-  for (const auto& [where, a] : by_location) s.functions.push_back(to_function_stats(where, a, ticks_per_ns));
+  std::vector<double> latency_bounds_ticks;
+  for (double seconds : latency_bucket_bounds_seconds) latency_bounds_ticks.push_back(seconds * 1e9 * ticks_per_ns);
+  for (const auto& [where, a] : by_location)
+    s.functions.push_back(to_function_stats(where, a, ticks_per_ns, latency_bounds_ticks));
   std::stable_sort(s.functions.begin(), s.functions.end(),
                    [](const function_stats& a, const function_stats& b) { return a.total_ns > b.total_ns; });
   runtime::add_probe_figures(s, runtime::current_compensation(), ticks_per_ns);

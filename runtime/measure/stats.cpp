@@ -72,6 +72,16 @@ std::vector<std::pair<unsigned, uint64_t>> histogram::nonzero_buckets() const {
   return buckets;
 }
 
+namespace {
+
+// Exact buckets hold one value; wider ones are represented by their midpoint.
+double representative(unsigned bucket) {
+  const uint64_t width = detail::bucket_width(bucket);
+  return static_cast<double>(detail::bucket_lower_bound(bucket)) + (width == 1 ? 0.0 : static_cast<double>(width) / 2);
+}
+
+}  // namespace
+
 double histogram::quantile(double q) const {
   if (count_ == 0) return 0;
   const uint64_t rank = std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(q * static_cast<double>(count_))));
@@ -80,16 +90,25 @@ double histogram::quantile(double q) const {
     if (!blocks_[i]) continue;
     for (unsigned j = 0; j < detail::histogram_block_size; ++j) {
       seen += (*blocks_[i])[j];
-      if (seen >= rank) {
-        const unsigned bucket = i * detail::histogram_block_size + j;
-        const uint64_t width = detail::bucket_width(bucket);
-        // Exact buckets hold one value; wider ones are represented by their midpoint.
-        return static_cast<double>(detail::bucket_lower_bound(bucket)) +
-               (width == 1 ? 0.0 : static_cast<double>(width) / 2);
-      }
+      if (seen >= rank) return representative(i * detail::histogram_block_size + j);
     }
   }
   return 0;
+}
+
+std::vector<uint64_t> histogram::cumulative_counts(const std::vector<double>& bounds) const {
+  std::vector<uint64_t> below(bounds.size(), 0);
+  for (unsigned i = 0; i < detail::histogram_blocks; ++i) {
+    if (!blocks_[i]) continue;
+    for (unsigned j = 0; j < detail::histogram_block_size; ++j) {
+      const uint64_t n = (*blocks_[i])[j];
+      if (n == 0) continue;
+      const double value = representative(i * detail::histogram_block_size + j);
+      for (size_t b = 0; b < bounds.size(); ++b)
+        if (value <= bounds[b]) below[b] += n;
+    }
+  }
+  return below;
 }
 
 void accumulator::add(const detail::slot& s, const uint64_t* arena) {

@@ -43,6 +43,9 @@ class histogram {
   // The value at quantile `q` in [0, 1]: the midpoint of the bucket holding the
   // rank ceil(q * count), within 1/128 of every value in that bucket.
   double quantile(double q) const;
+  // For each of `bounds` (ascending, in ticks): how many values are at most it,
+  // a bucket counting as its midpoint.
+  std::vector<uint64_t> cumulative_counts(const std::vector<double>& bounds) const;
 
  private:
   using block = std::array<uint64_t, detail::histogram_block_size>;

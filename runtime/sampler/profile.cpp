@@ -5,6 +5,7 @@
 #include <backtrace.h>
 #include <cxxabi.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -39,17 +40,26 @@ void ignore_error(void*, const char*, int) {}
 
 // libbacktrace reads the executable's and every loaded library's debug information
 // once per state and cannot free a state: one is kept, and replaced only when the
-// set of loaded modules has changed since it was made.
-backtrace_state* symbol_state(size_t module_count) {
-  static std::mutex mutex;
-  static backtrace_state* state = nullptr;
-  static size_t modules_seen = 0;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (state == nullptr || modules_seen != module_count) {
-    state = backtrace_create_state(nullptr, /*threaded=*/1, ignore_error, nullptr);
-    modules_seen = module_count;
-  }
-  return state;
+// set of loaded modules has changed since it was made. So are the addresses
+// symbolized with it, so that repeated snapshots (a scraper's) symbolize only new ones.
+struct symbolizer {
+  std::mutex mutex;
+  backtrace_state* state = nullptr;
+  size_t modules_seen = 0;
+  std::map<std::pair<uintptr_t, bool>, profile_location> known;  // (address, is a return address)
+};
+
+symbolizer& shared_symbolizer() {
+  static symbolizer* const shared = new symbolizer;
+  return *shared;
+}
+
+// With the symbolizer's mutex held: a fresh state when the modules have changed.
+void refresh(symbolizer& symbols, size_t module_count) {
+  if (symbols.state != nullptr && symbols.modules_seen == module_count) return;
+  symbols.state = backtrace_create_state(nullptr, /*threaded=*/1, ignore_error, nullptr);
+  symbols.modules_seen = module_count;
+  symbols.known.clear();
 }
 
 struct lookup {
@@ -121,25 +131,50 @@ bool is_caller_of_leaf(const std::vector<loaded_module>& modules, const stack_vi
 
 }  // namespace
 
-profile collect_profile(const sample_table& table, unsigned hz, sample_clock clock) {
+stack_counts count_stacks(const sample_table& table) {
+  stack_counts counts;
+  table.for_each([&](const stack_view& view) {
+    counts[{view.tid, view.site, std::vector<uintptr_t>(view.frames, view.frames + view.depth)}] += view.count;
+  });
+  return counts;
+}
+
+profile collect_profile(const sample_table& table, unsigned hz, sample_clock clock, const stack_counts* since) {
   profile result;
   result.hz = hz;
   result.clock = clock;
   result.dropped = table.dropped();
   result.modules = loaded_modules();
-  backtrace_state* state = symbol_state(result.modules.size());
+  stack_counts already_counted = since != nullptr ? *since : stack_counts{};
+  symbolizer& symbols = shared_symbolizer();
+  const std::lock_guard<std::mutex> lock(symbols.mutex);
+  refresh(symbols, result.modules.size());
 
   // (address, is a return address) -> location index. The first frame of a stack is
   // the interrupted instruction itself, the others return addresses.
   std::map<std::pair<uintptr_t, bool>, uint32_t> location_index;
   std::map<std::tuple<uint32_t, uint32_t, std::vector<uint32_t>>, size_t> stack_index;
-  table.for_each([&](const stack_view& view) {
+  table.for_each([&](stack_view view) {
+    if (!already_counted.empty()) {
+      const auto before = already_counted.find({view.tid, view.site, std::vector<uintptr_t>(view.frames, view.frames + view.depth)});
+      if (before != already_counted.end()) {
+        const uint64_t taken = std::min(before->second, view.count);
+        view.count -= taken;
+        before->second -= taken;
+      }
+      if (view.count == 0) return;
+    }
     std::vector<uint32_t> locations;
     for (uint32_t i = 0; i < view.depth; ++i) {
       if (i == 1 && !is_caller_of_leaf(result.modules, view)) continue;
       const auto key = std::make_pair(view.frames[i], i != 0);
       auto [at, inserted] = location_index.emplace(key, static_cast<uint32_t>(result.locations.size()));
-      if (inserted) result.locations.push_back(symbolize(state, result.modules, key.first, key.second));
+      if (inserted) {
+        auto known = symbols.known.find(key);
+        if (known == symbols.known.end())
+          known = symbols.known.emplace(key, symbolize(symbols.state, result.modules, key.first, key.second)).first;
+        result.locations.push_back(known->second);
+      }
       locations.push_back(at->second);
     }
     result.total += view.count;

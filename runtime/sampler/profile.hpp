@@ -5,7 +5,9 @@
 
 #include <stdint.h>
 
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "modules.hpp"
@@ -46,9 +48,18 @@ struct profile {
   std::vector<profile_stack> stacks;  // distinct (thread, site, addresses)
 };
 
+// The count of every distinct (thread, site, addresses) in a table at one moment:
+// what a profile of the samples taken after it leaves out.
+using stack_counts = std::map<std::tuple<uint32_t, uint32_t, std::vector<uintptr_t>>, uint64_t>;
+stack_counts count_stacks(const sample_table& table);
+
 // Reads `table` (while it may still be filled) and symbolizes every address with
 // the modules loaded now: a library unloaded since its samples shows as an address.
-profile collect_profile(const sample_table& table, unsigned hz, sample_clock clock);
+// With `since`, only the samples taken after those counts are in the profile.
+// An address is symbolized once; later profiles reuse it while the set of loaded
+// modules stays the same. Thread-safe.
+profile collect_profile(const sample_table& table, unsigned hz, sample_clock clock,
+                        const stack_counts* since = nullptr);
 
 // The sample's "most interesting element": the innermost frame in the program's own
 // code, or the innermost frame when the whole stack is someone else's.

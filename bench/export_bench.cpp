@@ -1,0 +1,199 @@
+// The live endpoint's costs (docs/performance.md, "The live endpoint"), in one run:
+//   render      /metrics for 10,000 functions x 16 threads: the snapshot, and the text
+//               alone (target: the text in at most 5 ms); CPU time of the rendering
+//               thread (the VM's two cores are shared: wall time counts the neighbours)
+//   scrape      the server thread's CPU time per /metrics request over HTTP, as a share
+//               of one second (a scrape every second; target at most 0.5%), for a
+//               typical service (200 functions x 4 threads) and for the 10,000 x 16 case
+//   probe       a measured call's CPU time while a client scrapes /metrics ten times a
+//               second / without a scraper, the median of paired rounds; beside it the
+//               same ratio between two rounds without, which is the noise
+//   symbols     the first snapshot (which symbolizes every sampled address) / the next
+//               (only new addresses)
+// Run: build/bench/export_bench
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../test/runtime/export/http_client.hpp"
+#include "../test/runtime/export/thread_named.hpp"
+#include "export/metrics.hpp"
+#include "export/served_snapshot.hpp"
+#include "export/server.hpp"
+#include "perf/measure.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+
+double thread_cpu_seconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// Sites made at run time, as many as a large program has.
+std::vector<perf::detail::site*> make_sites(size_t first, size_t count) {
+  std::vector<perf::detail::site*> sites;
+  for (size_t i = first; i < first + count; ++i) {
+    const std::string name = "bench::module_" + std::to_string(i / 100) + "::function_" + std::to_string(i);
+    sites.push_back(new perf::detail::site{strdup(name.c_str()), "/src/bench/module.cpp", static_cast<unsigned>(i + 1), 0});
+  }
+  return sites;
+}
+
+// `threads` threads, each calling every site `calls` times, then exiting (their
+// statistics stay).
+void call_on_threads(const std::vector<perf::detail::site*>& sites, int threads, int calls) {
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t)
+    workers.emplace_back([&] {
+      for (int c = 0; c < calls; ++c)
+        for (perf::detail::site* s : sites) perf::detail::basic_scope<true> scope(*s);
+    });
+  for (std::thread& w : workers) w.join();
+}
+
+
+// The CPU time a thread of this process has used, from /proc (schedstat: ns on CPU).
+double thread_cpu_seconds_of(long tid) {
+  std::ifstream in("/proc/self/task/" + std::to_string(tid) + "/schedstat");
+  double ns = 0;
+  in >> ns;
+  return ns * 1e-9;
+}
+
+// The server thread's CPU seconds per /metrics request, over `scrapes` requests
+// after a first one (which symbolizes the samples so far: once in a service's life).
+double scrape_cpu_seconds(uint16_t port, int scrapes) {
+  perf::testing::http_get(port, "/metrics");
+  const long tid = perf::testing::thread_named("perf-export");
+  const double before = thread_cpu_seconds_of(tid);
+  for (int i = 0; i < scrapes; ++i)
+    if (perf::testing::http_get(port, "/metrics").status != 200) std::fprintf(stderr, "scrape failed\n");
+  return (thread_cpu_seconds_of(tid) - before) / scrapes;
+}
+
+// CPU ns per measured call on this thread, over `calls` calls.
+double probe_ns(perf::detail::site& site, int calls) {
+  const double start = thread_cpu_seconds();
+  for (int i = 0; i < calls; ++i) perf::detail::basic_scope<true> scope(site);
+  return (thread_cpu_seconds() - start) * 1e9 / calls;
+}
+
+struct page_cost {
+  double snapshot_ms = 0;
+  double text_ms = 0;
+  size_t bytes = 0;
+};
+
+// What /metrics costs without HTTP: the snapshot, and the text alone (medians).
+page_cost page_cost_of(int rounds) {
+  std::vector<double> snapshot_ms, text_ms;
+  page_cost cost;
+  for (int i = 0; i < rounds; ++i) {
+    double start = thread_cpu_seconds();
+    const perf::snapshot s = perf::runtime::served_snapshot();
+    snapshot_ms.push_back((thread_cpu_seconds() - start) * 1e3);
+    start = thread_cpu_seconds();
+    cost.bytes = perf::runtime::format_metrics(s, perf::runtime::metrics_format::prometheus).size();
+    text_ms.push_back((thread_cpu_seconds() - start) * 1e3);
+  }
+  cost.snapshot_ms = median(snapshot_ms);
+  cost.text_ms = median(text_ms);
+  return cost;
+}
+
+}  // namespace
+
+int main() {
+  perf::runtime::listen_address address;
+  std::string error;
+  if (!perf::runtime::start_server(address, perf::runtime::transport_limits{}, error)) {
+    std::fprintf(stderr, "%s\n", error.c_str());
+    return 1;
+  }
+  const uint16_t port = address.port;
+
+  // A typical service: 200 functions on 4 threads.
+  call_on_threads(make_sites(0, 200), 4, 50);
+  // Symbolizing the samples: every address the first time, only new ones after.
+  double start = thread_cpu_seconds();
+  perf::runtime::served_snapshot();
+  const double first_ms = (thread_cpu_seconds() - start) * 1e3;
+  start = thread_cpu_seconds();
+  perf::runtime::served_snapshot();
+  const double second_ms = (thread_cpu_seconds() - start) * 1e3;
+  std::printf("snapshot, first %.2f ms (symbolizes), second %.2f ms: %.1f times cheaper\n", first_ms, second_ms,
+              first_ms / second_ms);
+  const double typical_scrape = scrape_cpu_seconds(port, 50);
+  const page_cost typical = page_cost_of(11);
+  std::printf("scrape, 200 functions x 4 threads: %.3f ms of the server thread's CPU = %.3f%% of a second "
+              "(target <= 0.5%%); snapshot %.3f ms, text %.3f ms (%.0f kB)\n", typical_scrape * 1e3, typical_scrape * 100,
+              typical.snapshot_ms, typical.text_ms, static_cast<double>(typical.bytes) / 1e3);
+
+  // The probe with a scraper at 10 Hz and without, in paired rounds.
+  perf::detail::site probe_site{"bench::probe", "/src/bench/probe.cpp", 1, 0};
+  std::atomic<bool> scraping{false}, done{false};
+  std::thread scraper([&] {
+    while (!done) {
+      if (scraping) perf::testing::http_get(port, "/metrics");
+      std::this_thread::sleep_for(100ms);
+    }
+  });
+  std::vector<double> with_scraper, without_noise;
+  constexpr int calls = 2000000;
+  probe_ns(probe_site, calls);  // warm-up
+  for (int round = 0; round < 15; ++round) {
+    scraping = false;
+    const double off_a = probe_ns(probe_site, calls);
+    scraping = true;
+    std::this_thread::sleep_for(150ms);
+    const double on = probe_ns(probe_site, calls);
+    scraping = false;
+    std::this_thread::sleep_for(150ms);
+    const double off_b = probe_ns(probe_site, calls);
+    with_scraper.push_back(on / ((off_a + off_b) / 2));
+    without_noise.push_back(off_b / off_a);
+  }
+  done = true;
+  scraper.join();
+  std::printf("probe with a scraper at 10 Hz / without: %.3f (median of 15 rounds); without / without: %.3f; "
+              "probe %.1f ns\n", median(with_scraper), median(without_noise), probe_ns(probe_site, calls));
+
+  // The large case: 10,000 functions on 16 threads.
+  call_on_threads(make_sites(200, 9800), 16, 1);
+  const page_cost large = page_cost_of(11);
+  // The same number of bytes copied: what no writer of this text can go below.
+  std::vector<double> copy_ms;
+  const std::string source(large.bytes, 'x');
+  for (int i = 0; i < 11; ++i) {
+    const double start = thread_cpu_seconds();
+    std::string copy(source.size(), '\0');
+    std::memcpy(copy.data(), source.data(), source.size());
+    copy_ms.push_back((thread_cpu_seconds() - start) * 1e3);
+    if (copy[copy.size() / 2] != 'x') return 1;
+  }
+  std::printf("render, 10,000 functions x 16 threads: text %.2f ms (target <= 5 ms; %.1f MB, %.1f times the time "
+              "of copying that many bytes into a new string), snapshot %.2f ms (medians of 11)\n",
+              large.text_ms, static_cast<double>(large.bytes) / 1e6, large.text_ms / median(copy_ms), large.snapshot_ms);
+  const double large_scrape = scrape_cpu_seconds(port, 10);
+  std::printf("scrape, 10,000 functions x 16 threads: %.2f ms of CPU = %.3f%% of a second\n", large_scrape * 1e3,
+              large_scrape * 100);
+  perf::runtime::stop_server();
+  return 0;
+}

@@ -1,0 +1,76 @@
+#include "export/endpoint.hpp"
+
+#include <charconv>
+#include <optional>
+
+#include "export/metrics.hpp"
+#include "export/served_snapshot.hpp"
+#include "export/windows.hpp"
+
+namespace perf::runtime {
+namespace {
+
+constexpr unsigned max_window_seconds = 300;
+
+http_response text(int status, std::string body) { return {status, "text/plain; charset=utf-8", std::move(body), {}}; }
+
+const char* const index_page =
+    "perf-instrument live endpoint\n"
+    "/metrics                      Prometheus text 0.0.4, or OpenMetrics 1.0 when asked for\n"
+    "/report                       the report as the program would print it now\n"
+    "/report.json                  the same as JSON\n"
+    "/debug/pprof/profile?seconds=N  CPU profile of the next N seconds (pprof, default 30)\n"
+    "/trace?seconds=N              tick log of the next N seconds (Chrome/Perfetto JSON, default 1)\n";
+
+// The `seconds` argument: `fallback` when absent; nothing when not a number from 1
+// to max_window_seconds.
+std::optional<unsigned> window_seconds(const http_request& request, unsigned fallback) {
+  for (const auto& [key, value] : request.query) {
+    if (key != "seconds") continue;
+    unsigned seconds = 0;
+    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), seconds);
+    if (error != std::errc() || end != value.data() + value.size() || seconds == 0 || seconds > max_window_seconds)
+      return std::nullopt;
+    return seconds;
+  }
+  return fallback;
+}
+
+http_reply window(const http_request& request, unsigned default_seconds,
+                  std::optional<std::function<std::string()>> (*start)(), const char* content_type,
+                  const char* unavailable) {
+  const std::optional<unsigned> seconds = window_seconds(request, default_seconds);
+  if (!seconds) return {text(400, "seconds must be a whole number from 1 to 300\n"), {}, {}};
+  std::optional<std::function<std::string()>> finish = start();
+  if (!finish) return {text(404, unavailable), {}, {}};
+  http_reply reply;
+  reply.delay = std::chrono::seconds(*seconds);
+  reply.later = [finish = std::move(*finish), content_type] { return http_response{200, content_type, finish(), {}}; };
+  return reply;
+}
+
+}  // namespace
+
+http_reply endpoint::answer(const http_request& request) {
+  if (request.method != "GET" && request.method != "HEAD") {
+    http_response refused = text(405, "only GET and HEAD\n");
+    refused.allow = "GET, HEAD";
+    return {refused, {}, {}};
+  }
+  const std::string& path = request.path;
+  if (path == "/metrics") {
+    const metrics_format format = metrics_format_for(request.accept);
+    return {{200, metrics_content_type(format), format_metrics(served_snapshot(), format), {}}, {}, {}};
+  }
+  if (path == "/report") return {{200, "text/plain; charset=utf-8", format_text(served_snapshot()), {}}, {}, {}};
+  if (path == "/report.json") return {{200, "application/json", format_json(served_snapshot()), {}}, {}, {}};
+  if (path == "/debug/pprof/profile")
+    return window(request, 30, start_profile_window, "application/octet-stream",
+                  "sampling is off (PERF_SAMPLE_HZ=0)\n");
+  if (path == "/trace")
+    return window(request, 1, start_trace_window, "application/json", "the tick log is off (PERF_TICKS=off)\n");
+  if (path == "/") return {text(200, index_page), {}, {}};
+  return {text(404, "not found; see /\n"), {}, {}};
+}
+
+}  // namespace perf::runtime

@@ -1,0 +1,209 @@
+// The HTTP transport, on libmicrohttpd: libperfexport, the one library that links it,
+// loaded by libperfrt only when PERF_LISTEN is set (export/start.cpp). One thread
+// (the caller of serve) runs every connection through MHD's epoll mode; replies
+// that wait for a window of time (a profile of the next N seconds) suspend their
+// connection and are resumed by the same thread when the time has come.
+#include <limits.h>
+#include <microhttpd.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <vector>
+
+#include "export/transport.hpp"
+
+namespace perf::runtime {
+
+namespace {
+
+using steady = std::chrono::steady_clock;
+
+// A request whose reply waits: it lives as the connection's MHD state until MHD
+// says the request is over.
+struct delayed_reply {
+  std::function<http_response()> later;
+  http_response response;
+};
+
+struct waiting {
+  steady::time_point due;
+  MHD_Connection* connection;
+  delayed_reply* reply;
+};
+
+}  // namespace
+
+struct transport {
+  MHD_Daemon* daemon = nullptr;
+  http_handler* handler = nullptr;
+  transport_limits limits;
+  int wake_fd = -1;
+  std::atomic<bool> stopping{false};
+  std::vector<waiting> delayed;  // only the serving thread touches it
+};
+
+namespace {
+
+void free_body(void* body) { delete static_cast<std::string*>(body); }
+
+MHD_Result queue(MHD_Connection* connection, http_response&& r) {
+  // MHD sends straight from the body, which lives until the response is done.
+  auto* body = new std::string(std::move(r.body));
+  MHD_Response* response =
+      MHD_create_response_from_buffer_with_free_callback_cls(body->size(), body->data(), free_body, body);
+  if (response == nullptr) {
+    delete body;
+    return MHD_NO;
+  }
+  if (!r.content_type.empty()) MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, r.content_type.c_str());
+  if (!r.allow.empty()) MHD_add_response_header(response, MHD_HTTP_HEADER_ALLOW, r.allow.c_str());
+  const MHD_Result queued = MHD_queue_response(connection, static_cast<unsigned>(r.status), response);
+  MHD_destroy_response(response);
+  return queued;
+}
+
+http_response plain(int status, std::string text) { return {status, "text/plain; charset=utf-8", std::move(text), {}}; }
+
+MHD_Result add_argument(void* request, MHD_ValueKind, const char* key, const char* value) {
+  static_cast<http_request*>(request)->query.emplace_back(key != nullptr ? key : "", value != nullptr ? value : "");
+  return MHD_YES;
+}
+
+MHD_Result on_request(void* self, MHD_Connection* connection, const char* url, const char* method, const char*,
+                      const char*, size_t* upload_size, void** state) {
+  transport& t = *static_cast<transport*>(self);
+  if (auto* resumed = static_cast<delayed_reply*>(*state)) return queue(connection, std::move(resumed->response));
+  if (*upload_size != 0) {  // a body nobody asked for: the reply (405) is queued already
+    *upload_size = 0;
+    return MHD_YES;
+  }
+  http_request request;
+  request.method = method;
+  request.path = url;
+  if (const char* accept = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT))
+    request.accept = accept;
+  MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, add_argument, &request);
+  http_reply reply;
+  try {
+    reply = t.handler->answer(request);
+  } catch (const std::exception& e) {
+    return queue(connection, plain(500, std::string(e.what()) + "\n"));
+  }
+  if (!reply.later) return queue(connection, std::move(reply.response));
+  if (t.delayed.size() >= t.limits.max_delayed)
+    return queue(connection, plain(503, "too many profiles or traces under way; try again later\n"));
+  auto* delayed = new delayed_reply{std::move(reply.later), {}};
+  *state = delayed;
+  t.delayed.push_back({steady::now() + reply.delay, connection, delayed});
+  MHD_suspend_connection(connection);
+  return MHD_YES;
+}
+
+void on_completed(void*, MHD_Connection*, void** state, MHD_RequestTerminationCode) {
+  delete static_cast<delayed_reply*>(*state);
+  *state = nullptr;
+}
+
+// Gives every waiting reply whose time has come (all, with `everything`) its
+// response and lets its connection go on.
+void resume_due(transport& t, bool everything) {
+  const steady::time_point now = steady::now();
+  for (auto it = t.delayed.begin(); it != t.delayed.end();) {
+    if (!everything && it->due > now) {
+      ++it;
+      continue;
+    }
+    if (everything) {
+      it->reply->response = plain(503, "the program is exiting\n");
+    } else {
+      try {
+        it->reply->response = it->reply->later();
+      } catch (const std::exception& e) {
+        it->reply->response = plain(500, std::string(e.what()) + "\n");
+      }
+    }
+    MHD_resume_connection(it->connection);
+    it = t.delayed.erase(it);
+  }
+}
+
+int poll_timeout_ms(const transport& t) {
+  long long timeout = -1;
+  MHD_UNSIGNED_LONG_LONG mhd_timeout = 0;
+  if (MHD_get_timeout(t.daemon, &mhd_timeout) == MHD_YES) timeout = static_cast<long long>(std::min<MHD_UNSIGNED_LONG_LONG>(mhd_timeout, INT_MAX));
+  for (const waiting& w : t.delayed) {
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(w.due - steady::now()).count();
+    const long long until_due = std::max<long long>(0, left);
+    timeout = timeout < 0 ? until_due : std::min(timeout, until_due);
+  }
+  return static_cast<int>(timeout);
+}
+
+transport* open_transport(int listen_fd, const transport_limits& limits, http_handler& handler, std::string& error) {
+  auto* t = new transport;
+  t->handler = &handler;
+  t->limits = limits;
+  t->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (t->wake_fd < 0) {
+    error = "eventfd failed";
+    ::close(listen_fd);
+    delete t;
+    return nullptr;
+  }
+  t->daemon = MHD_start_daemon(
+      MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME, 0, nullptr, nullptr, on_request, t, MHD_OPTION_LISTEN_SOCKET, listen_fd,
+      MHD_OPTION_CONNECTION_TIMEOUT, limits.idle_timeout_s, MHD_OPTION_CONNECTION_LIMIT, limits.max_connections,
+      MHD_OPTION_CONNECTION_MEMORY_LIMIT, static_cast<size_t>(limits.request_memory), MHD_OPTION_NOTIFY_COMPLETED,
+      on_completed, nullptr, MHD_OPTION_END);
+  if (t->daemon == nullptr) {
+    error = "libmicrohttpd could not start";
+    ::close(listen_fd);
+    ::close(t->wake_fd);
+    delete t;
+    return nullptr;
+  }
+  return t;
+}
+
+void serve(transport* t) {
+  const MHD_DaemonInfo* info = MHD_get_daemon_info(t->daemon, MHD_DAEMON_INFO_EPOLL_FD);
+  pollfd fds[2] = {{info->epoll_fd, POLLIN, 0}, {t->wake_fd, POLLIN, 0}};
+  while (!t->stopping.load(std::memory_order_acquire)) {
+    // EINTR (a sample signal) just means another round.
+    poll(fds, 2, poll_timeout_ms(*t));
+    if ((fds[1].revents & POLLIN) != 0) {
+      uint64_t ignored;
+      if (read(t->wake_fd, &ignored, sizeof ignored) < 0) {}
+    }
+    resume_due(*t, false);
+    MHD_run(t->daemon);
+  }
+}
+
+void stop(transport* t) {
+  t->stopping.store(true, std::memory_order_release);
+  const uint64_t one = 1;
+  if (write(t->wake_fd, &one, sizeof one) < 0) {}
+}
+
+void close_transport(transport* t) {
+  resume_due(*t, true);  // MHD stops only without suspended connections
+  MHD_run(t->daemon);
+  MHD_stop_daemon(t->daemon);
+  ::close(t->wake_fd);
+  delete t;
+}
+
+constexpr transport_functions functions = {open_transport, serve, stop, close_transport};
+
+}  // namespace
+}  // namespace perf::runtime
+
+extern "C" __attribute__((visibility("default"))) const perf::runtime::transport_functions* perf_export_transport_v1() {
+  return &perf::runtime::functions;
+}

@@ -1,0 +1,38 @@
+// PERF_LISTEN: where the live endpoint listens, and its socket.
+#ifndef PERF_RUNTIME_EXPORT_LISTEN_ADDRESS_HPP
+#define PERF_RUNTIME_EXPORT_LISTEN_ADDRESS_HPP
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace perf::runtime {
+
+struct listen_address {
+  enum class family { inet4, inet6, unix_socket };
+  family kind = family::inet4;
+  std::string host;  // numeric: "127.0.0.1", "::1"; empty for a Unix socket
+  uint16_t port = 0;  // 0: any free port
+  std::string path;  // the Unix socket's
+  bool loopback = true;
+};
+
+// PERF_LISTEN's value: "PORT" or ":PORT" (127.0.0.1), "IPV4:PORT", "localhost:PORT",
+// "[IPV6]:PORT", or a path with a '/' (a Unix socket). Anything beyond the machine
+// must be named by its address: there is no short form for it. Returns nothing and
+// says why in `error` when `text` is none of these.
+std::optional<listen_address> parse_listen_address(std::string_view text, std::string& error);
+
+// The address as a URL's authority ("127.0.0.1:9464", "[::1]:9464") or the socket's
+// path.
+std::string describe(const listen_address& address);
+
+// A socket bound to `address` and listening, close-on-exec; -1 with `error` set when
+// it cannot be. A stale Unix socket file at the path is replaced (a socket file
+// only, never another kind of file). `address.port` becomes the bound port.
+int open_listen_socket(listen_address& address, std::string& error);
+
+}  // namespace perf::runtime
+
+#endif  // PERF_RUNTIME_EXPORT_LISTEN_ADDRESS_HPP

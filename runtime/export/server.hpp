@@ -1,0 +1,25 @@
+// The live endpoint's server: one background thread serving the endpoint's pages
+// through the HTTP transport (libperfexport), started at start-up when PERF_LISTEN
+// is set and stopped before the exit outputs are written.
+#ifndef PERF_RUNTIME_EXPORT_SERVER_HPP
+#define PERF_RUNTIME_EXPORT_SERVER_HPP
+
+#include <string>
+
+#include "export/listen_address.hpp"
+#include "export/transport.hpp"
+
+namespace perf::runtime {
+
+// Binds `address` (its port becomes the bound one), loads the transport and starts
+// the server thread. Returns false with `error` set when any step fails; nothing is
+// left running then. At most one server per process: false while one runs.
+bool start_server(listen_address& address, const transport_limits& limits, std::string& error);
+
+// Stops the server thread and closes its connections and socket, if one runs;
+// requests under way get 503. Not from the server thread.
+void stop_server();
+
+}  // namespace perf::runtime
+
+#endif  // PERF_RUNTIME_EXPORT_SERVER_HPP

@@ -1,0 +1,77 @@
+// What the runtime (libperfrt) and the HTTP transport (libperfexport, which alone
+// links libmicrohttpd) say to each other. libperfrt loads the transport only when
+// PERF_LISTEN is set (export/start.cpp); both are built from one source tree by one
+// compiler, so C++ types cross between them.
+#ifndef PERF_RUNTIME_EXPORT_TRANSPORT_HPP
+#define PERF_RUNTIME_EXPORT_TRANSPORT_HPP
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace perf::runtime {
+
+struct http_request {
+  std::string method;
+  std::string path;
+  std::string accept;                                       // the Accept header; empty when absent
+  std::vector<std::pair<std::string, std::string>> query;  // decoded arguments, in order
+};
+
+struct http_response {
+  int status = 200;
+  std::string content_type;
+  std::string body;
+  std::string allow;  // the Allow header of a 405; empty: none
+};
+
+// The answer to a request: `response` now, or, when `later` is set, what `later`
+// returns once `delay` has passed (a profile of the next N seconds). `later` runs on
+// the server thread; meanwhile the server goes on serving other requests.
+struct http_reply {
+  http_response response;
+  std::chrono::milliseconds delay{0};
+  std::function<http_response()> later;
+};
+
+// The runtime's side, called on the server thread only.
+class http_handler {
+ public:
+  virtual http_reply answer(const http_request& request) = 0;
+
+ protected:
+  ~http_handler() = default;
+};
+
+struct transport_limits {
+  unsigned idle_timeout_s = 10;       // a connection that sends nothing for this long is closed
+  unsigned max_connections = 64;      // beyond: refused
+  unsigned max_delayed = 8;           // replies waiting for their `delay` at once; beyond: 503
+  unsigned request_memory = 32768;    // per connection, for the request line and headers; beyond: 431
+};
+
+struct transport;
+
+// The transport's entry points, found by the runtime as the symbol
+// `perf_export_transport_v1` (a function returning a pointer to this table).
+struct transport_functions {
+  // Serves HTTP on `listen_fd` (bound and listening; the transport owns it from now
+  // on) for `handler`. Returns null and sets `error` when it cannot.
+  transport* (*open)(int listen_fd, const transport_limits& limits, http_handler& handler, std::string& error);
+  // Serves on the calling thread until stop() is called.
+  void (*serve)(transport* t);
+  // From any thread: has serve() return soon.
+  void (*stop)(transport* t);
+  // After serve() returned: closes every connection and the socket.
+  void (*close)(transport* t);
+};
+
+}  // namespace perf::runtime
+
+extern "C" {
+using perf_export_transport_fn = const perf::runtime::transport_functions* (*)();
+}
+
+#endif  // PERF_RUNTIME_EXPORT_TRANSPORT_HPP

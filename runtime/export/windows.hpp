@@ -1,0 +1,22 @@
+// Profiles and traces of a window of time that starts now: what
+// /debug/pprof/profile?seconds=N and /trace?seconds=N serve when the N seconds are over.
+#ifndef PERF_RUNTIME_EXPORT_WINDOWS_HPP
+#define PERF_RUNTIME_EXPORT_WINDOWS_HPP
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace perf::runtime {
+
+// Remembers the samples taken so far and returns what gives the samples taken
+// after that, as a gzipped pprof profile.proto. Nothing when sampling is off.
+std::optional<std::function<std::string()>> start_profile_window();
+
+// Remembers the time now and returns what gives every tick-log event logged after
+// it, as Chrome Trace Event JSON. Nothing when the tick log is off.
+std::optional<std::function<std::string()>> start_trace_window();
+
+}  // namespace perf::runtime
+
+#endif  // PERF_RUNTIME_EXPORT_WINDOWS_HPP

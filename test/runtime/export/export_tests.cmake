@@ -1,0 +1,27 @@
+# The live endpoint's tests for one runtime variant (called by perf_add_runtime_tests):
+# its pages and its HTTP server in the test's own process, the transport linked in.
+function(perf_add_export_tests label runtime)
+  set(flags ${ARGN})
+  set(dir ${CMAKE_CURRENT_FUNCTION_LIST_DIR})
+  add_executable(export_tests_${label} ${dir}/listen_address_test.cpp ${dir}/metrics_test.cpp ${dir}/server_test.cpp)
+  target_link_libraries(export_tests_${label} PRIVATE ${runtime} perf_export GTest::gtest_main nlohmann_json::nlohmann_json)
+  target_compile_options(export_tests_${label} PRIVATE ${PERF_WARNINGS} ${flags})
+  # The runtime finds the transport linked in through a weak reference, which alone
+  # would not keep the library on the link.
+  target_link_options(export_tests_${label} PRIVATE -Wl,--no-as-needed)
+  gtest_discover_tests(export_tests_${label} TEST_PREFIX "${label}." DISCOVERY_MODE PRE_TEST
+    PROPERTIES ENVIRONMENT "PERF_REPORT=off;${PERF_SANITIZER_ENVIRONMENT}" LABELS ${label})
+endfunction()
+
+# A program's view (plain only): the shared libperfrt loading libperfexport from its
+# own directory when PERF_LISTEN is set, and nothing when it is not.
+set(PERF_EXPORT_SOCKET ${CMAKE_CURRENT_BINARY_DIR}/export_process_test.sock)
+add_executable(export_process_tests ${CMAKE_CURRENT_LIST_DIR}/process_test.cpp)
+target_link_libraries(export_process_tests PRIVATE perf::alloc GTest::gtest_main nlohmann_json::nlohmann_json)
+target_compile_options(export_process_tests PRIVATE ${PERF_WARNINGS})
+target_compile_definitions(export_process_tests PRIVATE PERF_TEST_SOCKET="${PERF_EXPORT_SOCKET}")
+add_test(NAME plain.Process.NoListenNothingLoaded COMMAND export_process_tests --gtest_filter=Process.NoListenNothingLoaded)
+add_test(NAME plain.Process.ListenServes COMMAND export_process_tests --gtest_filter=Process.*:-Process.NoListenNothingLoaded)
+set_tests_properties(plain.Process.NoListenNothingLoaded PROPERTIES ENVIRONMENT PERF_REPORT=off LABELS plain)
+set_tests_properties(plain.Process.ListenServes PROPERTIES
+  ENVIRONMENT "PERF_REPORT=off;PERF_LISTEN=${PERF_EXPORT_SOCKET};PERF_SAMPLE_HZ=1000" LABELS plain)

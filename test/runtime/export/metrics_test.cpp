@@ -1,0 +1,96 @@
+#include "export/metrics.hpp"
+
+#include <gtest/gtest.h>
+
+namespace perf::runtime {
+namespace {
+
+snapshot one_function() {
+  snapshot s;
+  function_stats f;
+  f.name = "ns::f<\"a\\b\">\n";
+  f.file = "/src/x\xff.cpp";
+  f.line = 25;
+  f.calls = 10;
+  f.total_ns = 2e9;
+  f.self_ns = 1.5e9;
+  f.mean_ns = 2e8;
+  f.latency_buckets.assign(std::size(latency_bucket_bounds_seconds), 4);
+  f.latency_buckets.back() = 12;  // more than calls: a running thread's histogram ran ahead
+  s.functions.push_back(f);
+  thread_stats t;
+  t.tid = 77;
+  t.name = "worker";
+  t.calls = 10;
+  t.tick_events = 20;
+  s.threads.push_back(t);
+  s.ticklog.events = 20;
+  return s;
+}
+
+const std::string labels = R"(function="ns::f<\"a\\b\">\n",file="/src/x)" "\xEF\xBF\xBD" R"(.cpp",line="25")";
+
+TEST(Metrics, PrometheusTextWithEscapedLabelsAndFixedBuckets) {
+  const std::string text = format_metrics(one_function(), metrics_format::prometheus);
+  EXPECT_NE(text.find("# TYPE perf_function_calls_total counter\nperf_function_calls_total{" + labels + "} 10\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("perf_function_seconds_total{" + labels + "} 2\n"), std::string::npos);
+  EXPECT_NE(text.find("perf_function_self_seconds_total{" + labels + "} 1.5\n"), std::string::npos);
+  EXPECT_NE(text.find("# TYPE perf_function_duration_seconds histogram\n"
+                      "perf_function_duration_seconds_bucket{" + labels + ",le=\"1e-07\"} 4\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("perf_function_duration_seconds_bucket{" + labels + ",le=\"10\"} 10\n"
+                      "perf_function_duration_seconds_bucket{" + labels + ",le=\"+Inf\"} 10\n"
+                      "perf_function_duration_seconds_sum{" + labels + "} 2\n"
+                      "perf_function_duration_seconds_count{" + labels + "} 10\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("perf_thread_calls_total{tid=\"77\",thread=\"worker\"} 10\n"), std::string::npos);
+  EXPECT_NE(text.find("perf_thread_tick_events{tid=\"77\",thread=\"worker\"} 20\n"), std::string::npos);
+  EXPECT_NE(text.find("perf_ticklog_events 20\n"), std::string::npos);
+  EXPECT_EQ(text.find("# EOF"), std::string::npos);
+  EXPECT_EQ(text.find("allocat"), std::string::npos) << "counting is inactive: no allocation metrics";
+}
+
+TEST(Metrics, EveryFamilyHasTheSameBucketsInEveryProcess) {
+  const std::string text = format_metrics(one_function(), metrics_format::prometheus);
+  std::string bounds;
+  for (size_t at = text.find(",le=\""); at != std::string::npos; at = text.find(",le=\"", at + 1))
+    bounds += text.substr(at + 5, text.find('"', at + 5) - at - 5) + " ";
+  EXPECT_EQ(bounds, "1e-07 3e-07 1e-06 3e-06 1e-05 3e-05 1e-04 3e-04 0.001 0.003 0.01 0.03 0.1 0.3 1 3 10 +Inf ");
+}
+
+TEST(Metrics, OpenMetricsNamesCounterFamiliesWithoutTotalAndEnds) {
+  const std::string text = format_metrics(one_function(), metrics_format::openmetrics);
+  EXPECT_NE(text.find("# TYPE perf_function_calls counter\nperf_function_calls_total{" + labels + "} 10\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("# TYPE perf_function_duration_seconds histogram\n"), std::string::npos);
+  EXPECT_NE(text.find("# TYPE perf_thread_tick_events gauge\n"), std::string::npos);
+  EXPECT_EQ(text.substr(text.size() - 6), "# EOF\n");
+}
+
+TEST(Metrics, AllocationsWhenCounted) {
+  snapshot s = one_function();
+  s.functions[0].alloc_count = 1.5;
+  s.functions[0].alloc_bytes = 64;
+  s.allocations.counting = "interposed";
+  s.allocations.threads.push_back({77, "worker", false, 15, 640, 14, 600, 100});
+  const std::string text = format_metrics(s, metrics_format::prometheus);
+  EXPECT_NE(text.find("perf_function_allocations_total{" + labels + "} 15\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("perf_function_allocated_bytes_total{" + labels + "} 640\n"), std::string::npos);
+  EXPECT_NE(text.find("perf_thread_allocated_bytes_total{tid=\"77\",thread=\"worker\"} 640\n"), std::string::npos);
+  EXPECT_NE(text.find("perf_thread_freed_bytes_total{tid=\"77\",thread=\"worker\"} 600\n"), std::string::npos);
+}
+
+TEST(Metrics, TheAcceptHeaderPicksTheFormat) {
+  EXPECT_EQ(metrics_format_for("application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5"),
+            metrics_format::openmetrics);
+  EXPECT_EQ(metrics_format_for("text/plain"), metrics_format::prometheus);
+  EXPECT_EQ(metrics_format_for(""), metrics_format::prometheus);
+  EXPECT_STREQ(metrics_content_type(metrics_format::openmetrics),
+               "application/openmetrics-text; version=1.0.0; charset=utf-8");
+}
+
+}  // namespace
+}  // namespace perf::runtime

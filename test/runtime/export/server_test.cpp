@@ -1,0 +1,273 @@
+// The live endpoint served over HTTP in this process (the transport linked in): its
+// pages, and what it does with bad, slow, many and vanishing clients.
+#include "export/server.hpp"
+
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <random>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "http_client.hpp"
+#include "thread_named.hpp"
+#include "perf/measure.hpp"
+
+namespace perf::runtime {
+namespace {
+
+using perf::testing::connection;
+using perf::testing::http_get;
+using perf::testing::http_result;
+using perf::testing::parse_response;
+using perf::testing::thread_named;
+using namespace std::chrono_literals;
+
+constexpr unsigned counted_line = __LINE__ + 1;
+void counted() { PERF_MEASURE("export_test::counted"); }
+void before_window() { PERF_MEASURE("export_test::before_window"); }
+void in_window() { PERF_MEASURE("export_test::in_window"); }
+
+class Server : public ::testing::Test {
+ protected:
+  void SetUp() override { start("127.0.0.1:0"); }
+  void TearDown() override { stop_server(); }
+
+  void start(const char* where) {
+    std::string error;
+    std::optional<listen_address> parsed = parse_listen_address(where, error);
+    ASSERT_TRUE(parsed) << error;
+    address = *parsed;
+    transport_limits limits;
+    // Short enough for the slow-client test, long enough for a client that a loaded
+    // machine (or a sanitizer) holds up between connecting and sending.
+    limits.idle_timeout_s = 3;
+    limits.max_connections = 400;
+    limits.max_delayed = 2;
+    limits.request_memory = 8192;
+    ASSERT_TRUE(start_server(address, limits, error)) << error;
+  }
+
+  http_result get(const std::string& target, const std::string& headers = "", const std::string& method = "GET") {
+    return http_get(address.port, target, headers, method, address.kind == listen_address::family::unix_socket ? address.path : "");
+  }
+
+  listen_address address;
+};
+
+TEST_F(Server, MetricsCountEveryCall) {
+  for (int i = 0; i < 1234; ++i) counted();
+  const http_result r = get("/metrics");
+  ASSERT_EQ(r.status, 200) << r.head;
+  EXPECT_NE(r.head.find("Content-Type: text/plain; version=0.0.4; charset=utf-8"), std::string::npos) << r.head;
+  EXPECT_NE(r.body.find("perf_function_calls_total{function=\"export_test::counted\",file=\"" __FILE__ "\",line=\"" +
+                          std::to_string(counted_line) + "\"} 1234\n"),
+            std::string::npos)
+      << r.body;
+  const http_result open = get("/metrics", "Accept: application/openmetrics-text; version=1.0.0\r\n");
+  EXPECT_NE(open.head.find("Content-Type: application/openmetrics-text; version=1.0.0; charset=utf-8"), std::string::npos);
+  EXPECT_EQ(open.body.substr(open.body.size() - 6), "# EOF\n");
+}
+
+TEST_F(Server, ReportsAsTheExitReportWouldPrintThem) {
+  for (int i = 0; i < 7; ++i) counted();
+  const http_result json = get("/report.json");
+  ASSERT_EQ(json.status, 200);
+  const nlohmann::json report = nlohmann::json::parse(json.body);
+  bool found = false;
+  for (const auto& f : report["functions"])
+    if (f["name"] == "export_test::counted") found = f["calls"].get<uint64_t>() >= 7;
+  EXPECT_TRUE(found) << json.body;
+  const http_result text = get("/report");
+  ASSERT_EQ(text.status, 200);
+  EXPECT_NE(text.body.find("export_test::counted"), std::string::npos) << text.body;
+}
+
+TEST_F(Server, WrongPathsMethodsAndArguments) {
+  EXPECT_EQ(get("/nope").status, 404);
+  EXPECT_EQ(get("/metrics/../../etc/passwd").status, 404);
+  const http_result post = get("/metrics", "Content-Length: 4\r\n\r\nabcd", "POST");
+  EXPECT_EQ(post.status, 405);
+  EXPECT_NE(post.head.find("Allow: GET, HEAD"), std::string::npos) << post.head;
+  EXPECT_EQ(get("/metrics", "", "DELETE").status, 405);
+  EXPECT_EQ(get("/debug/pprof/profile?seconds=0").status, 400);
+  EXPECT_EQ(get("/debug/pprof/profile?seconds=301").status, 400);
+  EXPECT_EQ(get("/trace?seconds=1x").status, 400);
+  const http_result head = get("/metrics", "", "HEAD");
+  EXPECT_EQ(head.status, 200);
+  EXPECT_EQ(head.body, "");
+}
+
+TEST_F(Server, OversizedHeadersAreRefused) {
+  const http_result r = get("/metrics", "X-Big: " + std::string(64 * 1024, 'a') + "\r\n");
+  EXPECT_EQ(r.status, 431) << r.head;
+  EXPECT_EQ(get("/metrics").status, 200);
+}
+
+TEST_F(Server, ASlowClientIsDroppedAfterTheTimeoutAndOthersAreServedMeanwhile) {
+  connection slow(address.port);
+  ASSERT_TRUE(slow.send_all("GET /metrics HTTP/1.1\r\nHost: x\r\n"));  // never finished
+  EXPECT_EQ(get("/metrics").status, 200);
+  EXPECT_TRUE(slow.closed_by_server(10s));
+}
+
+TEST_F(Server, ManyClientsAtOnce) {
+  std::vector<int> statuses(24 * 5);
+  std::vector<std::thread> clients;
+  for (int c = 0; c < 24; ++c)
+    clients.emplace_back([&, c] {
+      for (int i = 0; i < 5; ++i) {
+        const http_result r = get("/metrics");
+        statuses[c * 5 + i] = r.status;
+        if (r.status != 200) ADD_FAILURE() << "client " << c << ": " << r.head;
+      }
+    });
+  for (std::thread& t : clients) t.join();
+  EXPECT_EQ(std::count(statuses.begin(), statuses.end(), 200), 24 * 5);
+}
+
+TEST_F(Server, AClientThatLeavesMidResponse) {
+  for (int i = 0; i < 200; ++i) counted();
+  for (int i = 0; i < 20; ++i) {
+    connection c(address.port);
+    c.send_all("GET /report HTTP/1.1\r\nHost: x\r\n\r\n");
+    EXPECT_EQ(c.receive(10s, 20).size(), 20u);
+  }  // closed with most of the response unread
+  EXPECT_EQ(get("/metrics").status, 200);
+}
+
+TEST_F(Server, ThousandsOfMalformedRequestsAndStillServing) {
+  std::mt19937 random(15);
+  const std::vector<std::string> shapes = {
+      "GET / HTTP/1.1\r\n\r\n",  "GARBAGE\r\n\r\n", "GET /metrics HTTP/9.9\r\nHost: x\r\n\r\n",
+      "GET %zz HTTP/1.1\r\nHost: x\r\n\r\n", "GET /trace?seconds=%ff%00 HTTP/1.1\r\nHost: x\r\n\r\n",
+      "GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n",
+      "GET /metrics HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+      "GET /metrics HTTP/1.1\r\n: no name\r\n\r\n", "\r\n\r\n\r\n"};
+  for (int i = 0; i < 3000; ++i) {
+    std::string request = shapes[i % shapes.size()];
+    // Flip, drop or insert bytes at random places, NULs and high bytes included.
+    for (int k = random() % 4; k > 0; --k) {
+      const size_t at = random() % request.size();
+      switch (random() % 3) {
+        case 0: request[at] = static_cast<char>(random() % 256); break;
+        case 1: request.erase(at, 1); break;
+        default: request.insert(at, 1, static_cast<char>(random() % 256));
+      }
+      if (request.empty()) request = "\x00";
+    }
+    connection c(address.port);
+    ASSERT_TRUE(c.connected()) << "request " << i;
+    c.send_all(request);
+    // Every client leaves at once, one in ten politely (the server keeps an
+    // incomplete request's connection until its idle timeout, 3 s here), the others
+    // with a reset.
+    if (i % 10 == 0) c.shutdown_write();
+    else c.reset();
+    if (i % 500 == 499) {
+      ASSERT_EQ(get("/metrics").status, 200) << "after request " << i;
+    }
+  }
+  EXPECT_EQ(get("/metrics").status, 200);
+}
+
+TEST_F(Server, AProfileOfTheNextSecondsWhileOtherRequestsAreServed) {
+  std::atomic<bool> busy{true}, profile_answered{false};
+  std::thread worker([&] {
+    while (busy) counted();
+  });
+  ASSERT_EQ(get("/metrics").status, 200);  // the samples so far symbolized, once
+  std::thread profile_client([&] {
+    const http_result r = get("/debug/pprof/profile?seconds=3");
+    profile_answered = true;
+    EXPECT_EQ(r.status, 200) << r.head;
+    ASSERT_GE(r.body.size(), 2u);
+    EXPECT_EQ(static_cast<unsigned char>(r.body[0]), 0x1f);  // gzip
+    EXPECT_EQ(static_cast<unsigned char>(r.body[1]), 0x8b);
+  });
+  std::this_thread::sleep_for(200ms);
+  EXPECT_EQ(get("/metrics").status, 200);
+  EXPECT_FALSE(profile_answered) << "a waiting profile must not hold the server up";
+  profile_client.join();
+  busy = false;
+  worker.join();
+}
+
+TEST_F(Server, ATraceHoldsOnlyTheEventsOfItsWindow) {
+  before_window();
+  std::thread tracer([&] {
+    const http_result r = get("/trace?seconds=1");
+    ASSERT_EQ(r.status, 200) << r.head;
+    const nlohmann::json trace = nlohmann::json::parse(r.body);
+    std::set<std::string> names;
+    for (const auto& e : trace["traceEvents"])
+      if (e["ph"] == "X") names.insert(e["name"].get<std::string>());
+    EXPECT_EQ(names.count("export_test::in_window"), 1u) << r.body;
+    EXPECT_EQ(names.count("export_test::before_window"), 0u) << r.body;
+  });
+  std::this_thread::sleep_for(300ms);
+  in_window();
+  tracer.join();
+}
+
+TEST_F(Server, TooManyWaitingRepliesAreRefused) {
+  std::vector<std::thread> waiting;
+  for (int i = 0; i < 2; ++i) waiting.emplace_back([&] { EXPECT_EQ(get("/trace?seconds=2").status, 200); });
+  std::this_thread::sleep_for(300ms);
+  EXPECT_EQ(get("/trace?seconds=1").status, 503);
+  for (std::thread& t : waiting) t.join();
+}
+
+TEST_F(Server, TheServerThreadIsNotInWhatItServes) {
+  for (int i = 0; i < 10; ++i) ASSERT_EQ(get("/report.json").status, 200);
+  const long server_tid = thread_named("perf-export");
+  ASSERT_NE(server_tid, 0);
+  const nlohmann::json report = nlohmann::json::parse(get("/report.json").body);
+  for (const auto& t : report["threads"]) EXPECT_NE(t["tid"].get<long>(), server_tid);
+  for (const auto& t : report["allocations"]["threads"]) EXPECT_NE(t["tid"].get<long>(), server_tid);
+  for (const auto& t : report["samples"]["threads"]) EXPECT_NE(t["tid"].get<long>(), server_tid);
+}
+
+TEST_F(Server, AForkedChildExitsWithoutTheParentsServerAndTheParentServesOn) {
+  const pid_t child = fork();
+  if (child == 0) {
+    stop_server();  // what the child's exit does: it must not wait for a thread it does not have
+    _exit(0);
+  }
+  int status = -1;
+  for (int i = 0; i < 100 && waitpid(child, &status, WNOHANG) == 0; ++i) std::this_thread::sleep_for(50ms);
+  if (status == -1) kill(child, SIGKILL);
+  EXPECT_EQ(status, 0) << "the child did not exit by itself";
+  EXPECT_EQ(get("/metrics").status, 200);
+}
+
+TEST_F(Server, UnixSocketsAndIPv6) {
+  stop_server();
+  const std::string path = ::testing::TempDir() + "perf-export-" + std::to_string(getpid()) + ".sock";
+  start(path.c_str());
+  EXPECT_EQ(get("/metrics").status, 200);
+  stop_server();
+  start("[::1]:0");
+  int fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in6 a{};
+  a.sin6_family = AF_INET6;
+  a.sin6_port = htons(address.port);
+  a.sin6_addr = in6addr_loopback;
+  ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  const std::string request = "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+  ASSERT_EQ(write(fd, request.data(), request.size()), static_cast<ssize_t>(request.size()));
+  char head[12] = {};
+  ASSERT_EQ(read(fd, head, sizeof head - 1), 11);
+  EXPECT_STREQ(head, "HTTP/1.1 20");
+  close(fd);
+}
+
+}  // namespace
+}  // namespace perf::runtime
