@@ -95,7 +95,6 @@ std::string format_text(const snapshot& s) {
       s.pid, s.functions.size(), s.functions.size() == 1 ? "" : "s", s.threads.size(),
       s.threads.size() == 1 ? "" : "s", exited, s.clock.source, s.clock.ghz, s.clock.frequency,
       s.clock.resolution_ns > 0 ? ", resolution " + format_duration(s.clock.resolution_ns) : "");
-  if (s.threads.empty()) return out;  // nothing measured, nothing logged
   if (!s.functions.empty())
     out += function_table(s.functions, s.clock.resolution_ns, s.allocations.counting != "inactive");
   for (const runtime::report_section& section : runtime::report_sections()) out += section.text(s);
