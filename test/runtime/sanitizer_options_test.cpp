@@ -10,12 +10,13 @@ namespace {
 #if defined(__SANITIZE_ADDRESS__)  // the ASan variant is also the UBSan one
 
 __attribute__((noinline)) int plus_one(int x) { return x + 1; }
+volatile int result;  // kept: a call whose result is unused may be left out
 
 // print_stacktrace=1: UBSan's report shows where the behaviour was undefined.
 TEST(SanitizerOptions, UndefinedBehaviourIsReportedWithItsStack) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   volatile int largest = std::numeric_limits<int>::max();
-  EXPECT_DEATH(plus_one(largest), "signed integer overflow.*#0 0x[0-9a-f]+ in ");
+  EXPECT_DEATH(result = plus_one(largest), "signed integer overflow.*#0 0x[0-9a-f]+ in ");
 }
 
 #endif
@@ -25,8 +26,10 @@ TEST(SanitizerOptions, UndefinedBehaviourIsReportedWithItsStack) {
 int unguarded;
 
 void race() {
-  std::thread writer([] { unguarded = 1; });
-  unguarded = 2;
+  std::thread writer([] {
+    for (int i = 0; i < 100000; ++i) unguarded = unguarded + 1;
+  });
+  for (int i = 0; i < 100000; ++i) unguarded = unguarded + 1;
   writer.join();
 }
 
