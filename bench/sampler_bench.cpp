@@ -4,8 +4,9 @@
 //                 round; the median over many short rounds (the VM is shared: a
 //                 median of paired ratios cancels what drifts between rounds)
 //   one sample  = at 64 frames: the kernel's delivery of the signal and the return
-//                 from the handler (a signal the handler ignores, sent to itself), plus
-//                 the handler's own work (walk + table), called directly
+//                 from the handler (a signal the handler ignores, sent to itself with
+//                 tgkill, less the cost of a system call: a timer's signal needs none),
+//                 plus the handler's own work (walk + table), called directly
 //   gperftools  = the same loop under gperftools' profiler (ProfilerStart, setitimer
 //                 ITIMER_PROF, SIGPROF) at the same rates / unsampled
 // Run: build/bench/sampler_bench
@@ -51,7 +52,8 @@ double timed_loop() {
 }
 
 struct sample_cost {
-  double delivery_ns = 0;  // the kernel's part
+  double system_call_ns = 0;  // getppid(): what tgkill adds to a timer's delivery
+  double delivery_ns = 0;     // the kernel's part
   double handler_ns = 0;   // the handler's work
 };
 
@@ -66,9 +68,12 @@ __attribute__((noinline)) sample_cost sample_cost_at_depth(int depth) {
   sample_cost cost;
   const int signal = perf::runtime::sample_signal();
   double start = thread_cpu_seconds();
+  for (int i = 0; i < calls; ++i) syscall(SYS_getppid);
+  cost.system_call_ns = (thread_cpu_seconds() - start) * 1e9 / calls;
+  start = thread_cpu_seconds();
   const long pid = getpid(), tid = syscall(SYS_gettid);
   for (int i = 0; i < calls; ++i) syscall(SYS_tgkill, pid, tid, signal);  // not SI_TIMER: ignored at once
-  cost.delivery_ns = (thread_cpu_seconds() - start) * 1e9 / calls;
+  cost.delivery_ns = (thread_cpu_seconds() - start) * 1e9 / calls - cost.system_call_ns;
   ucontext_t context;
   getcontext(&context);
   start = thread_cpu_seconds();
@@ -132,7 +137,8 @@ int main() {
               ours_kilohertz.percent());
   std::printf("%-34s %9.2f%% %9.2f%%\n", "gperftools profiler overhead", gperftools_default.percent(),
               gperftools_kilohertz.percent());
-  std::printf("one sample at 64 frames: %.0f ns = %.0f ns signal delivery and return + %.0f ns handler work\n",
-              cost.delivery_ns + cost.handler_ns, cost.delivery_ns, cost.handler_ns);
+  std::printf("one sample at 64 frames: %.0f ns = %.0f ns signal delivery and return + %.0f ns handler work "
+              "(a system call: %.0f ns)\n",
+              cost.delivery_ns + cost.handler_ns, cost.delivery_ns, cost.handler_ns, cost.system_call_ns);
   return 0;
 }

@@ -1,32 +1,17 @@
 // The allocation counters' part of perf::snapshot: every thread record, oldest first.
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstring>
 #include <string>
 
 #include "core/snapshot.hpp"
 #include "core/startup.hpp"
+#include "core/thread_name.hpp"
 #include "perf/detail/alloc_counters.hpp"
 
 namespace perf::runtime {
 namespace {
 
 namespace counters = alloc::detail;
-
-// A running thread's name, as pthread_getname_np reads another thread's: from /proc.
-std::string running_thread_name(long tid) {
-  const std::string path = "/proc/self/task/" + std::to_string(tid) + "/comm";
-  const int file = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (file < 0) return {};
-  char name[16] = {};
-  const ssize_t got = read(file, name, sizeof name - 1);
-  close(file);
-  std::string text(name, got > 0 ? static_cast<size_t>(got) : 0);
-  if (!text.empty() && text.back() == '\n') text.pop_back();
-  return text;
-}
 
 const char* counting_name(counters::counting_mode mode) {
   switch (mode) {
@@ -45,7 +30,7 @@ allocation_stats read_allocations() {
     t.tid = record->tid;
     t.exited = __atomic_load_n(&record->state, __ATOMIC_ACQUIRE) == counters::exited;
     t.name = t.exited ? std::string(record->name, strnlen(record->name, sizeof record->name))
-                      : running_thread_name(record->tid);
+                      : thread_name(record->tid);
     t.allocations = counters::load_relaxed(record->allocations);
     t.bytes = counters::load_relaxed(record->bytes);
     t.frees = counters::load_relaxed(record->frees);

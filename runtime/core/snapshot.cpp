@@ -6,6 +6,7 @@
 
 #include "core/registrations.hpp"
 #include "core/settings.hpp"
+#include "core/thread_name.hpp"
 
 namespace perf::runtime {
 
@@ -29,7 +30,7 @@ perf::snapshot perf::take_snapshot() {
   };
   visit_threads([&](const thread_list& threads) {
     for (const exited_thread& t : threads.exited) add_row(t.tid, t.name, true);
-    for (const thread_record* t : threads.living) add_row(t->tid, thread_name(*t), false);
+    for (const thread_record* t : threads.living) add_row(t->tid, thread_name(t->tid), false);
     for (snapshot_part part : registered<snapshot_part>()) part(s, threads);
   });
   return s;

@@ -11,6 +11,7 @@
 #include "core/registrations.hpp"
 #include "core/settings.hpp"
 #include "core/sites.hpp"
+#include "core/thread_name.hpp"
 
 namespace perf::detail {
 
@@ -46,7 +47,7 @@ void on_thread_exit(void* record) {
     std::lock_guard lock(r.mutex);
     for (const thread_hooks& h : registered<thread_hooks>())
       if (h.exit != nullptr) h.exit(*thread, r.exited.size());
-    r.exited.push_back({thread->tid, thread_name(*thread)});
+    r.exited.push_back({thread->tid, thread_name(thread->tid)});
     r.living.erase(std::find(r.living.begin(), r.living.end(), thread));
   }
   release(thread);
@@ -73,7 +74,6 @@ void after_fork_in_child() {
   r.living.clear();
   if (survivor != nullptr) {
     survivor->tid = static_cast<long>(gettid());
-    survivor->handle = pthread_self();
     r.living.push_back(survivor);
   }
   r.exited.clear();
@@ -104,12 +104,6 @@ void visit_threads(const std::function<void(const thread_list& list)>& visit) {
   visit({r.exited, r.living});
 }
 
-std::string thread_name(const thread_record& thread) {
-  char name[64] = "";
-  pthread_getname_np(thread.handle, name, sizeof name);
-  return name;
-}
-
 }  // namespace perf::runtime
 
 namespace perf::detail {
@@ -120,7 +114,6 @@ thread_state* attach_thread() noexcept {
   auto* thread = new thread_record{};
   thread->state.clock = current_settings().clock;
   thread->tid = static_cast<long>(gettid());
-  thread->handle = pthread_self();
   thread_registry& r = registry();
   {
     std::lock_guard lock(r.mutex);

@@ -21,7 +21,6 @@ namespace perf::runtime {
 struct thread_record {
   detail::thread_state state;
   long tid = 0;
-  pthread_t handle{};
 };
 static_assert(offsetof(thread_record, state) == 0);
 
@@ -64,9 +63,6 @@ void add_thread_hooks(const thread_hooks& hooks);
 
 // Calls `visit` with the list locked: no thread attaches or exits meanwhile.
 void visit_threads(const std::function<void(const thread_list& list)>& visit);
-
-// The name a living thread gave itself (pthread_setname_np), or "".
-std::string thread_name(const thread_record& thread);
 
 }  // namespace perf::runtime
 

@@ -42,7 +42,7 @@ const function_stats* measured_function(const snapshot& s, const std::string& na
 }
 
 PERF_RUNTIME_ON_START(register_samples_section) {
-  add_report_section({200, "samples", format_samples_json, format_samples_text});
+  add_report_section({300, "samples", format_samples_json, format_samples_text});
 }
 
 }  // namespace

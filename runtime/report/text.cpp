@@ -101,7 +101,6 @@ std::string format_text(const snapshot& s) {
                                          format_duration(s.clock.probe_inside_ns),
                                          s.clock.compensated ? "subtracted" : "not subtracted (PERF_COMPENSATE=off)")
                            : "");
-  if (s.threads.empty()) return out;  // nothing measured, nothing logged
   if (!s.functions.empty())
     out += function_table(s.functions, s.clock.resolution_ns, s.allocations.counting != "inactive");
   for (const runtime::report_section& section : runtime::report_sections()) out += section.text(s);

@@ -12,6 +12,7 @@ namespace {
 
 std::string ticklog_lines(const snapshot& s) {
   const ticklog_stats& t = s.ticklog;
+  if (s.threads.empty()) return {};  // no thread measured or ticked: nothing logged
   if (!t.enabled) return "tick log: off (PERF_TICKS=off)\n";
   std::string out =
       fmt::format("tick log: {} event{} kept, {} dropped (ring of {} events per thread{})\n", format_count(t.events),

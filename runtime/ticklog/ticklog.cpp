@@ -5,6 +5,7 @@
 
 #include "core/settings.hpp"
 #include "core/snapshot.hpp"
+#include "core/thread_name.hpp"
 #include "core/startup.hpp"
 #include "core/threads.hpp"
 
@@ -116,7 +117,7 @@ tick_view collect_ticks(const detail::tick_ring* caller) {
     for (const thread_record* thread : threads.living) {
       if (thread->state.ring == nullptr) continue;
       view.threads.push_back(
-          {thread->tid, thread_name(*thread), copy_events(*thread->state.ring, thread->state.ring == caller)});
+          {thread->tid, thread_name(thread->tid), copy_events(*thread->state.ring, thread->state.ring == caller)});
     }
   });
   return view;

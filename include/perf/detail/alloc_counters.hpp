@@ -62,23 +62,31 @@ using ::perf::detail::store_relaxed;
 
 PERF_DETAIL_EXPORT void record_size(thread_counters& record, uint64_t bytes) noexcept;
 
-// Counts one allocation of a block of `bytes` on the calling thread.
-PERF_DETAIL_ALWAYS_INLINE void count_allocation(uint64_t bytes) noexcept {
-  thread_counters& record = this_thread_record();
+// Adds one allocation of a block of `bytes` to `record`, the calling thread's own,
+// leaving its recorded sizes alone.
+PERF_DETAIL_ALWAYS_INLINE void add_allocation(thread_counters& record, uint64_t bytes) noexcept {
   store_relaxed(record.allocations, record.allocations + 1);
   const uint64_t total = record.bytes + bytes;
   store_relaxed(record.bytes, total);
   const int64_t live = static_cast<int64_t>(total - record.bytes_freed);
   if (live > static_cast<int64_t>(record.peak_live)) store_relaxed(record.peak_live, static_cast<uint64_t>(live));
+}
+
+// Counts one allocation of a block of `bytes` on the calling thread.
+PERF_DETAIL_ALWAYS_INLINE void count_allocation(uint64_t bytes) noexcept {
+  thread_counters& record = this_thread_record();
+  add_allocation(record, bytes);
   if (PERF_DETAIL_UNLIKELY(record.recording != 0)) record_size(record, bytes);
 }
 
-// Counts one free of a block of `bytes` on the calling thread.
-PERF_DETAIL_ALWAYS_INLINE void count_free(uint64_t bytes) noexcept {
-  thread_counters& record = this_thread_record();
+// Counts one free of a block of `bytes` in `record`, the calling thread's own.
+PERF_DETAIL_ALWAYS_INLINE void count_free(thread_counters& record, uint64_t bytes) noexcept {
   store_relaxed(record.frees, record.frees + 1);
   store_relaxed(record.bytes_freed, record.bytes_freed + bytes);
 }
+
+// Counts one free of a block of `bytes` on the calling thread.
+PERF_DETAIL_ALWAYS_INLINE void count_free(uint64_t bytes) noexcept { count_free(this_thread_record(), bytes); }
 
 // Whether and how allocations are being counted in this process.
 enum counting_mode : int { inactive = 0, interposed = 1, sanitizer_hooks = 2 };

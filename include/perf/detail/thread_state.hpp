@@ -50,7 +50,8 @@ struct alignas(64) slot {
   uint64_t reference;
   int64_t sum_deviation;
   double sum_squared_deviation;
-  // Heap allocations (perf/alloc.hpp) during every activation, callees included.
+  // Heap allocations (perf/alloc.hpp) in outermost activations of the row, callees
+  // included: like total, recursion is counted once.
   uint64_t alloc_count;
   uint64_t alloc_bytes;
   uint32_t active;                      // as a row's first site: the row's activations on this thread's stack
@@ -146,11 +147,14 @@ PERF_DETAIL_ALWAYS_INLINE void finish(thread_state& thread, frame& f, uint64_t e
   thread.current = f.parent;
   if (f.parent != nullptr) f.parent->callees += duration;
   slot& target = *f.target;
-  const alloc::detail::thread_counters& allocations = *alloc::detail::current;
-  store_relaxed(target.alloc_count, target.alloc_count + (allocations.allocations - f.alloc_count));
-  store_relaxed(target.alloc_bytes, target.alloc_bytes + (allocations.bytes - f.alloc_bytes));
   store_relaxed(target.self, target.self + (duration - f.callees));
-  if (--thread.slots[f.row].active == 0) store_relaxed(target.total, target.total + duration);
+  // The outermost activation of the row holds the inner ones' time and allocations.
+  if (--thread.slots[f.row].active == 0) {
+    store_relaxed(target.total, target.total + duration);
+    const alloc::detail::thread_counters& allocations = *alloc::detail::current;
+    store_relaxed(target.alloc_count, target.alloc_count + (allocations.allocations - f.alloc_count));
+    store_relaxed(target.alloc_bytes, target.alloc_bytes + (allocations.bytes - f.alloc_bytes));
+  }
   add_sample(thread, target, f.site, duration);
 }
 

@@ -17,12 +17,6 @@ using namespace perf::alloc::interpose;
 
 namespace {
 
-// Counts `block` if there is one and returns it.
-PERF_DETAIL_ALWAYS_INLINE void* counted(void* block) noexcept {
-  if (PERF_DETAIL_LIKELY(block != nullptr)) count_allocated(block);
-  return block;
-}
-
 bool product(size_t count, size_t size, size_t& bytes) noexcept { return !__builtin_mul_overflow(count, size, &bytes); }
 
 // realloc and reallocarray: `resize` is the next allocator's call, `bytes` the new size.

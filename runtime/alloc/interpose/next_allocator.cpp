@@ -23,7 +23,7 @@ void look_up(Function& slot, const char* name) {
 
 // Whether the next allocator is glibc's and its chunk headers give the usable
 // sizes (no malloc debugging changes them): checked on a few blocks, small to mmapped.
-bool headers_give_usable_sizes(const next_allocator& n, size_t (*usable_size)(void*)) {
+bool headers_give_usable_sizes(const next_allocator& n, size_t (*usable_size)(void*) noexcept) {
   Dl_info malloc_owner, size_owner;
   if (dladdr(reinterpret_cast<void*>(n.malloc), &malloc_owner) == 0 ||
       dladdr(reinterpret_cast<void*>(usable_size), &size_owner) == 0 ||
@@ -57,7 +57,7 @@ void resolve_next() noexcept {
   look_up(n.memalign, "memalign");
   look_up(n.valloc, "valloc");
   look_up(n.pvalloc, "pvalloc");
-  size_t (*usable_size)(void*) = nullptr;
+  size_t (*usable_size)(void*) noexcept = nullptr;
   look_up(usable_size, "malloc_usable_size");
   // The first size query may allocate (tcmalloc creates its MallocExtension then):
   // made here, that allocation comes from the bootstrap buffer instead of recursing.
@@ -72,6 +72,18 @@ void resolve_next() noexcept {
 }
 
 bool resolving() noexcept { return in_lookup; }
+
+void* count_allocated_slowly(void* block) noexcept {
+  count_allocated(block);
+  return block;
+}
+
+void release_slowly(void* block) noexcept {
+  const next_allocator* functions = next();
+  if (functions == nullptr) return;  // nothing but bootstrap blocks exists yet
+  count_freed(block);
+  functions->free(block);
+}
 
 void* bootstrap_allocate(size_t bytes, size_t alignment) noexcept {
   if (alignment < header) alignment = header;

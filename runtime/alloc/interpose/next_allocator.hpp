@@ -11,17 +11,18 @@
 
 namespace perf::alloc::interpose {
 
+// C functions, which never throw: noexcept lets a noexcept caller end in a tail call.
 struct next_allocator {
-  void* (*malloc)(size_t);
-  void (*free)(void*);
-  void* (*calloc)(size_t, size_t);
-  void* (*realloc)(void*, size_t);
-  void* (*aligned_alloc)(size_t, size_t);
-  int (*posix_memalign)(void**, size_t, size_t);
-  void* (*memalign)(size_t, size_t);
-  void* (*valloc)(size_t);
-  void* (*pvalloc)(size_t);
-  size_t (*usable_size)(void*);
+  void* (*malloc)(size_t) noexcept;
+  void (*free)(void*) noexcept;
+  void* (*calloc)(size_t, size_t) noexcept;
+  void* (*realloc)(void*, size_t) noexcept;
+  void* (*aligned_alloc)(size_t, size_t) noexcept;
+  int (*posix_memalign)(void**, size_t, size_t) noexcept;
+  void* (*memalign)(size_t, size_t) noexcept;
+  void* (*valloc)(size_t) noexcept;
+  void* (*pvalloc)(size_t) noexcept;
+  size_t (*usable_size)(void*) noexcept;
   // True when the blocks are glibc's, whose usable size the chunk header gives
   // without a call (checked against malloc_usable_size when resolved).
   bool glibc_chunks;
@@ -74,17 +75,39 @@ PERF_DETAIL_ALWAYS_INLINE size_t block_size(void* block) noexcept {
 // Counts the allocation of `block` (non-null, from the next allocator).
 PERF_DETAIL_ALWAYS_INLINE void count_allocated(void* block) noexcept { detail::count_allocation(block_size(block)); }
 
+// count_allocated(block), out of line; returns `block`.
+void* count_allocated_slowly(void* block) noexcept;
+
+// Counts `block` if there is one (from the next allocator, resolved) and returns it.
+// A glibc block on a thread with its record and no sizes to record is counted with
+// no call, so that the caller needs no frame to keep `block` across one.
+PERF_DETAIL_ALWAYS_INLINE void* counted(void* block) noexcept {
+  if (PERF_DETAIL_UNLIKELY(block == nullptr)) return block;
+  detail::thread_counters& record = *detail::current;
+  if (PERF_DETAIL_UNLIKELY(record.state == detail::unattached || record.recording != 0 || !next_functions.glibc_chunks))
+    return count_allocated_slowly(block);
+  detail::add_allocation(record, glibc_usable_size(block));
+  return block;
+}
+
 // Counts the free of `block` (non-null, from the next allocator); call it before
 // the block is freed.
 PERF_DETAIL_ALWAYS_INLINE void count_freed(void* block) noexcept { detail::count_free(block_size(block)); }
 
+// release() before the next allocator is resolved, for a thread without its counter
+// record, or for blocks that are not glibc's: out of line, so that release() of a
+// glibc block makes no call but the tail call to free.
+void release_slowly(void* block) noexcept;
+
 // Frees `block` from any source, counted; null is ignored.
 PERF_DETAIL_ALWAYS_INLINE void release(void* block) noexcept {
   if (block == nullptr || PERF_DETAIL_UNLIKELY(from_bootstrap(block))) return;
-  const next_allocator* functions = next();
-  if (PERF_DETAIL_UNLIKELY(functions == nullptr)) return;  // nothing but bootstrap blocks exists yet
-  count_freed(block);
-  functions->free(block);
+  detail::thread_counters& record = *detail::current;
+  if (PERF_DETAIL_UNLIKELY(__atomic_load_n(&next_functions.usable_size, __ATOMIC_ACQUIRE) == nullptr ||
+                           record.state == detail::unattached || !next_functions.glibc_chunks))
+    return release_slowly(block);
+  detail::count_free(record, glibc_usable_size(block));
+  next_functions.free(block);
 }
 
 }  // namespace perf::alloc::interpose

@@ -22,11 +22,10 @@ void* try_allocate(std::size_t bytes, std::size_t alignment) noexcept {
   if (PERF_DETAIL_UNLIKELY(functions == nullptr)) {
     block = bootstrap_allocate(bytes, alignment);
   } else if (alignment <= __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
-    block = functions->malloc(bytes);
-    if (PERF_DETAIL_LIKELY(block != nullptr)) count_allocated(block);
+    block = counted(functions->malloc(bytes));
   } else {
     if (functions->posix_memalign(&block, alignment, bytes) != 0) block = nullptr;
-    if (block != nullptr) count_allocated(block);
+    block = counted(block);
   }
   return block;
 }

@@ -34,6 +34,15 @@ __attribute__((noinline)) void calls_it() {
   std::free(block);
 }
 
+// A recursive function: each level allocates 40 bytes and calls the next.
+__attribute__((noinline)) void nests(int depth) {
+  PERF_MEASURE("alloc_report.nests");
+  void* block = std::malloc(40);
+  escape(block);
+  if (depth > 1) nests(depth - 1);
+  std::free(block);
+}
+
 __attribute__((noinline)) void allocates_nothing() { PERF_MEASURE("alloc_report.allocates_nothing"); }
 
 const function_stats* find_function(const snapshot& s, const std::string& name) {
@@ -64,6 +73,18 @@ TEST(AllocReport, EachFunctionGetsItsAllocationsPerCallWithItsCallees) {
   const std::string json = format_json(s);
   EXPECT_NE(json.find("\"name\": \"alloc_report.allocates_two\""), std::string::npos);
   EXPECT_NE(json.find("\"alloc_count\": 2.00, \"alloc_bytes\": 80.0,"), std::string::npos) << json;
+}
+
+// Like the total, a recursive function's allocations are counted once: the inner
+// levels' are inside the outermost one's, not added again for each open activation.
+TEST(AllocReport, RecursionIsCountedOnceLikeTheTotal) {
+  for (int i = 0; i < 10; ++i) nests(4);
+  const snapshot s = take_snapshot();
+  const function_stats* f = find_function(s, "alloc_report.nests");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->calls, 40u);
+  EXPECT_EQ(f->alloc_count, 1.0);
+  EXPECT_EQ(f->alloc_bytes, 40.0);
 }
 
 TEST(AllocReport, EveryThreadThatAllocatedHasARowAliveOrExited) {

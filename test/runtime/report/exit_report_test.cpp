@@ -16,7 +16,7 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 
 // Runs the probe with a clean PERF_* environment plus `environment`; returns its stderr.
-std::string run_probe(const std::string& environment, const std::string& mode = "") {
+std::string run_exit_probe(const std::string& environment, const std::string& mode = "") {
   const perf::testing::probe_result result = perf::testing::run_probe_program(PERF_EXIT_PROBE, environment, mode);
   EXPECT_EQ(result.status, 0) << environment << " " << mode;
   return result.output;
@@ -33,7 +33,7 @@ std::map<std::string, uint64_t> calls_by_name(const json& report) {
 using ExitReport = perf::testing::ProbeTest;
 
 TEST_F(ExitReport, GoesToStderrByDefaultWithEveryCallIncludingExitedThreadsAndStaticDestructors) {
-  const std::string text = run_probe("");
+  const std::string text = run_exit_probe("");
   EXPECT_NE(text.find("perf-instrument report (pid "), std::string::npos) << text;
   EXPECT_NE(text.find("3 functions measured on 2 threads (1 exited)"), std::string::npos) << text;
   // Names are followed by two spaces, or by " *" when the probe dominates them.
@@ -44,7 +44,7 @@ TEST_F(ExitReport, GoesToStderrByDefaultWithEveryCallIncludingExitedThreadsAndSt
 
 TEST_F(ExitReport, JsonPathGetsValidJsonWithExactCounts) {
   const fs::path report = dir / "report.json";
-  EXPECT_EQ(run_probe("PERF_REPORT=" + report.string()), "");
+  EXPECT_EQ(run_exit_probe("PERF_REPORT=" + report.string()), "");
   const json parsed = json::parse(read_file(report));
   const std::map<std::string, uint64_t> expected = {{"parse", 3}, {"worker_step", 4}, {"at_static_destruction", 1}};
   EXPECT_EQ(calls_by_name(parsed), expected);
@@ -56,7 +56,7 @@ TEST_F(ExitReport, JsonPathGetsValidJsonWithExactCounts) {
 }
 
 TEST_F(ExitReport, OtherPathsGetTheTextTableAndPercentPIsThePid) {
-  EXPECT_EQ(run_probe("PERF_REPORT=" + (dir / "report-%p.txt").string()), "");
+  EXPECT_EQ(run_exit_probe("PERF_REPORT=" + (dir / "report-%p.txt").string()), "");
   ASSERT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
   const fs::path written = fs::directory_iterator(dir)->path();
   const std::string pid = written.filename().string().substr(7, written.filename().string().size() - 11);
@@ -65,13 +65,13 @@ TEST_F(ExitReport, OtherPathsGetTheTextTableAndPercentPIsThePid) {
 }
 
 TEST_F(ExitReport, OffWritesNothing) {
-  EXPECT_EQ(run_probe("PERF_REPORT=off"), "");
+  EXPECT_EQ(run_exit_probe("PERF_REPORT=off"), "");
   EXPECT_TRUE(fs::is_empty(dir));
 }
 
 TEST_F(ExitReport, AnUnwritablePathWarnsOnceAndTheReportStillReachesStderr) {
   const std::string path = (dir / "missing" / "report.json").string();
-  const std::string text = run_probe("PERF_REPORT=" + path);
+  const std::string text = run_exit_probe("PERF_REPORT=" + path);
   const std::string warning =
       "perf: cannot write the report to '" + path + "': No such file or directory; writing it to stderr instead\n";
   ASSERT_EQ(text.substr(0, warning.size()), warning);
@@ -80,7 +80,7 @@ TEST_F(ExitReport, AnUnwritablePathWarnsOnceAndTheReportStillReachesStderr) {
 
 TEST_F(ExitReport, ABadClockValueWarnsAndMeasuringGoesOn) {
   const fs::path report = dir / "report.json";
-  const std::string text = run_probe("PERF_CLOCK=sundial PERF_REPORT=" + report.string());
+  const std::string text = run_exit_probe("PERF_CLOCK=sundial PERF_REPORT=" + report.string());
   EXPECT_EQ(text.find("perf: PERF_CLOCK='sundial' is not one of auto, tsc, rdtscp, tsc-fenced, monotonic; using "), 0u)
       << text;
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1);
@@ -89,7 +89,7 @@ TEST_F(ExitReport, ABadClockValueWarnsAndMeasuringGoesOn) {
 
 TEST_F(ExitReport, TheMonotonicClockCountsNanoseconds) {
   const fs::path report = dir / "report.json";
-  run_probe("PERF_CLOCK=monotonic PERF_REPORT=" + report.string());
+  run_exit_probe("PERF_CLOCK=monotonic PERF_REPORT=" + report.string());
   const json clock = json::parse(read_file(report)).at("clock");
   EXPECT_EQ(clock.at("source"), "clock_gettime(CLOCK_MONOTONIC)");
   EXPECT_EQ(clock.at("ghz"), 1.0);
@@ -139,7 +139,7 @@ TEST_F(ExitReport, ABadCompensateValueWarnsAndSubtracts) {
 
 TEST_F(ExitReport, ExitFromInsideAMeasuredFunctionKeepsTheFinishedCalls) {
   const fs::path report = dir / "report.json";
-  run_probe("PERF_REPORT=" + report.string(), "exit");
+  run_exit_probe("PERF_REPORT=" + report.string(), "exit");
   // exits_midway never returned, so it has no finished call to show; exit() still
   // runs the static destructors before the report.
   const std::map<std::string, uint64_t> expected = {{"parse", 2}, {"at_static_destruction", 1}};
@@ -147,7 +147,7 @@ TEST_F(ExitReport, ExitFromInsideAMeasuredFunctionKeepsTheFinishedCalls) {
 }
 
 TEST_F(ExitReport, AForkedChildWritesItsOwnReport) {
-  run_probe("PERF_REPORT=" + (dir / "report-%p.json").string(), "fork");
+  run_exit_probe("PERF_REPORT=" + (dir / "report-%p.json").string(), "fork");
   std::map<uint64_t, uint64_t> parse_calls_by_pid;
   for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
     const json parsed = json::parse(read_file(entry.path()));

@@ -167,6 +167,24 @@ TEST(TextReport, NothingMeasuredIsOneLine) {
             "clock rdtscp at 3.000 GHz (cpuid)\n");
 }
 
+// A program that measures nothing still gets the sections of what it did: here its
+// allocations and samples (the tick log, with no thread measured or ticked, has none).
+TEST(TextReport, WithNothingMeasuredTheOtherSectionsStillShow) {
+  snapshot s;
+  s.pid = 1;
+  s.clock = {"rdtscp", 3.0, "cpuid"};
+  s.ticklog = {true, 0, 0, 65536};
+  s.allocations.counting = "interposed";
+  s.allocations.threads = {{101, "main", false, 3, 300, 2, 200, 200}};
+  s.samples.hz = 100;
+  EXPECT_EQ(format_text(s),
+            "perf-instrument report (pid 1): 0 functions measured on 0 threads (0 exited); "
+            "clock rdtscp at 3.000 GHz (cpuid)\n"
+            "allocations (interposed): 3 allocations of 300 bytes, 2 frees of 200 bytes, in all\n"
+            "  thread 101 (main): 3 allocations, 300 bytes; 2 frees, 200 bytes; peak 200 live bytes\n"
+            "samples: 0 at 100 Hz of each thread's CPU time, 0 dropped\n");
+}
+
 TEST(JsonReport, ParsesAndCarriesEveryField) {
   const nlohmann::json report = nlohmann::json::parse(format_json(example()));
   EXPECT_EQ(report.at("pid"), 4242);

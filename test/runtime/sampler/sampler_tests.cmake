@@ -21,20 +21,21 @@ endif()
 # The sampler's tests for one runtime variant (called by perf_add_runtime_tests).
 function(perf_add_sampler_tests label runtime)
   set(flags ${ARGN})
-  add_executable(sample_probe_${label} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/sample_probe.cpp)
+  add_executable(sample_probe_${label} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/sample_probe.cpp ${PERF_SANITIZER_OPTIONS})
   target_link_libraries(sample_probe_${label} PRIVATE ${runtime})
   # Frame pointers, in leaf functions too: the sampler walks the stack by them.
   target_compile_options(sample_probe_${label} PRIVATE ${PERF_WARNINGS} -fno-omit-frame-pointer
     -mno-omit-leaf-frame-pointer ${flags})
 
-  add_executable(sample_stress_${label} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/sample_stress.cpp)
+  add_executable(sample_stress_${label} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/sample_stress.cpp ${PERF_SANITIZER_OPTIONS})
   target_link_libraries(sample_stress_${label} PRIVATE ${runtime} ${CMAKE_DL_LIBS})
   target_compile_options(sample_stress_${label} PRIVATE ${PERF_WARNINGS} -fno-omit-frame-pointer ${flags})
   target_link_options(sample_stress_${label} PRIVATE ${flags})
 
   set(dir ${CMAKE_CURRENT_FUNCTION_LIST_DIR})
   add_executable(sampler_tests_${label} ${dir}/sampling_test.cpp ${dir}/sample_table_test.cpp ${dir}/frame_walk_test.cpp
-    ${dir}/profile_formats_test.cpp ${dir}/sample_config_test.cpp)
+    ${dir}/profile_formats_test.cpp ${dir}/sample_config_test.cpp ${PERF_SANITIZER_OPTIONS})
+  perf_compile_as_one_unit(sampler_tests_${label})
   target_link_libraries(sampler_tests_${label} PRIVATE ${runtime} GTest::gtest_main ZLIB::ZLIB nlohmann_json::nlohmann_json)
   target_compile_options(sampler_tests_${label} PRIVATE ${PERF_WARNINGS} ${flags})
   target_compile_definitions(sampler_tests_${label} PRIVATE PERF_SAMPLE_PROBE="$<TARGET_FILE:sample_probe_${label}>"
@@ -42,5 +43,5 @@ function(perf_add_sampler_tests label runtime)
     PERF_STRESS_PLUGIN="$<TARGET_FILE:sample_stress_plugin>" PERF_SPEEDSCOPE_BUNDLE="${PERF_SPEEDSCOPE_BUNDLE}"
     PERF_SPEEDSCOPE_IMPORT="${dir}/speedscope_import.mjs" PERF_SAMPLE_PROBE_SOURCE="${dir}/sample_probe.cpp")
   gtest_discover_tests(sampler_tests_${label} TEST_PREFIX "${label}." DISCOVERY_MODE PRE_TEST
-    PROPERTIES ENVIRONMENT "PERF_REPORT=off;${PERF_SANITIZER_ENVIRONMENT}" LABELS ${label})
+    PROPERTIES ENVIRONMENT PERF_REPORT=off LABELS ${label})
 endfunction()

@@ -21,7 +21,7 @@ using json = nlohmann::json;
 using perf::testing::read_file;
 using TickOutput = perf::testing::ProbeTest;
 
-std::string run_probe(const std::string& environment, const std::string& mode = "") {
+std::string run_tick_probe(const std::string& environment, const std::string& mode = "") {
   const perf::testing::probe_result result = perf::testing::run_probe_program(PERF_TICK_PROBE, environment, mode);
   EXPECT_EQ(result.status, 0) << environment << " " << mode << "\n" << result.output;
   return result.output;
@@ -59,7 +59,7 @@ const std::string cut_label = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLM
 
 TEST_F(TickOutput, ThePlainDumpMergesEveryThreadInTimeOrder) {
   const fs::path path = dir / "ticks.txt";
-  EXPECT_EQ(run_probe("PERF_REPORT=off PERF_TICKLOG=" + path.string()), "");
+  EXPECT_EQ(run_tick_probe("PERF_REPORT=off PERF_TICKLOG=" + path.string()), "");
   std::vector<std::string> header;
   const std::vector<dump_line> lines = parse_dump(read_file(path), &header);
   ASSERT_EQ(header.size(), 2u);
@@ -94,7 +94,7 @@ TEST_F(TickOutput, ThePlainDumpMergesEveryThreadInTimeOrder) {
 
 TEST_F(TickOutput, TheTraceIsChromeJsonWithNestedScopesTicksAndThreadNames) {
   const fs::path path = dir / "trace.json";
-  EXPECT_EQ(run_probe("PERF_REPORT=off PERF_TRACE=" + path.string()), "");
+  EXPECT_EQ(run_tick_probe("PERF_REPORT=off PERF_TRACE=" + path.string()), "");
   const json trace = json::parse(read_file(path));
   EXPECT_EQ(trace.at("displayTimeUnit"), "ns");
   std::map<std::string, int> complete, instant;
@@ -137,7 +137,7 @@ TEST_F(TickOutput, TheTraceIsChromeJsonWithNestedScopesTicksAndThreadNames) {
 
 TEST_F(TickOutput, TheReportCountsEventsKeptAndDroppedPerThread) {
   const fs::path report = dir / "report.json";
-  EXPECT_EQ(run_probe("PERF_RING_EVENTS=16 PERF_REPORT=" + report.string(), "wrap"), "");
+  EXPECT_EQ(run_tick_probe("PERF_RING_EVENTS=16 PERF_REPORT=" + report.string(), "wrap"), "");
   const json parsed = json::parse(read_file(report));
   EXPECT_EQ(parsed.at("ticklog"), json::parse(R"({"enabled": true, "events": 16, "dropped": 84, "ring_events": 16})"));
   ASSERT_EQ(parsed.at("threads").size(), 1u);
@@ -147,7 +147,7 @@ TEST_F(TickOutput, TheReportCountsEventsKeptAndDroppedPerThread) {
 
 TEST_F(TickOutput, AFullRingKeepsTheNewestEvents) {
   const fs::path path = dir / "ticks.txt";
-  EXPECT_EQ(run_probe("PERF_REPORT=off PERF_RING_EVENTS=10 PERF_TICKLOG=" + path.string(), "wrap"), "");
+  EXPECT_EQ(run_tick_probe("PERF_REPORT=off PERF_RING_EVENTS=10 PERF_TICKLOG=" + path.string(), "wrap"), "");
   const std::vector<dump_line> lines = parse_dump(read_file(path));
   ASSERT_EQ(lines.size(), 16u);  // 10 rounded up to a power of two
   EXPECT_EQ(lines.front().n, "84");
@@ -156,7 +156,7 @@ TEST_F(TickOutput, AFullRingKeepsTheNewestEvents) {
 
 TEST_F(TickOutput, NewThreadsTakeOverTheRingsOfTheOldestExitedOnesBeyondALimit) {
   const fs::path report = dir / "report.json", ticks = dir / "ticks.txt";
-  EXPECT_EQ(run_probe("PERF_REPORT=" + report.string() + " PERF_TICKLOG=" + ticks.string(), "churn"), "");
+  EXPECT_EQ(run_tick_probe("PERF_REPORT=" + report.string() + " PERF_TICKLOG=" + ticks.string(), "churn"), "");
   const json parsed = json::parse(read_file(report));
   // At the default ring size, 64 exited threads keep their rings: the 65th thread
   // takes the first one's, ..., the 70th the 6th one's.
@@ -177,14 +177,14 @@ TEST_F(TickOutput, NewThreadsTakeOverTheRingsOfTheOldestExitedOnesBeyondALimit) 
 
 TEST_F(TickOutput, ABadRingSizeWarnsAndTheDefaultHolds) {
   const fs::path report = dir / "report.json";
-  EXPECT_EQ(run_probe("PERF_RING_EVENTS=lots PERF_REPORT=" + report.string(), "wrap"),
+  EXPECT_EQ(run_tick_probe("PERF_RING_EVENTS=lots PERF_REPORT=" + report.string(), "wrap"),
             "perf: PERF_RING_EVENTS='lots' is not a count from 1 to 268435456; using 65536\n");
   EXPECT_EQ(json::parse(read_file(report)).at("ticklog").at("events"), 100);
 }
 
 TEST_F(TickOutput, TicksOffLogsNothingAndWritesNoLog) {
   const fs::path report = dir / "report.json";
-  EXPECT_EQ(run_probe("PERF_TICKS=off PERF_TICKLOG=" + (dir / "ticks.txt").string() + " PERF_REPORT=" + report.string()),
+  EXPECT_EQ(run_tick_probe("PERF_TICKS=off PERF_TICKLOG=" + (dir / "ticks.txt").string() + " PERF_REPORT=" + report.string()),
             "");
   EXPECT_FALSE(fs::exists(dir / "ticks.txt"));
   const json parsed = json::parse(read_file(report));
@@ -194,7 +194,7 @@ TEST_F(TickOutput, TicksOffLogsNothingAndWritesNoLog) {
 
 TEST_F(TickOutput, DumpTicksWritesWhatIsLoggedSoFar) {
   const fs::path path = dir / "now-%p.txt";
-  EXPECT_EQ(run_probe("PERF_REPORT=off", "dump " + path.string()), "");
+  EXPECT_EQ(run_tick_probe("PERF_REPORT=off", "dump " + path.string()), "");
   ASSERT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
   const std::vector<dump_line> lines = parse_dump(read_file(fs::directory_iterator(dir)->path()));
   ASSERT_EQ(lines.size(), 2u);

@@ -1,0 +1,20 @@
+#include "core/thread_name.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace perf::runtime {
+
+std::string thread_name(long tid) {
+  const std::string path = "/proc/self/task/" + std::to_string(tid) + "/comm";
+  const int file = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (file < 0) return {};
+  char name[16] = {};
+  const ssize_t got = read(file, name, sizeof name);
+  close(file);
+  std::string text(name, got > 0 ? static_cast<size_t>(got) : 0);
+  if (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
+}  // namespace perf::runtime
