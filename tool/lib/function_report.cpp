@@ -23,6 +23,12 @@ void list_function(const selected_function& f) {
                << (f.skip_reason.empty() ? "" : " (skipped: " + f.skip_reason + ")") << "\n";
 }
 
+void report_left_out(std::size_t count, unsigned threshold, const std::string& where) {
+  if (count == 0) return;
+  llvm::errs() << "perf-instrument: " << where << ": " << count_of(count, "function") << " selected by --filter left out "
+               << "below the size threshold " << threshold << "\n";
+}
+
 std::string count_of(std::size_t count, std::string_view noun) {
   return std::to_string(count) + " " + std::string(noun) + (count == 1 ? "" : "s");
 }

@@ -23,6 +23,11 @@ void warn_renamed(const selected_function& f);
 // On stdout, for --list: `file:line: NAME`, with ` (skipped: REASON)` for one not measured.
 void list_function(const selected_function& f);
 
+// On stderr, when the size threshold left `count` functions out (of `where`: a unit,
+// or "the selection"): `perf-instrument: WHERE: N functions selected by --filter left
+// out below the size threshold T`.
+void report_left_out(std::size_t count, unsigned threshold, const std::string& where);
+
 // `count` and `noun`, plural unless the count is 1: "1 file", "2 files".
 std::string count_of(std::size_t count, std::string_view noun);
 
