@@ -18,8 +18,8 @@ void warn_renamed(const selected_function& f) {
                << " is measured under this name; " << f.renamed_by << "\n";
 }
 
-void list_function(const selected_function& f) {
-  llvm::outs() << f.file << ":" << f.line << ": " << string_literal_body(f.name)
+void list_function(const selected_function& f, llvm::raw_ostream& out) {
+  out << f.file << ":" << f.line << ": " << string_literal_body(f.name)
                << (f.skip_reason.empty() ? "" : " (skipped: " + f.skip_reason + ")") << "\n";
 }
 

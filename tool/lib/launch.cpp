@@ -143,7 +143,7 @@ int launch(const launch_options& options, const selection& chosen) {
       continue;
     }
     ++left_out;
-    if (options.verbose) list_function(f);
+    if (options.verbose) list_function(f, llvm::errs());
   }
   report_left_out(left_out, chosen.size_threshold(), command.unit_path());
   const int status = run_program(options.launchers, instrumented->arguments(command));
