@@ -1,5 +1,6 @@
 #include "marked_text.hpp"
 
+#include <cctype>
 #include <filesystem>
 #include <set>
 #include <vector>
@@ -12,6 +13,8 @@ namespace {
 namespace fs = std::filesystem;
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
 
 std::size_t skip_spaces(std::string_view text, std::size_t at) {
   while (at < text.size() && is_space(text[at])) ++at;
@@ -115,7 +118,8 @@ bool spells_measure(std::string_view text) {
     if (next >= text.size() || text[next] != ':') continue;
     while (next < text.size() && text[next] == ':') ++next;
     next = skip_spaces(text, next);
-    if (text.substr(next, 7) == "measure") return true;
+    const std::size_t end = next + 7;
+    if (text.substr(next, 7) == "measure" && (end == text.size() || !is_identifier_char(text[end]))) return true;
   }
   return false;
 }
