@@ -174,6 +174,10 @@ class collector_action : public ASTFrontendAction {
  public:
   explicit collector_action(const collection& run) : run_(run) {}
 
+  // As when Clang builds a precompiled prefix: the implicit instantiations pending at
+  // the end of the unit are not made. The collector visits patterns, never instantiations.
+  TranslationUnitKind getTranslationUnitKind() override { return TU_Prefix; }
+
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance& compiler, StringRef) override {
     compiler.getFrontendOpts().SkipFunctionBodies = true;  // those collector_consumer chooses
     return std::make_unique<collector_consumer>(run_);
