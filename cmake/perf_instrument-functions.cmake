@@ -44,7 +44,8 @@ endfunction()
 # perf_instrument_launcher(<out> <filters> <no_ticks> <launcher>): in <out>, the
 # compiler launcher that instruments with the regexes of the lists <filters> (--filter)
 # and <no_ticks> (--no-ticks) and then runs the list <launcher> (may be empty) in
-# front of the compiler.
+# front of the compiler. The variables PERF_INSTRUMENT_SIZE_THRESHOLD
+# (--size-threshold, when set) and PERF_INSTRUMENT_VERBOSE (--verbose) apply too.
 function(perf_instrument_launcher out filters no_ticks launcher)
   if(NOT EXISTS "${PERF_INSTRUMENT_EXECUTABLE}")
     message(FATAL_ERROR "perf-instrument: ${PERF_INSTRUMENT_EXECUTABLE} is missing: "
@@ -57,6 +58,12 @@ function(perf_instrument_launcher out filters no_ticks launcher)
   foreach(expression IN LISTS no_ticks)
     list(APPEND command "--no-ticks=${expression}")
   endforeach()
+  if(NOT "${PERF_INSTRUMENT_SIZE_THRESHOLD}" STREQUAL "")
+    list(APPEND command "--size-threshold=${PERF_INSTRUMENT_SIZE_THRESHOLD}")
+  endif()
+  if(PERF_INSTRUMENT_VERBOSE)
+    list(APPEND command --verbose)
+  endif()
   foreach(word IN LISTS launcher)
     list(APPEND command "--launcher=${word}")
   endforeach()

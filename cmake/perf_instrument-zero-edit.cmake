@@ -8,13 +8,18 @@
 # are kept. The project's files are never changed. -DPERF_INSTRUMENT_FILTER=<regex>
 # also measures the functions whose qualified name matches (a list for several;
 # '.*' for all); -DPERF_INSTRUMENT_NO_TICKS=<regex> keeps the matching functions'
-# calls out of the tick log. A compiler launcher the project has (ccache, given on
+# calls out of the tick log; -DPERF_INSTRUMENT_SIZE_THRESHOLD=<n> leaves out the
+# functions only the filter selects whose body is smaller than n (0: none).
+# A compiler launcher the project has (ccache, given on
 # the command line or set by its own files) still runs, behind perf-instrument.
 include_guard(GLOBAL)  # CMake includes this after every project() call; the first one counts
 
 find_package(perf_instrument CONFIG REQUIRED PATHS "${CMAKE_CURRENT_LIST_DIR}" NO_DEFAULT_PATH)
 set(PERF_INSTRUMENT_FILTER "" CACHE STRING
   "perf-instrument: also measure the functions whose qualified name matches this regex (a list for several)")
+set(PERF_INSTRUMENT_SIZE_THRESHOLD "" CACHE STRING
+  "perf-instrument: leave out the functions only the filter selects whose body is smaller than this (0: none; empty: the tool's default)")
+option(PERF_INSTRUMENT_VERBOSE "perf-instrument: say for each unit whether it was parsed, and list what the size threshold left out" OFF)
 set(PERF_INSTRUMENT_NO_TICKS "" CACHE STRING
   "perf-instrument: keep the calls of the measured functions whose name matches this regex out of the tick log")
 

@@ -4,7 +4,7 @@
 # geometry::area's calls out of the tick log.
 include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
 configure_zero_edit(${SOURCE_DIR}/unaware ${WORK_DIR}/build -G ${GENERATOR} "-DPERF_INSTRUMENT_FILTER=.*"
-  "-DPERF_INSTRUMENT_NO_TICKS=geometry::area")
+  "-DPERF_INSTRUMENT_NO_TICKS=geometry::area" -DPERF_INSTRUMENT_SIZE_THRESHOLD=0)  # every function, however small
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run_and_expect_calls(unaware ${WORK_DIR}/build/unaware CALLS
   "main=1" "geometry::scaled=3" "geometry::area=3" "geometry::square::perimeter=3")

@@ -37,7 +37,8 @@ set_target_properties(app PROPERTIES CXX_COMPILER_LAUNCHER
 # definition the linker keeps, a1.cpp's (the first object's), which is not measured.
 foreach(generator Ninja "Unix Makefiles")
   set(build ${WORK_DIR}/build-${generator})
-  configure_zero_edit(${src} ${build} -G ${generator} "-DPERF_INSTRUMENT_FILTER=.*")
+  configure_zero_edit(${src} ${build} -G ${generator} "-DPERF_INSTRUMENT_FILTER=.*"
+    -DPERF_INSTRUMENT_SIZE_THRESHOLD=0)  # every function, however small
   run(${CMAKE_COMMAND} --build ${build} -j 2)
   run_and_expect_calls(mixed ${build}/app CALLS "main=1" "twice=12"
     "a1=1" "a2=1" "a3=1" "a4=1" "a5=1" "a6=1" "b1=1" "b2=1" "b3=1" "b4=1" "b5=1" "b6=1")

@@ -32,7 +32,8 @@ perf_instrument_target(tool FILTER \"tool_.*\")
 
 foreach(generator Ninja "Unix Makefiles")
   set(build ${WORK_DIR}/build-${generator})
-  run(${CMAKE_COMMAND} -S ${src} -B ${build} -G ${generator} -DCMAKE_PREFIX_PATH=${PREFIX})
+  run(${CMAKE_COMMAND} -S ${src} -B ${build} -G ${generator} -DCMAKE_PREFIX_PATH=${PREFIX}
+    -DPERF_INSTRUMENT_SIZE_THRESHOLD=0)  # every function the FILTERs name, however small
   run(${CMAKE_COMMAND} --build ${build} -j 2)
   run_and_expect_calls(app ${build}/app CALLS "main=1" "with_helper=2" "plain=1" "helper=2" "twice=3")
   run_and_expect_calls(tool ${build}/tool CALLS "tool_twice=2")

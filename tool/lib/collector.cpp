@@ -6,6 +6,8 @@
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
 
+#include <unordered_map>
+
 #include "function_label.hpp"
 #include "instrumentation_text.hpp"
 #include "measure_attribute.hpp"
@@ -97,7 +99,7 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
     planned.column = position.getColumn();
     planned.name = label->empty() ? name : *label;
     planned.unit = file_of(sources_.getLocForStartOfFile(sources_.getMainFileID()), sources_).real_path;
-    const plan p = planner_.plan_function(f);
+    const plan p = planner_.plan_function(f, attribute_label ? 0 : chosen_.size_threshold());
     if (!p.also_prefixed.empty()) edits_.needs_prefix(p.also_prefixed);
     planned.skip_reason = p.skip_reason;
     if (p.insert_at.isValid()) {
@@ -132,25 +134,52 @@ class collector_consumer : public ASTConsumer {
  public:
   explicit collector_consumer(const collection& run) : run_(run) {}
 
+  void Initialize(ASTContext& context) override { sources_ = &context.getSourceManager(); }
+
+  // With SkipFunctionBodies on (see collector_action), Clang asks before it parses a
+  // body: those it is told to skip are neither parsed nor instantiated. The rewriter
+  // never edits a body outside the project, so those go, unless marked: a marked
+  // function there still gets its warning.
+  bool shouldSkipFunctionBody(Decl* declaration) override {
+    const FunctionDecl* f = declaration->getAsFunction();
+    if (f == nullptr || measure_label(*f)) return false;
+    const SourceLocation location = sources_->getFileLoc(declaration->getLocation());
+    const auto [known, added] = outside_project_.try_emplace(sources_->getFileID(location).getHashValue(), false);
+    if (added) {
+      const source_file file = file_of(location, *sources_);
+      known->second = !file.real_path.empty() && (file.system || run_.editable.in_system_directory(file.real_path) ||
+                                                   !run_.editable.contains(file.real_path));
+    }
+    return known->second;
+  }
+
   void HandleTranslationUnit(ASTContext& context) override {
     if (context.getDiagnostics().hasErrorOccurred()) return;
     function_visitor(context, run_.chosen, run_.editable, run_.edits).TraverseDecl(context.getTranslationUnitDecl());
     const SourceManager& sources = context.getSourceManager();
     for (auto file = sources.fileinfo_begin(); file != sources.fileinfo_end(); ++file) {
       const std::string path = real_path_of(file->getFirst());
+      run_.edits.depends_on(path);
       if (run_.editable.contains(path)) run_.edits.read(path);
     }
   }
 
  private:
   const collection& run_;
+  const SourceManager* sources_ = nullptr;
+  std::unordered_map<unsigned, bool> outside_project_;  // by FileID
 };
 
 class collector_action : public ASTFrontendAction {
  public:
   explicit collector_action(const collection& run) : run_(run) {}
 
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance&, StringRef) override {
+  // As when Clang builds a precompiled prefix: the implicit instantiations pending at
+  // the end of the unit are not made. The collector visits patterns, never instantiations.
+  TranslationUnitKind getTranslationUnitKind() override { return TU_Prefix; }
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance& compiler, StringRef) override {
+    compiler.getFrontendOpts().SkipFunctionBodies = true;  // those collector_consumer chooses
     return std::make_unique<collector_consumer>(run_);
   }
 

@@ -49,6 +49,16 @@ struct options {
                                  cl::desc("Keep the calls of measured functions whose name matches REGEX out of "
                                           "the tick log (repeatable)"),
                                  cl::value_desc("REGEX"), cl::cat(category)};
+  cl::opt<unsigned> size_threshold{
+      "size-threshold",
+      cl::desc("Leave out the functions only a --filter selects whose body is smaller than N statements and "
+               "expressions, unless it loops (0: none; default " +
+               std::to_string(default_size_threshold) + ")"),
+      cl::value_desc("N"), cl::init(default_size_threshold), cl::cat(category)};
+  cl::opt<bool> verbose{"verbose",
+                        cl::desc("Say what each unit cost (with --launch: parsed, plan reused, or compiled as it "
+                                 "is) and list the functions the size threshold left out"),
+                        cl::cat(category)};
   cl::opt<unsigned> jobs{"j", cl::desc("Translation units parsed in parallel (default: all cores)"),
                          cl::value_desc("N"), cl::init(0), cl::cat(category)};
   cl::list<std::string> extra_args{"extra-arg", cl::desc("Append an argument to every compiler command"),
@@ -118,6 +128,9 @@ llvm::Expected<run_options> parse_command_line(int argc, const char** argv) {
     return problem;
   if (llvm::Error problem = add_each(given.no_ticks, "--no-ticks", &selection::add_no_ticks, result.chosen))
     return problem;
+  for (int i = 0; i < argc; ++i) result.invocation += std::string(argv[i]) + "\n";
+  result.chosen.set_size_threshold(given.size_threshold);
+  result.verbose = given.verbose;
   result.jobs = given.jobs != 0 ? given.jobs.getValue() : std::max(1u, std::thread::hardware_concurrency());
   result.extra.before.assign(given.extra_args_before.begin(), given.extra_args_before.end());
   result.extra.after.assign(given.extra_args.begin(), given.extra_args.end());

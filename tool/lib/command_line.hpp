@@ -12,6 +12,9 @@
 
 namespace perf::tool {
 
+// --size-threshold when not given (see docs/rewriter.md, "Size threshold").
+constexpr unsigned default_size_threshold = 10;
+
 enum class mode { in_place, diff, list, revert, mirror, launch, cmake_include };
 
 struct run_options {
@@ -24,6 +27,8 @@ struct run_options {
   extra_arguments extra;
   std::vector<std::string> files;  // as given; empty: every file of the database. --launch: the command
   std::vector<std::string> launchers;  // --launcher, for --launch
+  bool verbose = false;
+  std::string invocation;  // the whole command line, one word a line: what --launch's plans are kept under
 };
 
 // The options of `argv`; an error for a usage error (an unknown option, two modes,

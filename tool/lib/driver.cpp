@@ -3,6 +3,7 @@
 #include <clang/Tooling/JSONCompilationDatabase.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
@@ -11,6 +12,7 @@
 #include "diagnostics.hpp"
 #include "files.hpp"
 #include "function_report.hpp"
+#include "function_size.hpp"
 #include "install_layout.hpp"
 #include "launch.hpp"
 #include "mirror.hpp"
@@ -64,11 +66,11 @@ llvm::Expected<std::vector<std::string>> units_to_parse(const std::vector<std::s
   return units;
 }
 
-// The selected functions: skipped ones always warn (on stderr); --list also prints
-// every one on stdout.
+// The selected functions: skipped ones warn (on stderr), those the size threshold
+// left out are counted; --list also prints every one on stdout.
 void print_selected(const std::set<selected_function>& functions, bool list) {
   for (const selected_function& f : functions) {
-    if (!f.skip_reason.empty()) warn_skipped(f);
+    if (!f.skip_reason.empty() && !is_below_threshold(f.skip_reason)) warn_skipped(f);
     if (!f.renamed_by.empty()) warn_renamed(f);
     if (list) list_function(f);
   }
@@ -106,7 +108,10 @@ int launch_compiler(const run_options& options) {
   if (const auto database = clang::tooling::JSONCompilationDatabase::loadFromFile(
           options.build_dir + "/compile_commands.json", ignored, clang::tooling::JSONCommandLineSyntax::AutoDetect))
     editable->system_directories = system_directories(*database);
-  return launch({*editable, options.build_dir + "/perf-instrument/mirror", options.launchers, options.files},
+  std::string configuration = options.invocation;
+  for (const std::string& directory : editable->system_directories) configuration += "\n" + directory;
+  return launch({*editable, options.build_dir + "/perf-instrument/mirror", options.launchers, options.files,
+                 options.build_dir + "/perf-instrument/plans", configuration, options.verbose},
                 options.chosen);
 }
 
@@ -151,6 +156,10 @@ int run_command_line(int argc, const char** argv) {
       rewrite(*database, *units, options->extra, options->jobs, options->chosen, *editable);
   if (!plan) return fail(input_error, llvm::toString(plan.takeError()) + "; nothing was written");
   print_selected(plan->edits.functions, options->mode == mode::list);
+  if (options->mode != mode::in_place)  // its summary line counts them
+    report_left_out(std::count_if(plan->edits.functions.begin(), plan->edits.functions.end(),
+                                  [](const selected_function& f) { return is_below_threshold(f.skip_reason); }),
+                    options->chosen.size_threshold(), "the selection");
   if (options->mode == mode::list) return success;
   if (options->mode == mode::mirror) {
     if (llvm::Error failure = write_mirror(output_dir, *editable, *plan, *database, *units))

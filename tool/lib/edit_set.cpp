@@ -78,6 +78,11 @@ void edit_set::read(const std::string& real_path) {
   files_read_.insert(real_path);
 }
 
+void edit_set::depends_on(const std::string& real_path) {
+  std::lock_guard lock(mutex_);
+  inputs_.insert(real_path);
+}
+
 resolved_edits edit_set::resolve() const {
   std::lock_guard lock(mutex_);
   resolved_edits result;
@@ -103,4 +108,10 @@ std::set<std::string> edit_set::files_read() const {
   return files_read_;
 }
 
+std::set<std::string> edit_set::inputs() const {
+  std::lock_guard lock(mutex_);
+  return inputs_;
+}
+
 }  // namespace perf::tool
+

@@ -31,6 +31,8 @@ class edit_set {
   void needs_prefix(const std::string& real_path);
   // A file some unit read, in the project: the -o mirror copies it.
   void read(const std::string& real_path);
+  // Any file some unit read, in the project or not: what the plans depend on.
+  void depends_on(const std::string& real_path);
 
   // One decision per body, the same whatever order the units came in: measured when
   // every unit that saw it planned the same statement, or statements that differ only
@@ -39,12 +41,14 @@ class edit_set {
   // include, say), and a statement an earlier run left there is taken out again.
   resolved_edits resolve() const;
   std::set<std::string> files_read() const;
+  std::set<std::string> inputs() const;
 
  private:
   mutable std::mutex mutex_;
   std::set<planned_function> plans_;  // a header's functions once per unit including it
   std::set<std::string> prefixed_;
   std::set<std::string> files_read_;
+  std::set<std::string> inputs_;
 };
 
 }  // namespace perf::tool

@@ -1,9 +1,11 @@
 #include "files.hpp"
 
 #include <llvm/ADT/SmallString.h>
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Signals.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Support/xxhash.h>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -18,6 +20,12 @@
 #include "diagnostics.hpp"
 
 namespace perf::tool {
+
+std::string hash_of(std::initializer_list<llvm::StringRef> parts) {
+  std::uint64_t hash = 0;
+  for (const llvm::StringRef part : parts) hash = llvm::xxHash64(part) ^ (hash * 0x9E3779B97F4A7C15ull + part.size());
+  return llvm::utohexstr(hash, /*LowerCase=*/true, /*Width=*/16);
+}
 
 std::optional<std::string> read_file(const std::string& path, std::size_t limit) {
   std::ifstream in(path, std::ios::binary);

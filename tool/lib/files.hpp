@@ -2,9 +2,11 @@
 #ifndef PERF_TOOL_FILES_HPP
 #define PERF_TOOL_FILES_HPP
 
+#include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Error.h>
 
 #include <cstddef>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
@@ -17,6 +19,10 @@ std::optional<std::string> read_file(const std::string& path, std::size_t limit 
 // `path` made absolute, with symbolic links, `.` and `..` resolved as far as the
 // file system has them.
 std::string real_path(const std::string& path);
+
+// A hash of `parts` as 16 hex digits: names of files and keys that differ when the
+// contents they stand for do.
+std::string hash_of(std::initializer_list<llvm::StringRef> parts);
 
 // Whether the file was made read-only on purpose: no write permission bit at all.
 // (Write access alone does not say it: root may write anything.)

@@ -18,9 +18,15 @@ void warn_renamed(const selected_function& f) {
                << " is measured under this name; " << f.renamed_by << "\n";
 }
 
-void list_function(const selected_function& f) {
-  llvm::outs() << f.file << ":" << f.line << ": " << string_literal_body(f.name)
+void list_function(const selected_function& f, llvm::raw_ostream& out) {
+  out << f.file << ":" << f.line << ": " << string_literal_body(f.name)
                << (f.skip_reason.empty() ? "" : " (skipped: " + f.skip_reason + ")") << "\n";
+}
+
+void report_left_out(std::size_t count, unsigned threshold, const std::string& where) {
+  if (count == 0) return;
+  llvm::errs() << "perf-instrument: " << where << ": " << count_of(count, "function") << " selected by --filter left out "
+               << "below the size threshold " << threshold << "\n";
 }
 
 std::string count_of(std::size_t count, std::string_view noun) {

@@ -3,6 +3,8 @@
 #ifndef PERF_TOOL_FUNCTION_REPORT_HPP
 #define PERF_TOOL_FUNCTION_REPORT_HPP
 
+#include <llvm/Support/raw_ostream.h>
+
 #include <cstddef>
 #include <set>
 #include <string>
@@ -20,8 +22,13 @@ void warn_skipped(const selected_function& f);
 // `file:line:col: warning: NAME is measured under this name; UNIT names it OTHER`.
 void warn_renamed(const selected_function& f);
 
-// On stdout, for --list: `file:line: NAME`, with ` (skipped: REASON)` for one not measured.
-void list_function(const selected_function& f);
+// On `out` (stdout for --list): `file:line: NAME`, with ` (skipped: REASON)` for one not measured.
+void list_function(const selected_function& f, llvm::raw_ostream& out = llvm::outs());
+
+// On stderr, when the size threshold left `count` functions out (of `where`: a unit,
+// or "the selection"): `perf-instrument: WHERE: N functions selected by --filter left
+// out below the size threshold T`.
+void report_left_out(std::size_t count, unsigned threshold, const std::string& where);
 
 // `count` and `noun`, plural unless the count is 1: "1 file", "2 files".
 std::string count_of(std::size_t count, std::string_view noun);

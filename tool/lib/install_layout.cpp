@@ -13,12 +13,14 @@ namespace {
 namespace fs = std::filesystem;
 
 // <prefix>/bin, where the binary lies.
-fs::path binary_dir() {
-  static int anchor;
-  return fs::path(llvm::sys::fs::getMainExecutable("perf-instrument", &anchor)).parent_path();
-}
+fs::path binary_dir() { return fs::path(binary_path()).parent_path(); }
 
 }  // namespace
+
+std::string binary_path() {
+  static int anchor;
+  return llvm::sys::fs::getMainExecutable("perf-instrument", &anchor);
+}
 
 std::string perf_include_dir() {
   static const std::string directory = [] {

@@ -9,6 +9,9 @@
 
 namespace perf::tool {
 
+// The real path of the running binary.
+std::string binary_path();
+
 // The directory holding perf/instrumented.hpp: the installed one (<prefix>/include),
 // else, for a binary run from its build tree, the source tree's.
 std::string perf_include_dir();

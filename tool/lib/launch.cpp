@@ -2,6 +2,7 @@
 
 #include <clang/Tooling/CompilationDatabase.h>
 #include <llvm/Support/Program.h>
+#include <llvm/Support/raw_ostream.h>
 
 #include <filesystem>
 #include <optional>
@@ -10,7 +11,10 @@
 #include "diagnostics.hpp"
 #include "files.hpp"
 #include "function_report.hpp"
+#include "function_size.hpp"
+#include "marked_text.hpp"
 #include "mirror.hpp"
+#include "plan_cache.hpp"
 #include "rewrite.hpp"
 
 namespace perf::tool {
@@ -56,6 +60,29 @@ int run_program(const std::vector<std::string>& launchers, const std::vector<std
   return status;
 }
 
+// With --verbose, what the launcher did with `unit`: one line on stderr.
+void say(const launch_options& options, const std::string& unit, const std::string& what) {
+  if (options.verbose) llvm::errs() << "perf-instrument: " << unit << ": " << what << "\n";
+}
+
+// The unit's plan: kept from an earlier build if nothing it read changed, else parsed
+// (and kept); an error when it does not parse.
+llvm::Expected<rewrite_plan> plan_unit(const launch_options& options, const selection& chosen,
+                                       const compiler_command& command) {
+  const plan_cache kept(options.plans_dir, options.configuration + "\n" + command.directory());
+  if (std::optional<rewrite_plan> plan = kept.load()) {
+    say(options, command.unit_path(), "plan reused, not parsed");
+    return std::move(*plan);
+  }
+  say(options, command.unit_path(), "parsed");
+  const clang::tooling::CompileCommand compile(command.directory(), command.unit(), options.command,
+                                               command.value_of("-o").value_or(""));
+  llvm::Expected<rewrite_plan> plan =
+      rewrite(single_command_database(compile), {command.unit()}, {}, 1, chosen, options.editable);
+  if (plan) kept.store(*plan);
+  return plan;
+}
+
 // The dependency file at `path` made to name the originals; a warning if it cannot be.
 void unmirror_depfile(const std::string& path, const std::string& mirror_dir, const std::string& root) {
   const std::optional<std::string> text = read_file(path);
@@ -89,10 +116,11 @@ int launch(const launch_options& options, const selection& chosen) {
   const compiler_command command(fs::current_path().string(), options.command);
   if (!command.has("-c") || command.unit().empty()) return run_program(options.launchers, options.command);
 
-  const clang::tooling::CompileCommand compile(command.directory(), command.unit(), options.command,
-                                               command.value_of("-o").value_or(""));
-  llvm::Expected<rewrite_plan> plan =
-      rewrite(single_command_database(compile), {command.unit()}, {}, 1, chosen, options.editable);
+  if (!chosen.has_filters() && !may_mark_functions(command, options.editable)) {
+    say(options, command.unit_path(), "no function selected: compiled as it is, not parsed");
+    return run_program(options.launchers, options.command);
+  }
+  llvm::Expected<rewrite_plan> plan = plan_unit(options, chosen, command);
   if (!plan) {
     llvm::consumeError(plan.takeError());  // the diagnostics are printed
     print_warning(command.unit_path() + " is compiled without measurements: the rewriter could not parse it (see above)");
@@ -107,8 +135,17 @@ int launch(const launch_options& options, const selection& chosen) {
   }
   // A header is read by many units: its functions are reported by the one that
   // (re)writes its mirror, once per change, and the unit's own functions every time.
-  for (const selected_function& f : plan->edits.functions)
-    if (!f.skip_reason.empty() && (f.file == command.unit_path() || written->count(f.file) != 0)) warn_skipped(f);
+  std::size_t left_out = 0;
+  for (const selected_function& f : plan->edits.functions) {
+    if (f.skip_reason.empty() || !(f.file == command.unit_path() || written->count(f.file) != 0)) continue;
+    if (!is_below_threshold(f.skip_reason)) {
+      warn_skipped(f);
+      continue;
+    }
+    ++left_out;
+    if (options.verbose) list_function(f, llvm::errs());
+  }
+  report_left_out(left_out, chosen.size_threshold(), command.unit_path());
   const int status = run_program(options.launchers, instrumented->arguments(command));
   if (status == 0) {
     if (const std::optional<std::string> depfile = command.depfile())

@@ -4,7 +4,6 @@
 #include <llvm/Support/FormatVariadic.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/JSON.h>
-#include <llvm/Support/xxhash.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <filesystem>
@@ -27,18 +26,6 @@ llvm::Expected<mirror> mirror::make(const std::string& output_dir, const project
   }
   return made;
 }
-
-namespace {
-
-// A hash of `parts` as 16 hex digits: names of files and trees that differ when
-// their contents do.
-std::string hash_of(std::initializer_list<llvm::StringRef> parts) {
-  std::uint64_t hash = 0;
-  for (const llvm::StringRef part : parts) hash = llvm::xxHash64(part) ^ (hash * 0x9E3779B97F4A7C15ull + part.size());
-  return llvm::utohexstr(hash, /*LowerCase=*/true, /*Width=*/16);
-}
-
-}  // namespace
 
 llvm::Expected<mirror> mirror::make_for_unit(const std::string& mirrors_dir, const project& editable,
                                              const rewrite_plan& plan) {

@@ -9,6 +9,8 @@
 #include <clang/Basic/SourceManager.h>
 #include <clang/Lex/Lexer.h>
 
+#include "function_size.hpp"
+#include "instrumentation_text.hpp"
 #include "source_file.hpp"
 
 namespace perf::tool {
@@ -89,7 +91,7 @@ plan construct_plan(const FunctionDecl& f, const ASTContext& context) {
 
 }  // namespace
 
-plan planner::plan_function(const FunctionDecl& f) {
+plan planner::plan_function(const FunctionDecl& f, unsigned size_threshold) {
   const SourceManager& sources = context_.getSourceManager();
   if (!editable_.contains(file_of(f.getLocation(), sources).real_path))
     return skip("outside the project " + editable_.root);
@@ -102,6 +104,16 @@ plan planner::plan_function(const FunctionDecl& f) {
   if (result.insert_at.isInvalid()) return result;
   result.body_file = body.real_path;
   if (!result.skip_reason.empty()) return result;
+  if (size_threshold > 0) {
+    // A statement an earlier run inserted is not the function's own.
+    const unsigned inserted = scope_statement_length(sources.getCharacterData(result.insert_at));
+    const function_size size =
+        size_of(f, SourceRange(result.insert_at, result.insert_at.getLocWithOffset(inserted)));
+    if (!size.unbounded && size.nodes < size_threshold) {
+      result.skip_reason = below_threshold_reason(size.nodes, size_threshold);
+      return result;
+    }
+  }
   if (std::optional<std::string> prefixed = prefixed_for(result.insert_at))
     result.also_prefixed = *prefixed;
   else

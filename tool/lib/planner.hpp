@@ -36,7 +36,9 @@ class planner {
   // The plan for a function definition (or a defaulted or deleted declaration) that
   // the selection chose. A skipped function keeps `insert_at` where it has a body, so
   // that units which disagree about it can be told apart (see edit_set::resolve).
-  plan plan_function(const clang::FunctionDecl& f);
+  // A body smaller than `size_threshold` (function_size.hpp; 0: no threshold) is
+  // skipped unless it is unbounded.
+  plan plan_function(const clang::FunctionDecl& f, unsigned size_threshold = 0);
 
   // For code at `location` to see the runtime header, the file that must carry the
   // prefix besides its own: none (""), or the unit's main file when `location`'s

@@ -38,6 +38,7 @@ namespace perf::tool {
 struct rewrite_plan {
   resolved_edits edits;
   std::set<std::string> files_read;  // the project's files the units read (real paths)
+  std::set<std::string> inputs;      // every file the units read, the project's and others (real paths)
 };
 
 // Parses `units` (as `database` names them) `jobs` at a time, collects the functions

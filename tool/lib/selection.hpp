@@ -24,6 +24,11 @@ class selection {
 
   bool has_filters() const { return !filters_.empty(); }
 
+  // Functions that only a --filter selected are left out when their body is smaller
+  // than this (function_size.hpp); marked ones never are. 0: none left out.
+  void set_size_threshold(unsigned nodes) { size_threshold_ = nodes; }
+  unsigned size_threshold() const { return size_threshold_; }
+
   // Whether a function is selected: nullopt if not, else its label ("" for the
   // default name). `attribute_label` is what its [[perf::measure]] says (nullopt:
   // no attribute).
@@ -42,6 +47,7 @@ class selection {
   std::vector<llvm::Regex> filters_;
   std::vector<llvm::Regex> excludes_;
   std::vector<llvm::Regex> no_ticks_;
+  unsigned size_threshold_ = 0;
 };
 
 }  // namespace perf::tool
