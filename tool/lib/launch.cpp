@@ -141,8 +141,10 @@ int launch(const launch_options& options, const selection& chosen) {
   }
   // A header is read by many units: its functions are reported by the one that
   // (re)writes its mirror, once per change, and the unit's own functions every time.
+  std::set<selected_function> reported;
   for (const selected_function& f : plan->edits.functions)
-    if (!f.skip_reason.empty() && (f.file == command.unit_path() || written->count(f.file) != 0)) warn_skipped(f);
+    if (f.file == command.unit_path() || written->count(f.file) != 0) reported.insert(f);
+  report_skipped(reported, command.unit_path());
   // The compiler names the unit's mirror where it names the unit (see mirror::arguments).
   std::function<std::string(const std::string&)> diagnostics;
   if (options.editable.contains(command.unit_path()))
