@@ -1,3 +1,5 @@
+// Input of filter_skips.test and launch_filter_skips.test (with one.cpp, two.cpp): functions
+// a --filter of everything meets and cannot measure, and a marked one.
 #pragma once
 #define DEFINE_CASE(name) \
   struct name {           \
