@@ -40,8 +40,16 @@ PERF_DETAIL_ALWAYS_INLINE void open(thread_state& thread, unsigned key, frame& f
 }
 
 // Opens an activation of `s` on the calling thread (see open).
+//
+// begin() and end() are called, not inlined: a measured function then grows by two
+// calls, not by the scope's whole bookkeeping, so the compiler inlines it where it
+// did without the scope. Inlined, the scope made small functions too large to
+// inline, and GCC's flow-sensitive warnings then saw code the plain build never has
+// (-Wstringop-overflow on a copy into a small buffer, in a function compiled on its
+// own instead of in its caller): an instrumented build printed warnings its plain
+// build does not (lit/warning_free_build.test).
 template <bool Logged>
-PERF_DETAIL_ALWAYS_INLINE thread_state* begin(site& s, frame& f) noexcept {
+PERF_DETAIL_OUT_OF_LINE thread_state* begin(site& s, frame& f) noexcept {
   thread_state* thread = current_thread;
   if (PERF_DETAIL_UNLIKELY(thread == nullptr)) thread = attach_thread();
   unsigned key = __atomic_load_n(&s.key, __ATOMIC_RELAXED);
@@ -52,7 +60,7 @@ PERF_DETAIL_ALWAYS_INLINE thread_state* begin(site& s, frame& f) noexcept {
 
 // Closes the activation opened by open<Logged>() or begin<Logged>().
 template <bool Logged>
-PERF_DETAIL_ALWAYS_INLINE void end(thread_state& thread, frame& f) noexcept {
+PERF_DETAIL_OUT_OF_LINE void end(thread_state& thread, frame& f) noexcept {
   const uint64_t now = clock_now(thread.clock);
   if (Logged && thread.ring != nullptr) log_scope_event(*thread.ring, now, event_kind::exit, f.site);
   finish(thread, f, now);

@@ -25,14 +25,21 @@ namespace {
 PERF_DETAIL_TLS detail::thread_state* calibration_thread = nullptr;
 constinit detail::site calibration_site = {"perf.probe_calibration", "", 0, detail::site_key(1, 1)};
 
-// An empty function measured exactly as PERF_MEASURE measures one (measure.hpp's
-// begin, with the calibration block for the thread's).
-__attribute__((noinline)) void measured_empty_function() {
+// measure.hpp's begin, called as PERF_MEASURE calls it (out of line), with the
+// calibration block for the thread's.
+__attribute__((noinline)) detail::thread_state* calibration_begin(detail::frame& f) noexcept {
   detail::thread_state* thread = calibration_thread;
   const unsigned key = __atomic_load_n(&calibration_site.key, __ATOMIC_RELAXED);
-  if (PERF_DETAIL_UNLIKELY(thread == nullptr || key == 0)) return;
-  detail::frame f;
+  if (PERF_DETAIL_UNLIKELY(thread == nullptr || key == 0)) return nullptr;
   detail::open<true>(*thread, key, f);
+  return thread;
+}
+
+// An empty function measured exactly as PERF_MEASURE measures one.
+__attribute__((noinline)) void measured_empty_function() {
+  detail::frame f;
+  detail::thread_state* thread = calibration_begin(f);
+  if (thread == nullptr) return;
   __asm__ __volatile__("");
   detail::end<true>(*thread, f);
 }

@@ -38,5 +38,18 @@ TEST(CompilerCommand, KnowsOptionValuesJoinedOrSeparateAndTheDependencyFile) {
   EXPECT_EQ(compiler_command("/b", {"c++", "-c", "a.cpp", "-o", "a.o"}).depfile(), std::nullopt);
 }
 
+TEST(CompilerCommand, MapsAPathAsTheLastMatchingPrefixMapOfItsKindDoes) {
+  const compiler_command command("/b", {"c++", "-ffile-prefix-map=/p/=P/", "-fdebug-prefix-map=/p/src/=src/",
+                                        "-fmacro-prefix-map=/q/=q/", "-c", "a.cpp"});
+  EXPECT_EQ(command.prefix_mapped("/p/src/a.cpp", "-fdebug-prefix-map="), "src/a.cpp");
+  EXPECT_EQ(command.prefix_mapped("/p/src/a.cpp", "-fmacro-prefix-map="), "P/src/a.cpp");
+  EXPECT_EQ(command.prefix_mapped("/p/include/a.hpp", "-fdebug-prefix-map="), "P/include/a.hpp");
+  EXPECT_EQ(command.prefix_mapped("/q/a.cpp", "-fmacro-prefix-map="), "q/a.cpp");
+  EXPECT_EQ(command.prefix_mapped("/q/a.cpp", "-fdebug-prefix-map="), "/q/a.cpp");
+  const compiler_command file_map_last("/b", {"c++", "-fdebug-prefix-map=/p/src/=src/", "-ffile-prefix-map=/p/=P/",
+                                              "-c", "a.cpp"});
+  EXPECT_EQ(file_map_last.prefix_mapped("/p/src/a.cpp", "-fdebug-prefix-map="), "P/src/a.cpp");
+}
+
 }  // namespace
 }  // namespace perf::tool

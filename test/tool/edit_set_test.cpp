@@ -23,6 +23,23 @@ planned_function skipped(const std::string& file, unsigned offset, const std::st
   return {file, 1, 1, name, reason, file, offset, existing, "", ""};
 }
 
+TEST(EditSet, AFunctionMarkedInAnyUnitIsMarked) {
+  edit_set edits;
+  planned_function by_filter = skipped("/src/h.hpp", 10, "f", "constexpr before C++20: why");
+  by_filter.unit = "/src/a.cpp";
+  planned_function by_hand = by_filter;
+  by_hand.unit = "/src/b.cpp";
+  by_hand.marked = true;
+  edits.add(by_filter);
+  edits.add(by_hand);
+  edits.add(skipped("/src/h.hpp", 30, "g", "constexpr before C++20: why"));
+  const resolved_edits resolved = edits.resolve();
+  ASSERT_EQ(resolved.functions.size(), 2u);
+  EXPECT_EQ(resolved.functions.begin()->name, "f");
+  EXPECT_TRUE(resolved.functions.begin()->marked);
+  EXPECT_FALSE(std::next(resolved.functions.begin())->marked);
+}
+
 TEST(EditSet, TheSamePlanFromManyUnitsIsOneEdit) {
   edit_set edits;
   std::vector<std::thread> units;

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "lib/files.hpp"
+#include "lib/install_layout.hpp"
 #include "scratch_directory.hpp"
 
 namespace perf::tool {
@@ -17,7 +18,7 @@ namespace fs = std::filesystem;
 class UnitMirror : public ScratchDirectory {
  protected:
   std::string root = (dir / "src").string(), mirrors = (dir / "mirror").string();
-  std::string header = root + "/h.hpp";
+  std::string header = root + "/h.hpp", unit = root + "/a.cpp";
   void SetUp() override {
     ScratchDirectory::SetUp();
     fs::create_directories(root);
@@ -35,9 +36,9 @@ class UnitMirror : public ScratchDirectory {
 
 TEST_F(UnitMirror, UnitsThatPlanAlikeShareATreeAndOthersHaveTheirOwn) {
   const project editable{fs::canonical(root).string(), {}, {}};
-  llvm::Expected<mirror> first = mirror::make_for_unit(mirrors, editable, plan(" PERF_INSTRUMENT(\"f\");"));
-  llvm::Expected<mirror> same = mirror::make_for_unit(mirrors, editable, plan(" PERF_INSTRUMENT(\"f\");"));
-  llvm::Expected<mirror> other = mirror::make_for_unit(mirrors, editable, plan(""));
+  llvm::Expected<mirror> first = mirror::make_for_unit(mirrors, editable, plan(" PERF_INSTRUMENT(\"f\");"), unit);
+  llvm::Expected<mirror> same = mirror::make_for_unit(mirrors, editable, plan(" PERF_INSTRUMENT(\"f\");"), unit);
+  llvm::Expected<mirror> other = mirror::make_for_unit(mirrors, editable, plan(""), unit);
   ASSERT_TRUE(first && same && other);
   EXPECT_EQ(first->directory(), same->directory());
   EXPECT_NE(first->directory(), other->directory());
@@ -57,6 +58,33 @@ TEST_F(UnitMirror, UnitsThatPlanAlikeShareATreeAndOthersHaveTheirOwn) {
   EXPECT_EQ(read_file(other->path_of(header)), "inline int f() { return 1; }\n");
   EXPECT_EQ(fs::hard_link_count(first->path_of(header)), 2u);  // the tree's file and the one copy of its text
   EXPECT_EQ(read_file(header), "inline int f() { return 1; }\n");
+}
+
+TEST_F(UnitMirror, TheUnitIsCompiledAsTheMainFileUnderItsMirrorsNameNamingTheOriginal) {
+  std::ofstream(unit) << "int g() { return 2; }\n";
+  const project editable{fs::canonical(root).string(), {}, {}};
+  rewrite_plan measured_unit;
+  measured_unit.files_read = {unit};
+  measured_unit.edits.files[unit].prefix = true;
+  measured_unit.edits.files[unit].replacements[9] = {0, " PERF_INSTRUMENT(\"g\");"};
+  llvm::Expected<mirror> made = mirror::make_for_unit(mirrors, editable, measured_unit, unit);
+  ASSERT_TRUE(made && made->write());
+  const std::string mirrored = made->path_of(unit);
+  // No prefix: the unit's lines are the original's, under the name the command gives.
+  EXPECT_EQ(read_file(mirrored), "int g() { PERF_INSTRUMENT(\"g\"); return 2; }\n");
+
+  const compiler_command command(root, {"g++", "-ffile-prefix-map=" + root + "/=", "-c", unit});
+  const std::vector<std::string> arguments = made->arguments(command);
+  const std::vector<std::string> expected_tail = {
+      "-c",
+      mirrored,
+      "-I" + perf_include_dir(),
+      "-include",
+      perf_include_dir() + "/perf/instrumented.hpp",
+      "-fmacro-prefix-map=" + mirrored + "=a.cpp",
+      "-fdebug-prefix-map=" + mirrored + "=a.cpp"};
+  ASSERT_GE(arguments.size(), expected_tail.size());
+  EXPECT_EQ(std::vector<std::string>(arguments.end() - expected_tail.size(), arguments.end()), expected_tail);
 }
 
 }  // namespace

@@ -99,6 +99,7 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
     planned.column = position.getColumn();
     planned.name = label->empty() ? name : *label;
     planned.unit = file_of(sources_.getLocForStartOfFile(sources_.getMainFileID()), sources_).real_path;
+    planned.marked = attribute_label.has_value();
     const plan p = planner_.plan_function(f, attribute_label ? 0 : chosen_.size_threshold());
     if (!p.also_prefixed.empty()) edits_.needs_prefix(p.also_prefixed);
     planned.skip_reason = p.skip_reason;

@@ -95,4 +95,25 @@ std::optional<std::string> compiler_command::depfile() const {
   return fs::path(*output).replace_extension(".d").string();
 }
 
+std::string compiler_command::prefix_mapped(const std::string& path, std::string_view map_option) const {
+  constexpr std::string_view file_map = "-ffile-prefix-map=";
+  for (auto argument = arguments_.rbegin(); argument != arguments_.rend(); ++argument) {
+    const std::string_view word = argument->value;
+    std::string_view map;
+    if (word.substr(0, map_option.size()) == map_option) {
+      map = word.substr(map_option.size());
+    } else if (word.substr(0, file_map.size()) == file_map) {
+      map = word.substr(file_map.size());
+    } else {
+      continue;
+    }
+    const std::size_t equals = map.find('=');
+    if (equals == std::string_view::npos) continue;
+    const std::string_view old_prefix = map.substr(0, equals);
+    if (path.compare(0, old_prefix.size(), old_prefix) == 0)
+      return std::string(map.substr(equals + 1)) + path.substr(old_prefix.size());
+  }
+  return path;
+}
+
 }  // namespace perf::tool

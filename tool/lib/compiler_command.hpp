@@ -48,6 +48,11 @@ class compiler_command {
   // The dependency file the compiler writes: -MF's, else -MD's default beside -o's
   // output; nullopt for none.
   std::optional<std::string> depfile() const;
+  // `path` as the compiler writes it where `map_option` ("-fmacro-prefix-map=" for
+  // __FILE__, "-fdebug-prefix-map=" for debug information) applies: rewritten by the
+  // last of those and -ffile-prefix-map= whose old prefix starts it (GCC's rule,
+  // and Clang's for a single map).
+  std::string prefix_mapped(const std::string& path, std::string_view map_option) const;
 
  private:
   std::string directory_;

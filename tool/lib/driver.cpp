@@ -66,14 +66,16 @@ llvm::Expected<std::vector<std::string>> units_to_parse(const std::vector<std::s
   return units;
 }
 
-// The selected functions: skipped ones warn (on stderr), those the size threshold
-// left out are counted; --list also prints every one on stdout.
+// The selected functions: skipped ones are reported on stderr (report_skipped; with
+// --list, only the marked ones: the list names the others); --list also prints every
+// one on stdout.
 void print_selected(const std::set<selected_function>& functions, bool list) {
   for (const selected_function& f : functions) {
-    if (!f.skip_reason.empty() && !is_below_threshold(f.skip_reason)) warn_skipped(f);
+    if (list && f.marked && !f.skip_reason.empty()) warn_skipped(f);
     if (!f.renamed_by.empty()) warn_renamed(f);
     if (list) list_function(f);
   }
+  if (!list) report_skipped(functions);
 }
 
 // Without a database (`objects` nullopt) no modification time is given back:

@@ -91,7 +91,9 @@ resolved_edits edit_set::resolve() const {
     const auto last = std::find_if(first, plans_.end(), [&](const planned_function& p) { return !same_place(*first, p); });
     const planned_function& f = *most_wanted(first, last);
     const std::string reason = disagreement(first, last, f);
-    result.functions.insert({f.file, f.line, f.column, f.name, reason, reason.empty() ? renamings(first, last, f) : ""});
+    const bool marked = std::any_of(first, last, [](const planned_function& p) { return p.marked; });
+    result.functions.insert(
+        {f.file, f.line, f.column, f.name, reason, reason.empty() ? renamings(first, last, f) : "", marked});
     if (!f.body_file.empty()) {
       const std::string wanted = reason.empty() ? f.statement : "";
       file_edits& edits = result.files[f.body_file];

@@ -4,13 +4,32 @@
 
 #include <map>
 
+#include "function_size.hpp"
 #include "instrumentation_text.hpp"
 
 namespace perf::tool {
+namespace {
+
+// A skip reason without its last clause, the why: "constexpr before C++20".
+std::string reason_heading(const std::string& reason) { return reason.substr(0, reason.rfind(": ")); }
+
+}  // namespace
 
 void warn_skipped(const selected_function& f) {
   llvm::errs() << f.file << ":" << f.line << ":" << f.column << ": warning: " << string_literal_body(f.name)
                << " is not measured: " << f.skip_reason << "\n";
+}
+
+void report_skipped(const std::set<selected_function>& functions, const std::string& where) {
+  std::map<std::string, std::size_t> filtered;  // reason_heading -> how many
+  for (const selected_function& f : functions) {
+    if (f.skip_reason.empty() || is_below_threshold(f.skip_reason)) continue;  // report_left_out counts those
+    if (f.marked) warn_skipped(f);
+    else ++filtered[reason_heading(f.skip_reason)];
+  }
+  for (const auto& [reason, count] : filtered)
+    llvm::errs() << "perf-instrument: " << (where.empty() ? "" : where + ": ") << count_of(count, "function")
+                 << " selected by --filter not measured: " << reason << " (--list shows them)\n";
 }
 
 void warn_renamed(const selected_function& f) {
@@ -38,7 +57,7 @@ std::string functions_summary(const std::set<selected_function>& functions) {
   std::map<std::string, std::size_t> skipped;  // first clause of the reason -> how many
   for (const selected_function& f : functions) {
     if (f.skip_reason.empty()) ++measured;
-    else ++skipped[f.skip_reason.substr(0, f.skip_reason.rfind(": "))];
+    else ++skipped[reason_heading(f.skip_reason)];
   }
   std::string out = count_of(measured, "function") + " measured";
   if (skipped.empty()) return out;

@@ -17,6 +17,13 @@ namespace perf::tool {
 // On stderr, for a function not measured: `file:line:col: warning: NAME is not measured: REASON`.
 void warn_skipped(const selected_function& f);
 
+// On stderr, what became of the functions not measured among `functions`: a marked
+// one gets warn_skipped(); those only a --filter selected, one line per reason (its
+// first clause, as in functions_summary()) with their count, each
+// `perf-instrument: [WHERE: ]N functions selected by --filter not measured: REASON (--list shows them)`,
+// WHERE being, if not empty, what they were found in (the launcher's unit).
+void report_skipped(const std::set<selected_function>& functions, const std::string& where = "");
+
 // On stderr, for a function measured under one name though some units name it
 // otherwise (a macro renames its namespace there, say):
 // `file:line:col: warning: NAME is measured under this name; UNIT names it OTHER`.

@@ -1,11 +1,15 @@
 #include "launch.hpp"
 
 #include <clang/Tooling/CompilationDatabase.h>
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Program.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <filesystem>
+#include <functional>
 #include <optional>
+#include <type_traits>
 
 #include "compiler_command.hpp"
 #include "diagnostics.hpp"
@@ -36,9 +40,32 @@ class single_command_database : public clang::tooling::CompilationDatabase {
   clang::tooling::CompileCommand command_;
 };
 
-// Runs `arguments` (a program and its arguments, found on PATH) behind `launchers`;
-// its exit status (127: not found, as a shell says it).
-int run_program(const std::vector<std::string>& launchers, const std::vector<std::string>& command) {
+// `text` with every `from` replaced by `to`.
+std::string replaced(const std::string& text, const std::string& from, const std::string& to) {
+  std::string out;
+  for (std::size_t at = 0;;) {
+    const std::size_t found = text.find(from, at);
+    if (found == std::string::npos) return out + text.substr(at);
+    out += text.substr(at, found - at) + to;
+    at = found + from.size();
+  }
+}
+
+// The type of ExecuteAndWait's stream redirections: llvm::Optional<StringRef> before
+// LLVM 16, std::optional since.
+template <class>
+struct redirects_parameter;
+template <class Result, class Program, class Arguments, class Environment, class Redirects, class... Rest>
+struct redirects_parameter<Result (*)(Program, Arguments, Environment, Redirects, Rest...)> {
+  using type = std::remove_const_t<typename Redirects::value_type>;
+};
+using redirect = redirects_parameter<decltype(&llvm::sys::ExecuteAndWait)>::type;
+
+// Runs `command` (a program and its arguments, found on PATH) behind `launchers`;
+// its exit status (127: not found, as a shell says it). What it prints on stderr
+// is passed through `diagnostics` first, if given.
+int run_program(const std::vector<std::string>& launchers, const std::vector<std::string>& command,
+                const std::function<std::string(const std::string&)>& diagnostics = {}) {
   std::vector<std::string> arguments = launchers;
   arguments.insert(arguments.end(), command.begin(), command.end());
   std::string program = arguments.front();
@@ -51,8 +78,21 @@ int run_program(const std::vector<std::string>& launchers, const std::vector<std
     program = *found;
   }
   std::vector<llvm::StringRef> refs(arguments.begin(), arguments.end());
+  llvm::SmallString<128> captured;
+  redirect redirects[3];
+  if (diagnostics) {
+    if (const std::error_code failure = llvm::sys::fs::createTemporaryFile("perf-instrument", "stderr", captured)) {
+      print_error("cannot create a temporary file: " + failure.message());
+      return 1;
+    }
+    redirects[2] = captured.str();
+  }
   std::string problem;
-  const int status = llvm::sys::ExecuteAndWait(program, refs, {}, {}, 0, 0, &problem);
+  const int status = llvm::sys::ExecuteAndWait(program, refs, {}, redirects, 0, 0, &problem);
+  if (diagnostics) {
+    if (const std::optional<std::string> text = read_file(std::string(captured))) llvm::errs() << diagnostics(*text);
+    llvm::sys::fs::remove(captured);
+  }
   if (status < 0) {
     print_error(arguments.front() + ": " + problem);
     return 1;
@@ -102,14 +142,7 @@ std::string unmirrored_dependencies(const std::string& depfile_text, const std::
     for (const char c : path) out += c == ' ' ? std::string("\\ ") : std::string(1, c);
     return out + "/";
   };
-  const std::string from = escaped(mirror_dir), to = escaped(root);
-  std::string out;
-  for (std::size_t at = 0;;) {
-    const std::size_t found = depfile_text.find(from, at);
-    if (found == std::string::npos) return out + depfile_text.substr(at);
-    out += depfile_text.substr(at, found - at) + to;
-    at = found + from.size();
-  }
+  return replaced(depfile_text, escaped(mirror_dir), escaped(root));
 }
 
 int launch(const launch_options& options, const selection& chosen) {
@@ -126,7 +159,8 @@ int launch(const launch_options& options, const selection& chosen) {
     print_warning(command.unit_path() + " is compiled without measurements: the rewriter could not parse it (see above)");
     return run_program(options.launchers, options.command);
   }
-  llvm::Expected<mirror> instrumented = mirror::make_for_unit(options.mirror_dir, options.editable, *plan);
+  llvm::Expected<mirror> instrumented =
+      mirror::make_for_unit(options.mirror_dir, options.editable, *plan, command.unit_path());
   llvm::Expected<std::set<std::string>> written =
       instrumented ? instrumented->write() : llvm::Expected<std::set<std::string>>(instrumented.takeError());
   if (!written) {
@@ -136,17 +170,24 @@ int launch(const launch_options& options, const selection& chosen) {
   // A header is read by many units: its functions are reported by the one that
   // (re)writes its mirror, once per change, and the unit's own functions every time.
   std::size_t left_out = 0;
+  std::set<selected_function> reported;
   for (const selected_function& f : plan->edits.functions) {
-    if (f.skip_reason.empty() || !(f.file == command.unit_path() || written->count(f.file) != 0)) continue;
+    if (!(f.file == command.unit_path() || written->count(f.file) != 0)) continue;
     if (!is_below_threshold(f.skip_reason)) {
-      warn_skipped(f);
+      reported.insert(f);
       continue;
     }
     ++left_out;
     if (options.verbose) list_function(f, llvm::errs());
   }
+  report_skipped(reported, command.unit_path());
   report_left_out(left_out, chosen.size_threshold(), command.unit_path());
-  const int status = run_program(options.launchers, instrumented->arguments(command));
+  // The compiler names the unit's mirror where it names the unit (see mirror::arguments).
+  std::function<std::string(const std::string&)> diagnostics;
+  if (options.editable.contains(command.unit_path()))
+    diagnostics = [mirrored = instrumented->path_of(command.unit_path()), unit = command.unit_path()](
+                      const std::string& text) { return replaced(text, mirrored, unit); };
+  const int status = run_program(options.launchers, instrumented->arguments(command), diagnostics);
   if (status == 0) {
     if (const std::optional<std::string> depfile = command.depfile())
       unmirror_depfile(fs::absolute(*depfile).string(), instrumented->directory(), options.editable.root);

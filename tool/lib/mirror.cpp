@@ -11,6 +11,7 @@
 #include "diagnostics.hpp"
 #include "files.hpp"
 #include "install_layout.hpp"
+#include "instrumentation_text.hpp"
 
 namespace perf::tool {
 namespace fs = std::filesystem;
@@ -28,9 +29,20 @@ llvm::Expected<mirror> mirror::make(const std::string& output_dir, const project
 }
 
 llvm::Expected<mirror> mirror::make_for_unit(const std::string& mirrors_dir, const project& editable,
-                                             const rewrite_plan& plan) {
+                                             const rewrite_plan& plan, const std::string& unit) {
   llvm::Expected<mirror> made = make(mirrors_dir, editable, plan);
   if (!made) return made.takeError();
+  if (const auto found = made->texts_.find(unit); found != made->texts_.end()) {
+    // GCC takes a file for the main file only under the name the command gives it (a
+    // `#line` naming the original makes the unit a header to it, and its
+    // -Wsubobject-linkage warn), and shows a diagnostic's source line from the file
+    // the location names: the unit's mirror has the original's lines, no prefix.
+    std::string& text = found->second;
+    const std::size_t prefix = file_prefix_length(text);
+    text.erase(file_prefix_offset(text), prefix);
+    made->unit_ = unit;
+    made->unit_includes_runtime_ = prefix != 0;
+  }
   std::string key;
   for (const auto& [path, text] : made->texts_) key = hash_of({key, path, text});
   made->output_dir_ = mirrors_dir + "/" + key;
@@ -61,6 +73,16 @@ std::vector<std::string> mirror::arguments(const compiler_command& command) cons
     }
   }
   out.push_back("-I" + perf_include_dir());
+  if (!unit_.empty() && command.unit_path() == unit_) {
+    if (unit_includes_runtime_) {
+      out.push_back("-include");
+      out.push_back(perf_include_dir() + "/perf/instrumented.hpp");
+    }
+    // Given last, so that GCC tries these first (Clang tries the longest first).
+    const std::string mirrored = path_of(unit_);
+    for (const char* map : {"-fmacro-prefix-map=", "-fdebug-prefix-map="})
+      out.push_back(map + mirrored + "=" + command.prefix_mapped(unit_, map));
+  }
   return out;
 }
 

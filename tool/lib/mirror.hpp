@@ -23,13 +23,15 @@ class mirror {
   // Reads every file the plan's units read and applies the plan's edits to it.
   static llvm::Expected<mirror> make(const std::string& output_dir, const project& editable, const rewrite_plan& plan);
 
-  // --launch: the same for one unit's plan, under `mirrors_dir/<key>`, the key a hash
-  // of every file's path and instrumented text. Units whose plans agree share a tree;
-  // a unit whose plan differs (another standard, filter or macro) has its own, so no
-  // compile ever reads a text planned for another unit. Each file of a tree is a hard
-  // link to `mirrors_dir/texts/<hash>`, the one copy of that file's text.
+  // --launch: the same for the plan of one unit, `unit` (a real path), under
+  // `mirrors_dir/<key>`, the key a hash of every file's path and instrumented text.
+  // Units whose plans agree share a tree; a unit whose plan differs (another
+  // standard, filter or macro) has its own, so no compile ever reads a text planned
+  // for another unit. Each file of a tree is a hard link to `mirrors_dir/texts/<hash>`,
+  // the one copy of that file's text. The unit's own mirror has no file prefix, so
+  // that the compiler takes it for the main file (see arguments()).
   static llvm::Expected<mirror> make_for_unit(const std::string& mirrors_dir, const project& editable,
-                                              const rewrite_plan& plan);
+                                              const rewrite_plan& plan, const std::string& unit);
 
   // The directory the project's root is mirrored to.
   const std::string& directory() const { return output_dir_; }
@@ -41,7 +43,11 @@ class mirror {
   // mirror; every include directory in the project is searched in the mirror first
   // and then where it is (instrumented headers are found before the originals, the
   // others still resolve); files given to -include and -imacros are their mirrors;
-  // the perf headers are added.
+  // the perf headers are added. For a unit's mirror (make_for_unit), the compiler
+  // compiles it as the main file under its mirror's name: the runtime header comes
+  // with -include, and prefix maps make __FILE__ and the debug information name the
+  // original (as the command's own maps rewrite it); the launcher does the same for
+  // the diagnostics.
   std::vector<std::string> arguments(const compiler_command& command) const;
 
   // Writes the files whose mirror is missing or different, each atomically, and
@@ -60,6 +66,8 @@ class mirror {
   std::string texts_dir_;  // for a unit's mirror: where the copies of the texts are
   project editable_;
   std::map<std::string, std::string> texts_;  // real path of the original -> mirrored text
+  std::string unit_;                          // for a unit's mirror: the unit (real path), if in the project
+  bool unit_includes_runtime_ = false;        // whether the unit's mirror needs <perf/instrumented.hpp>
 };
 
 // Why -o cannot write to `output_dir` (a real path), "" when it can: a directory

@@ -19,9 +19,10 @@ struct planned_function {
   std::string existing;   // the scope statement an earlier run left there, if any
   std::string statement;  // the scope statement this unit wants there
   std::string unit;       // real path of the main file of the unit that planned it
+  bool marked = false;    // by hand (the attribute or its annotate spelling), not only by a --filter
 
   auto key() const {
-    return std::tie(body_file, body_offset, file, line, column, name, skip_reason, existing, statement, unit);
+    return std::tie(body_file, body_offset, file, line, column, name, skip_reason, existing, statement, unit, marked);
   }
   bool operator<(const planned_function& other) const { return key() < other.key(); }
 };

@@ -13,6 +13,7 @@ struct selected_function {
   std::string name;
   std::string skip_reason;  // empty when measured
   std::string renamed_by;   // measured, though these units name it otherwise: "UNIT names it NAME; ..."
+  bool marked = false;      // by hand in some unit, not only by a --filter: a skip gets its own warning
 
   auto key() const { return std::tie(file, line, column, name, skip_reason); }
   bool operator<(const selected_function& other) const { return key() < other.key(); }

@@ -1,0 +1,4 @@
+inline int widget() {
+  int idle;
+  return 0;
+}
