@@ -3,6 +3,7 @@
 #include "lib/plan_cache.hpp"
 
 #include <fstream>
+#include <iterator>
 
 #include "scratch_directory.hpp"
 
@@ -19,7 +20,7 @@ TEST_F(PlanCache, APlanComesBackWholeWhileItsFilesAreUnchanged) {
   plan.files_read = {unit};
   plan.inputs = {unit, header};
   plan.edits.files[unit] = file_edits{true, {{9, replacement{0, " PERF_INSTRUMENT(\"f\");"}}}};
-  plan.edits.functions.insert({unit, 1, 5, "f", "", ""});
+  plan.edits.functions.insert({unit, 1, 5, "f", "", "", true});
   plan.edits.functions.insert({unit, 2, 5, "g", "below the size threshold: size 1, threshold 10", ""});
   const plan_cache kept((dir / "plans").string(), "g++ -c unit.cpp");
   EXPECT_FALSE(kept.load());
@@ -30,6 +31,9 @@ TEST_F(PlanCache, APlanComesBackWholeWhileItsFilesAreUnchanged) {
   EXPECT_EQ(loaded->files_read, plan.files_read);
   EXPECT_EQ(loaded->inputs, plan.inputs);
   EXPECT_EQ(loaded->edits.functions, plan.edits.functions);
+  // What == leaves out: a kept plan still knows which functions were marked by hand.
+  EXPECT_TRUE(loaded->edits.functions.begin()->marked);
+  EXPECT_FALSE(std::next(loaded->edits.functions.begin())->marked);
   ASSERT_EQ(loaded->edits.files.count(unit), 1u);
   EXPECT_TRUE(loaded->edits.files.at(unit).prefix);
   EXPECT_EQ(loaded->edits.files.at(unit).replacements, plan.edits.files[unit].replacements);

@@ -38,7 +38,7 @@ json::Value to_json(const rewrite_plan& plan) {
   }
   json::Array functions;
   for (const selected_function& f : plan.edits.functions)
-    functions.push_back(json::Array{f.file, f.line, f.column, f.name, f.skip_reason, f.renamed_by});
+    functions.push_back(json::Array{f.file, f.line, f.column, f.name, f.skip_reason, f.renamed_by, f.marked});
   return json::Object{{"inputs", std::move(inputs)},
                       {"files_read", json::Array(plan.files_read)},
                       {"files", std::move(files)},
@@ -81,7 +81,7 @@ std::optional<rewrite_plan> from_json(const json::Value& value) {
   }
   for (const json::Value& function : *functions) {
     const json::Array* parts = function.getAsArray();
-    if (!parts || parts->size() != 6) return std::nullopt;
+    if (!parts || parts->size() != 7 || !(*parts)[6].getAsBoolean()) return std::nullopt;
     auto text = [&](std::size_t i) {
       const auto value = (*parts)[i].getAsString();
       return value ? value->str() : std::string();
@@ -90,7 +90,7 @@ std::optional<rewrite_plan> from_json(const json::Value& value) {
       const auto value = (*parts)[i].getAsInteger();
       return value ? static_cast<unsigned>(*value) : 0u;
     };
-    plan.edits.functions.insert({text(0), number(1), number(2), text(3), text(4), text(5)});
+    plan.edits.functions.insert({text(0), number(1), number(2), text(3), text(4), text(5), *(*parts)[6].getAsBoolean()});
   }
   return plan;
 }
