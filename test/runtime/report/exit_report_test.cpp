@@ -99,7 +99,7 @@ TEST_F(ExitReport, TheMonotonicClockCountsNanoseconds) {
 
 TEST_F(ExitReport, StatesTheProbeCostItSubtractedAndWhatTheProbeCostTheRun) {
   const fs::path report = dir / "report.json";
-  EXPECT_EQ(run_probe("PERF_REPORT=" + report.string()), "");
+  EXPECT_EQ(run_exit_probe("PERF_REPORT=" + report.string()), "");
   const json parsed = json::parse(read_file(report));
   const json& clock = parsed.at("clock");
   EXPECT_EQ(clock.at("compensated"), true);
@@ -122,17 +122,17 @@ TEST_F(ExitReport, StatesTheProbeCostItSubtractedAndWhatTheProbeCostTheRun) {
 }
 
 TEST_F(ExitReport, CompensateOffShowsTheRawFiguresAndSaysSo) {
-  const std::string text = run_probe("PERF_COMPENSATE=off");
+  const std::string text = run_exit_probe("PERF_COMPENSATE=off");
   EXPECT_NE(text.find(" a call ("), std::string::npos) << text;
   EXPECT_NE(text.find(" inside), not subtracted (PERF_COMPENSATE=off)\n"), std::string::npos) << text;
   const fs::path report = dir / "report.json";
-  run_probe("PERF_COMPENSATE=off PERF_REPORT=" + report.string());
+  run_exit_probe("PERF_COMPENSATE=off PERF_REPORT=" + report.string());
   EXPECT_EQ(json::parse(read_file(report)).at("clock").at("compensated"), false);
 }
 
 TEST_F(ExitReport, ABadCompensateValueWarnsAndSubtracts) {
   const fs::path report = dir / "report.json";
-  const std::string text = run_probe("PERF_COMPENSATE=maybe PERF_REPORT=" + report.string());
+  const std::string text = run_exit_probe("PERF_COMPENSATE=maybe PERF_REPORT=" + report.string());
   EXPECT_EQ(text, "perf: PERF_COMPENSATE='maybe' is neither on nor off; the probe's cost is subtracted\n");
   EXPECT_EQ(json::parse(read_file(report)).at("clock").at("compensated"), true);
 }
