@@ -56,14 +56,6 @@ class reader {
   std::string where_;
 };
 
-// The value of a typed read, or nullopt when the JSON value is of another type;
-// any other error (text that is not JSON) throws simdjson_error.
-template <class T>
-std::optional<T> typed(simdjson::simdjson_result<T> result) {
-  if (result.error() == simdjson::INCORRECT_TYPE || result.error() == simdjson::NUMBER_OUT_OF_RANGE) return std::nullopt;
-  return result.value();
-}
-
 json to_json_value(ondemand::value value) {
   switch (value.type().value()) {
     case ondemand::json_type::object: {
@@ -102,6 +94,25 @@ json to_json_value(ondemand::value value) {
   return json();
 }
 
+// Whether `result`, read from `value`, has the type asked for; when not, `value` is
+// still checked as JSON. Any other error (text that is not JSON) throws simdjson_error.
+template <class T>
+bool has_type(ondemand::value& value, const simdjson::simdjson_result<T>& result) {
+  const simdjson::error_code error = result.error();
+  if (error != simdjson::INCORRECT_TYPE && error != simdjson::NUMBER_OUT_OF_RANGE) {
+    if (error != simdjson::SUCCESS) throw simdjson::simdjson_error(error);
+    return true;
+  }
+  to_json_value(value);
+  return false;
+}
+
+template <class T>
+std::optional<T> typed(ondemand::value& value, simdjson::simdjson_result<T> result) {
+  if (!has_type(value, result)) return std::nullopt;
+  return result.value_unsafe();
+}
+
 // One functions[] element as read: the fields in the order they are checked, each
 // found with the right type, found with another, or missing.
 class function_fields {
@@ -112,24 +123,23 @@ class function_fields {
 
   void read(ondemand::value value) {
     auto object = value.get_object();
-    if (object.error() == simdjson::INCORRECT_TYPE) {
-      to_json_value(value);  // still checked as JSON
+    if (!has_type(value, object)) {
       is_object_ = false;
       return;
     }
     for (auto member : object.value()) {
       const std::string_view key = member.unescaped_key().value();
       ondemand::value v = member.value();
-      if (key == "name") take(name, typed(v.get_string()), record_.name);
-      else if (key == "file") take(file, typed(v.get_string()), record_.file);
-      else if (key == "line") take(line, typed(v.get_uint64()), line_);
-      else if (key == "calls") take(calls, typed(v.get_uint64()), record_.calls);
-      else if (key == "total_ns") take(total_ns, typed(v.get_double()), record_.total_ns);
-      else if (key == "self_ns") take(self_ns, typed(v.get_double()), record_.self_ns);
-      else if (key == "min_ns") take(min_ns, typed(v.get_double()), record_.min_ns);
-      else if (key == "max_ns") take(max_ns, typed(v.get_double()), record_.max_ns);
-      else if (key == "alloc_total_count") take(alloc_total_count, typed(v.get_uint64()), record_.alloc_total_count);
-      else if (key == "alloc_total_bytes") take(alloc_total_bytes, typed(v.get_uint64()), record_.alloc_total_bytes);
+      if (key == "name") take(name, typed(v, v.get_string()), record_.name);
+      else if (key == "file") take(file, typed(v, v.get_string()), record_.file);
+      else if (key == "line") take(line, typed(v, v.get_uint64()), line_);
+      else if (key == "calls") take(calls, typed(v, v.get_uint64()), record_.calls);
+      else if (key == "total_ns") take(total_ns, typed(v, v.get_double()), record_.total_ns);
+      else if (key == "self_ns") take(self_ns, typed(v, v.get_double()), record_.self_ns);
+      else if (key == "min_ns") take(min_ns, typed(v, v.get_double()), record_.min_ns);
+      else if (key == "max_ns") take(max_ns, typed(v, v.get_double()), record_.max_ns);
+      else if (key == "alloc_total_count") take(alloc_total_count, typed(v, v.get_uint64()), record_.alloc_total_count);
+      else if (key == "alloc_total_bytes") take(alloc_total_bytes, typed(v, v.get_uint64()), record_.alloc_total_bytes);
       else if (key == "moments") read_moments(v);
       else if (key == "histogram") read_histogram(v);
       else to_json_value(v);  // derived fields (p50_ns, ...), not read but checked as JSON
@@ -184,8 +194,7 @@ class function_fields {
 
   void read_moments(ondemand::value value) {
     auto object = value.get_object();
-    if (object.error() == simdjson::INCORRECT_TYPE) {
-      to_json_value(value);
+    if (!has_type(value, object)) {
       states_[moments] = state::wrong_type;
       return;
     }
@@ -194,16 +203,15 @@ class function_fields {
     for (auto member : object.value()) {
       const std::string_view key = member.unescaped_key().value();
       ondemand::value v = member.value();
-      if (key == "mean_ns") take(mean_ns, typed(v.get_double()), record_.mean_ns);
-      else if (key == "m2_ns2") take(m2_ns2, typed(v.get_double()), record_.m2_ns2);
+      if (key == "mean_ns") take(mean_ns, typed(v, v.get_double()), record_.mean_ns);
+      else if (key == "m2_ns2") take(m2_ns2, typed(v, v.get_double()), record_.m2_ns2);
       else to_json_value(v);
     }
   }
 
   void read_histogram(ondemand::value value) {
     auto array = value.get_array();
-    if (array.error() == simdjson::INCORRECT_TYPE) {
-      to_json_value(value);
+    if (!has_type(value, array)) {
       states_[histogram] = state::wrong_type;
       return;
     }
@@ -213,8 +221,7 @@ class function_fields {
     for (auto element : array.value()) {
       ondemand::value entry_value = element.value();
       auto entry = entry_value.get_array();
-      if (entry.error() == simdjson::INCORRECT_TYPE) {
-        to_json_value(entry_value);
+      if (!has_type(entry_value, entry)) {
         histogram_well_formed_ = false;
         continue;
       }
@@ -222,8 +229,7 @@ class function_fields {
       size_t size = 0;
       for (auto number : entry.value()) {
         ondemand::value v = number.value();
-        const std::optional<uint64_t> n = typed(v.get_uint64());
-        if (!n) to_json_value(v);
+        const std::optional<uint64_t> n = typed(v, v.get_uint64());
         if (!n || size >= 2)
           histogram_well_formed_ = false;
         else
