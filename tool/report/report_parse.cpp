@@ -280,7 +280,11 @@ void parse_document(ondemand::document& document, parsed_report& out) {
 }  // namespace
 
 report parse_report(const std::string& text, const std::string& path) {
-  const simdjson::padded_string padded(text);
+  static_assert(read_padding >= simdjson::SIMDJSON_PADDING);
+  std::optional<simdjson::padded_string> copy;
+  if (text.capacity() - text.size() < simdjson::SIMDJSON_PADDING) copy.emplace(text);
+  const simdjson::padded_string_view padded =
+      copy ? simdjson::padded_string_view(*copy) : simdjson::padded_string_view(text.data(), text.size(), text.capacity());
   // Kept from report to report: its buffers, as large as the largest report, are
   // allocated (and their pages touched) once.
   thread_local ondemand::parser parser;
