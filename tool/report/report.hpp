@@ -66,7 +66,12 @@ report parse_report(const std::string& text, const std::string& path);
 // The report as the runtime writes it (functions with the derived fields).
 nlohmann::json to_json(const report& r);
 
-// The whole of `path`; throws input_error naming it when it cannot be read.
+// The room read_whole_file leaves after the text: parse_report's parser reads that far
+// past it, and copies text with less room.
+constexpr size_t read_padding = 64;
+
+// The whole of `path`, with `read_padding` bytes of capacity after it; throws
+// input_error naming the path when it cannot be read.
 std::string read_whole_file(const std::string& path);
 
 // Writes `text` to `path` whole or not at all (temporary file and rename);

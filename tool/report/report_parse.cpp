@@ -1,0 +1,327 @@
+// parse_report (report.hpp) on simdjson's On-Demand API: the functions[] rows, most
+// of a large report (10,000 functions x ~100 histogram buckets), go straight into
+// function_records; every other section becomes nlohmann::json as
+// nlohmann::json::parse would make it. Every value is visited, so text that is not
+// JSON is refused wherever it is. Problems are reported in the order the report is
+// checked (JSON, schema version, top-level sections, then each function), whatever
+// the order of the members in the file.
+#include <simdjson.h>
+
+#include <array>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "report.hpp"
+
+namespace perf::report_tool {
+namespace {
+
+using nlohmann::json;
+namespace ondemand = simdjson::ondemand;
+
+// Reads members of one JSON object, naming the file and the member in every error.
+class reader {
+ public:
+  reader(const std::string& path, const json& object, std::string where)
+      : path_(path), object_(object), where_(std::move(where)) {
+    if (!object_.is_object()) fail("is not an object");
+  }
+
+  [[noreturn]] void fail(const std::string& problem) const {
+    throw input_error(fmt::format("{}: {} {}", path_, where_, problem));
+  }
+
+  const json& member(const char* key) const {
+    const auto found = object_.find(key);
+    if (found == object_.end()) fail(fmt::format("has no \"{}\"", key));
+    return *found;
+  }
+
+  double number(const char* key) const {
+    const json& value = member(key);
+    if (!value.is_number()) fail(fmt::format("\"{}\" is not a number", key));
+    return value.get<double>();
+  }
+
+  void array(const char* key) const {
+    if (!member(key).is_array()) fail(fmt::format("\"{}\" is not an array", key));
+  }
+
+  reader object(const char* key) const { return reader(path_, member(key), fmt::format("{}.{}", where_, key)); }
+
+ private:
+  const std::string& path_;
+  const json& object_;
+  std::string where_;
+};
+
+json to_json_value(ondemand::value value) {
+  switch (value.type().value()) {
+    case ondemand::json_type::object: {
+      json object = json::object();
+      for (auto field : value.get_object()) {
+        std::string key(field.unescaped_key().value());
+        object[std::move(key)] = to_json_value(field.value());
+      }
+      return object;
+    }
+    case ondemand::json_type::array: {
+      json array = json::array();
+      for (auto element : value.get_array()) array.push_back(to_json_value(element.value()));
+      return array;
+    }
+    case ondemand::json_type::number:
+      switch (value.get_number_type().value()) {
+        case ondemand::number_type::signed_integer: {  // nlohmann keeps non-negative integers unsigned
+          const int64_t v = value.get_int64().value();
+          return v >= 0 ? json(static_cast<uint64_t>(v)) : json(v);
+        }
+        case ondemand::number_type::unsigned_integer:
+          return json(value.get_uint64().value());
+        case ondemand::number_type::floating_point_number:
+          return json(value.get_double().value());
+      }
+      return json(value.get_double().value());
+    case ondemand::json_type::string:
+      return json(std::string(value.get_string().value()));
+    case ondemand::json_type::boolean:
+      return json(value.get_bool().value());
+    case ondemand::json_type::null:
+      if (!value.is_null()) throw simdjson::simdjson_error(simdjson::N_ATOM_ERROR);
+      return json(nullptr);
+  }
+  return json();
+}
+
+// Whether `result`, read from `value`, has the type asked for; when not, `value` is
+// still checked as JSON. Any other error (text that is not JSON) throws simdjson_error.
+template <class T>
+bool has_type(ondemand::value& value, const simdjson::simdjson_result<T>& result) {
+  const simdjson::error_code error = result.error();
+  if (error != simdjson::INCORRECT_TYPE && error != simdjson::NUMBER_OUT_OF_RANGE) {
+    if (error != simdjson::SUCCESS) throw simdjson::simdjson_error(error);
+    return true;
+  }
+  to_json_value(value);
+  return false;
+}
+
+template <class T>
+std::optional<T> typed(ondemand::value& value, simdjson::simdjson_result<T> result) {
+  if (!has_type(value, result)) return std::nullopt;
+  return result.value_unsafe();
+}
+
+// One functions[] element as read: the fields in the order they are checked, each
+// found with the right type, found with another, or missing.
+class function_fields {
+ public:
+  enum field { name, file, line, calls, total_ns, self_ns, min_ns, max_ns, moments, alloc_total_count,
+               alloc_total_bytes, histogram, mean_ns, m2_ns2, count };
+  enum class state { missing, wrong_type, found };
+
+  void read(ondemand::value value) {
+    auto object = value.get_object();
+    if (!has_type(value, object)) {
+      is_object_ = false;
+      return;
+    }
+    for (auto member : object.value()) {
+      const std::string_view key = member.unescaped_key().value();
+      ondemand::value v = member.value();
+      if (key == "name") take(name, typed(v, v.get_string()), record_.name);
+      else if (key == "file") take(file, typed(v, v.get_string()), record_.file);
+      else if (key == "line") take(line, typed(v, v.get_uint64()), line_);
+      else if (key == "calls") take(calls, typed(v, v.get_uint64()), record_.calls);
+      else if (key == "total_ns") take(total_ns, typed(v, v.get_double()), record_.total_ns);
+      else if (key == "self_ns") take(self_ns, typed(v, v.get_double()), record_.self_ns);
+      else if (key == "min_ns") take(min_ns, typed(v, v.get_double()), record_.min_ns);
+      else if (key == "max_ns") take(max_ns, typed(v, v.get_double()), record_.max_ns);
+      else if (key == "alloc_total_count") take(alloc_total_count, typed(v, v.get_uint64()), record_.alloc_total_count);
+      else if (key == "alloc_total_bytes") take(alloc_total_bytes, typed(v, v.get_uint64()), record_.alloc_total_bytes);
+      else if (key == "moments") read_moments(v);
+      else if (key == "histogram") read_histogram(v);
+      else to_json_value(v);  // derived fields (p50_ns, ...), not read but checked as JSON
+    }
+  }
+
+  // The record, or input_error naming the first problem as the checks meet it.
+  function_record take_record(const std::string& path, size_t index) {
+    const std::string where = fmt::format("functions[{}]", index);
+    auto fail = [&](const std::string& in, const std::string& problem) {
+      throw input_error(fmt::format("{}: {} {}", path, in, problem));
+    };
+    if (!is_object_) fail(where, "is not an object");
+    static constexpr std::array<const char*, count> names = {
+        "name", "file", "line", "calls", "total_ns", "self_ns", "min_ns", "max_ns", "moments",
+        "alloc_total_count", "alloc_total_bytes", "histogram", "mean_ns", "m2_ns2"};
+    auto check = [&](field f, const std::string& in, const char* type) {
+      if (states_[f] == state::missing) fail(in, fmt::format("has no \"{}\"", names[f]));
+      if (states_[f] == state::wrong_type) fail(in, fmt::format("\"{}\" is not {}", names[f], type));
+    };
+    const char* text = "a string";
+    const char* number = "a number";
+    const char* non_negative = "a non-negative integer";
+    check(name, where, text);
+    check(file, where, text);
+    check(line, where, non_negative);
+    check(calls, where, non_negative);
+    for (field f : {total_ns, self_ns, min_ns, max_ns}) check(f, where, number);
+    if (states_[moments] == state::missing) fail(where, "has no \"moments\"");
+    const std::string in_moments = where + ".moments";
+    if (states_[moments] == state::wrong_type) fail(in_moments, "is not an object");
+    check(mean_ns, in_moments, number);
+    check(m2_ns2, in_moments, number);
+    check(alloc_total_count, where, non_negative);
+    check(alloc_total_bytes, where, non_negative);
+    check(histogram, where, "an array");
+    if (!histogram_well_formed_) fail(where, "\"histogram\" holds an entry that is not [bucket, count]");
+    record_.line = static_cast<unsigned>(line_);
+    record_.durations.normalize();
+    if (record_.durations.count() != record_.calls)
+      fail(where, fmt::format("\"histogram\" counts {} calls, \"calls\" says {}", record_.durations.count(),
+                              record_.calls));
+    return std::move(record_);
+  }
+
+ private:
+  template <class T, class U>
+  void take(field f, std::optional<T> value, U& into) {
+    states_[f] = value ? state::found : state::wrong_type;
+    if (value) into = static_cast<U>(*value);
+  }
+
+  void read_moments(ondemand::value value) {
+    auto object = value.get_object();
+    if (!has_type(value, object)) {
+      states_[moments] = state::wrong_type;
+      return;
+    }
+    states_[moments] = state::found;
+    states_[mean_ns] = states_[m2_ns2] = state::missing;
+    for (auto member : object.value()) {
+      const std::string_view key = member.unescaped_key().value();
+      ondemand::value v = member.value();
+      if (key == "mean_ns") take(mean_ns, typed(v, v.get_double()), record_.mean_ns);
+      else if (key == "m2_ns2") take(m2_ns2, typed(v, v.get_double()), record_.m2_ns2);
+      else to_json_value(v);
+    }
+  }
+
+  void read_histogram(ondemand::value value) {
+    auto array = value.get_array();
+    if (!has_type(value, array)) {
+      states_[histogram] = state::wrong_type;
+      return;
+    }
+    states_[histogram] = state::found;
+    histogram_well_formed_ = true;
+    record_.durations.buckets.clear();
+    for (auto element : array.value()) {
+      ondemand::value entry_value = element.value();
+      auto entry = entry_value.get_array();
+      if (!has_type(entry_value, entry)) {
+        histogram_well_formed_ = false;
+        continue;
+      }
+      uint64_t pair[2] = {0, 0};
+      size_t size = 0;
+      for (auto number : entry.value()) {
+        ondemand::value v = number.value();
+        const std::optional<uint64_t> n = typed(v, v.get_uint64());
+        if (!n || size >= 2)
+          histogram_well_formed_ = false;
+        else
+          pair[size] = *n;
+        ++size;
+      }
+      if (size != 2)
+        histogram_well_formed_ = false;
+      else if (pair[1] != 0)
+        record_.durations.buckets.emplace_back(static_cast<unsigned>(pair[0]), pair[1]);
+    }
+  }
+
+  function_record record_;
+  uint64_t line_ = 0;
+  bool is_object_ = true;
+  bool histogram_well_formed_ = true;
+  std::array<state, count> states_{};  // all missing
+};
+
+struct parsed_report {
+  json document = json::object();  // without "functions" when it is an array
+  std::optional<std::vector<function_fields>> functions;
+};
+
+void parse_document(ondemand::document& document, parsed_report& out) {
+  if (document.type().value() != ondemand::json_type::object) {
+    if (document.type().value() == ondemand::json_type::array) {
+      for (auto element : document.get_array()) to_json_value(element.value());
+    }
+    out.document = json();
+    return;
+  }
+  for (auto member : document.get_object()) {
+    std::string key(member.unescaped_key().value());
+    ondemand::value value = member.value();
+    if (key == "functions" && value.type().value() == ondemand::json_type::array) {
+      out.functions.emplace();
+      for (auto element : value.get_array()) out.functions->emplace_back().read(element.value());
+      out.document.erase(key);
+    } else {
+      if (key == "functions") out.functions.reset();
+      out.document[std::move(key)] = to_json_value(value);
+    }
+  }
+}
+
+}  // namespace
+
+report parse_report(const std::string& text, const std::string& path) {
+  static_assert(read_padding >= simdjson::SIMDJSON_PADDING);
+  std::optional<simdjson::padded_string> copy;
+  if (text.capacity() - text.size() < simdjson::SIMDJSON_PADDING) copy.emplace(text);
+  const simdjson::padded_string_view padded =
+      copy ? simdjson::padded_string_view(*copy) : simdjson::padded_string_view(text.data(), text.size(), text.capacity());
+  // Kept from report to report: its buffers, as large as the largest report, are
+  // allocated (and their pages touched) once.
+  thread_local ondemand::parser parser;
+  parsed_report parsed;
+  ondemand::document document;
+  try {
+    document = parser.iterate(padded);
+    parse_document(document, parsed);
+    if (document.current_location().error() == simdjson::SUCCESS)  // something after the value
+      throw simdjson::simdjson_error(simdjson::TRAILING_CONTENT);
+  } catch (const simdjson::simdjson_error& e) {
+    throw input_error(fmt::format("{}: not JSON: {}", path, e.what()));
+  }
+  report r;
+  r.path = path;
+  r.document = std::move(parsed.document);
+  if (!r.document.is_object()) throw input_error(fmt::format("{}: not a report: the JSON is not an object", path));
+  const auto version = r.document.find("schema_version");
+  if (version == r.document.end())
+    throw input_error(fmt::format("{}: no \"schema_version\": a report of schema version 1, written by a runtime older "
+                                  "than perf-report, which reads schema version {} (run the program again with this "
+                                  "runtime)",
+                                  path, schema_version));
+  if (!version->is_number_integer() || version->get<int64_t>() != schema_version)
+    throw input_error(fmt::format("{}: schema version {}; this perf-report reads schema version {}", path,
+                                  version->dump(), schema_version));
+  const reader top(path, r.document, "the report");
+  const double ghz = top.object("clock").number("ghz");
+  if (!(ghz > 0)) top.fail("\"clock.ghz\" is not positive");
+  top.array("threads");
+  if (!parsed.functions) top.array("functions");  // absent, or not an array
+  r.functions.reserve(parsed.functions->size());
+  for (size_t i = 0; i < parsed.functions->size(); ++i) {
+    r.functions.push_back((*parsed.functions)[i].take_record(path, i));
+    r.functions.back().durations.ghz = ghz;
+  }
+  return r;
+}
+
+}  // namespace perf::report_tool
