@@ -69,7 +69,7 @@ struct side {
 bool past_floor(const change& c, double floor) { return std::abs(c.ratio() - 1) > floor; }
 
 // Whether the timing figure differs beyond what the runs' own spread explains.
-bool significant(const side& base, const side& now, const function_diff& d, metric m) {
+bool significant(const side& base, const side& now, const function_diff& d, metric m, double floor) {
   const key k{d.name, d.file, d.line};
   if (base.runs.size() >= 2 && now.runs.size() >= 2)
     return means_differ(sample_moments::of(base.per_run(k, m)), sample_moments::of(now.per_run(k, m)));
@@ -81,12 +81,14 @@ bool significant(const side& base, const side& now, const function_diff& d, metr
     case metric::p50: return quantiles_differ(d.base.durations, d.now.durations, 0.5);
     case metric::p99: return quantiles_differ(d.base.durations, d.now.durations, 0.99);
     // A mean moved by a few preempted calls while the median stayed is the tail
-    // moving, which one run cannot judge (as p99): the median must move the same way.
-    // Self time has no distribution in a report: it moves with the mean.
-    default:
+    // moving, which one run cannot judge (as p99): the median must move the same way,
+    // past the floor. Self time has no distribution in a report: it moves with the mean.
+    default: {
+      const double median_ratio = d.now.quantile_ns(0.5) / d.base.quantile_ns(0.5);
       return means_differ(call_moments(d.base), call_moments(d.now)) &&
-             quantiles_differ(d.base.durations, d.now.durations, 0.5) &&
-             (d.now.mean_ns > d.base.mean_ns) == (d.now.quantile_ns(0.5) > d.base.quantile_ns(0.5));
+             quantiles_differ(d.base.durations, d.now.durations, 0.5) && std::abs(median_ratio - 1) > floor &&
+             (d.now.mean_ns > d.base.mean_ns) == (median_ratio > 1);
+    }
   }
 }
 
@@ -114,7 +116,7 @@ void judge(const side& base, const side& now, function_diff& d, const diff_optio
     // frequency): one run per side cannot tell that from a change (docs/perf-report.md).
     if (m == metric::p99 && !several_runs) continue;
     change& t = c[size_t(m)];
-    t.beyond_noise = past_floor(t, options.noise_floor) && significant(base, now, d, m);
+    t.beyond_noise = past_floor(t, options.noise_floor) && significant(base, now, d, m, options.noise_floor);
   }
 }
 
