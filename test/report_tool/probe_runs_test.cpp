@@ -108,9 +108,9 @@ TEST_F(ProbeRuns, SameProgramIsNoiseAndATwentyPercentSlowdownIsFlaggedEveryTime)
   int quiet = 0, flagged = 0;
   std::vector<std::string> noisy, missed;
   for (int i = 0; i < pairs; ++i) {
-    // One thread, 20,000 calls (~40 ms): long enough that a moment of contention on a
+    // One thread, 60,000 calls (~120 ms): long enough that a moment of contention on a
     // shared machine does not move the median.
-    const std::string work = "PERF_PROBE_CALLS=20000 PERF_PROBE_THREADS=1";
+    const std::string work = "PERF_PROBE_CALLS=60000 PERF_PROBE_THREADS=1";
     const report base = run(fmt::format("base{}", i), work);
     const report same = run(fmt::format("same{}", i), work);
     const report slow = run(fmt::format("slow{}", i), work + " PERF_PROBE_SLOW=1.2");
