@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "sampler/sampler.hpp"
+#include "thread_cpu_time.hpp"
 
 namespace {
 
@@ -37,12 +38,6 @@ __attribute__((noinline)) void cpu_bound_loop() {
     __asm__ __volatile__("" : "+r"(state));
   }
   sink = state;
-}
-
-double thread_cpu_seconds() {
-  timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
 }
 
 double timed_loop() {

@@ -66,6 +66,13 @@ PERF_DETAIL_OUT_OF_LINE void end(thread_state& thread, frame& f) noexcept {
   finish(thread, f, now);
 }
 
+// -Weffc++ (yaml-cpp builds with it) asks for frame_ in the member initialiser list:
+// begin() writes every field of it, and zeroing it first would cost the probe stores.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Weffc++"
+#endif
+
 // Measures the lifetime of the object: from construction to destruction. With
 // `Logged`, the tick log also gets an enter and an exit event.
 template <bool Logged>
@@ -81,6 +88,10 @@ class basic_scope {
   frame frame_;
   thread_state* thread_;
 };
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 #if __cplusplus >= 202002L
 // The same for a constexpr function: it does nothing during constant evaluation,

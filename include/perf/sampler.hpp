@@ -44,6 +44,10 @@ struct sample_summary {
   std::string clock;    // "cpu" or "wall"
   uint64_t total = 0;   // samples taken, all threads
   uint64_t dropped = 0; // samples the runtime had no room for (more distinct stacks than it holds)
+  // Samples taken inside perf's own code (a measured scope's begin and end, the
+  // allocation counters): what measuring costs. The lists below charge them to the
+  // program's code that called it.
+  uint64_t probe_samples = 0;
   std::vector<sampled_location> top_functions;  // most samples first
   std::vector<sampled_location> top_lines;
   std::vector<sampled_thread> threads;  // most samples first

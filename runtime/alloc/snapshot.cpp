@@ -48,7 +48,7 @@ const allocation_stats* at_exit = nullptr;
 
 void read_allocations_at_exit() { at_exit = new allocation_stats(read_allocations()); }
 
-void add_allocations(snapshot& s, const thread_list&) { s.allocations = at_exit != nullptr ? *at_exit : read_allocations(); }
+void add_allocations(snapshot& s, const thread_list&, snapshot_depth) { s.allocations = at_exit != nullptr ? *at_exit : read_allocations(); }
 
 PERF_RUNTIME_ON_START(register_allocation_part) {
   add_snapshot_part(add_allocations);

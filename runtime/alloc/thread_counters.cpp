@@ -12,7 +12,15 @@
 namespace perf::alloc::detail {
 namespace {
 
-thread_counters placeholder{};  // never written: its state stays `unattached`
+// Never written: its state stays `unattached`. Its `recording` is nonzero, so that
+// the interposer's one test of `recording` also sends a thread without its own
+// record to the path that attaches one.
+// constinit: allocations before any constructor runs read it.
+constinit thread_counters placeholder = [] {
+  thread_counters record{};
+  record.recording = 1;
+  return record;
+}();
 thread_counters* list_head = nullptr;
 int counting = inactive;
 

@@ -9,7 +9,7 @@ namespace perf::runtime {
 namespace {
 
 // Where calls of sites beyond max_sites are counted, so nothing goes missing silently.
-const site_info overflow_site = {"(sites beyond the limit of 65535)", "", 0};
+const site_info overflow_site = {"(sites beyond the limit of 65535)", "", 0, max_sites - 1};
 
 struct site_table {
   std::mutex mutex;
@@ -37,9 +37,9 @@ unsigned register_site(detail::site& s) {
   unsigned row = id;
   if (t.sites.size() < max_sites - 1) {
     id = static_cast<unsigned>(t.sites.size());
-    t.sites.push_back({s.name, s.file, s.line});
-    __atomic_store_n(&signal_safe_site_names[id], strdup(s.name), __ATOMIC_RELEASE);
     row = t.rows.try_emplace({s.name, s.file, s.line}, id).first->second;
+    t.sites.push_back({s.name, s.file, s.line, row});
+    __atomic_store_n(&signal_safe_site_names[id], strdup(s.name), __ATOMIC_RELEASE);
   } else if (t.sites.size() == max_sites - 1) {
     t.sites.push_back(overflow_site);
   }
@@ -55,6 +55,12 @@ std::vector<site_info> copy_sites() {
   site_table& t = table();
   std::lock_guard lock(t.mutex);
   return t.sites;
+}
+
+std::vector<site_info> copy_sites_from(unsigned first) {
+  site_table& t = table();
+  std::lock_guard lock(t.mutex);
+  return first < t.sites.size() ? std::vector<site_info>(t.sites.begin() + first, t.sites.end()) : std::vector<site_info>{};
 }
 
 const char* site_name(unsigned id) noexcept {

@@ -18,6 +18,7 @@ struct site_info {
   std::string name;
   std::string file;
   unsigned line = 0;
+  unsigned row = 0;  // the id of the first site registered with this name and location
 };
 
 // Gives `s` its key (and returns it; see detail::site_key): a new id on its first
@@ -31,6 +32,8 @@ unsigned site_count() noexcept;
 
 // Every site registered so far, indexed by id ([0] is unused). Thread-safe.
 std::vector<site_info> copy_sites();
+// The sites registered so far from id `first` on: [i] is site first + i. Thread-safe.
+std::vector<site_info> copy_sites_from(unsigned first);
 
 // The name of site `id`, or null. Async-signal-safe: for the crash dump.
 const char* site_name(unsigned id) noexcept;

@@ -12,10 +12,7 @@ namespace perf::runtime {
 
 void add_snapshot_part(snapshot_part part) { registered<snapshot_part>().push_back(part); }
 
-}  // namespace perf::runtime
-
-perf::snapshot perf::take_snapshot() {
-  using namespace runtime;
+snapshot take_snapshot(const thread_list& threads, snapshot_depth depth) {
   snapshot s;
   s.pid = static_cast<long>(getpid());
   const clock_rate& rate = current_clock_rate();
@@ -28,10 +25,18 @@ perf::snapshot perf::take_snapshot() {
     row.name = std::move(name);
     row.exited = exited;
   };
-  visit_threads([&](const thread_list& threads) {
-    for (const exited_thread& t : threads.exited) add_row(t.tid, t.name, true);
-    for (const thread_record* t : threads.living) add_row(t->tid, thread_name(t->tid), false);
-    for (snapshot_part part : registered<snapshot_part>()) part(s, threads);
+  for (const exited_thread& t : threads.exited) add_row(t.tid, t.name, true);
+  for (const thread_record* t : threads.living) add_row(t->tid, thread_name(t->tid), false);
+  for (snapshot_part part : registered<snapshot_part>()) part(s, threads, depth);
+  return s;
+}
+
+}  // namespace perf::runtime
+
+perf::snapshot perf::take_snapshot() {
+  snapshot s;
+  runtime::visit_threads([&](const runtime::thread_list& threads) {
+    s = runtime::take_snapshot(threads, runtime::snapshot_depth::report);
   });
   return s;
 }

@@ -1,6 +1,7 @@
 #include "export/endpoint.hpp"
 
 #include <charconv>
+#include <memory>
 #include <optional>
 
 #include "export/metrics.hpp"
@@ -12,7 +13,7 @@ namespace {
 
 constexpr unsigned max_window_seconds = 300;
 
-http_response text(int status, std::string body) { return {status, "text/plain; charset=utf-8", std::move(body), {}}; }
+http_response text(int status, std::string body) { return {status, "text/plain; charset=utf-8", std::move(body), {}, {}}; }
 
 const char* const index_page =
     "perf-instrument live endpoint\n"
@@ -45,7 +46,7 @@ http_reply window(const http_request& request, unsigned default_seconds,
   if (!finish) return {text(404, unavailable), {}, {}};
   http_reply reply;
   reply.delay = std::chrono::seconds(*seconds);
-  reply.later = [finish = std::move(*finish), content_type] { return http_response{200, content_type, finish(), {}}; };
+  reply.later = [finish = std::move(*finish), content_type] { return http_response{200, content_type, finish(), {}, {}}; };
   return reply;
 }
 
@@ -60,10 +61,13 @@ http_reply endpoint::answer(const http_request& request) {
   const std::string& path = request.path;
   if (path == "/metrics") {
     const metrics_format format = metrics_format_for(request.accept);
-    return {{200, metrics_content_type(format), format_metrics(served_snapshot(), format), {}}, {}, {}};
+    auto page = std::make_shared<metrics_page>(served_metrics(), format);
+    http_response response{200, metrics_content_type(format), {}, {}, {}};
+    response.stream = [page](char* out, size_t room) { return page->read(out, room); };
+    return {std::move(response), {}, {}};
   }
-  if (path == "/report") return {{200, "text/plain; charset=utf-8", format_text(served_snapshot()), {}}, {}, {}};
-  if (path == "/report.json") return {{200, "application/json", format_json(served_snapshot()), {}}, {}, {}};
+  if (path == "/report") return {{200, "text/plain; charset=utf-8", format_text(served_snapshot()), {}, {}}, {}, {}};
+  if (path == "/report.json") return {{200, "application/json", format_json(served_snapshot()), {}, {}}, {}, {}};
   if (path == "/debug/pprof/profile")
     return window(request, 30, start_profile_window, "application/octet-stream",
                   "sampling is off (PERF_SAMPLE_HZ=0)\n");

@@ -1,93 +1,12 @@
 #include "export/metrics.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
 
 namespace perf::runtime {
 namespace {
-
-// Writes lines into one buffer with plain copies, no formatting library: 10,000
-// functions take a few hundred thousand lines, each repeating its labels.
-class writer {
- public:
-  explicit writer(metrics_format format) : openmetrics_(format == metrics_format::openmetrics) {}
-
-  // `# HELP` and `# TYPE` of a family; a counter's family name has no `_total`
-  // in OpenMetrics, its samples do in both formats.
-  void family(std::string_view name, std::string_view type, std::string_view help) {
-    const bool counter = type == "counter";
-    const std::string_view family_name =
-        counter && openmetrics_ ? name.substr(0, name.size() - std::string_view("_total").size()) : name;
-    room(2 * family_name.size() + help.size() + type.size() + 16);
-    put("# HELP ");
-    put(family_name);
-    put(" ");
-    put(help);
-    put("\n# TYPE ");
-    put(family_name);
-    put(" ");
-    put(type);
-    put("\n");
-  }
-
-  // `name{labels more} value`: `labels` already escaped and joined, may be empty;
-  // `more` follows them (a bucket's `,le="..."`).
-  void sample(std::string_view name, std::string_view labels, uint64_t value, std::string_view more = {}) {
-    start(name, labels, more);
-    end_ = std::to_chars(end_, end_ + 24, value).ptr;
-    put("\n");
-  }
-  void sample(std::string_view name, std::string_view labels, double value) {
-    start(name, labels, {});
-    end_ = std::to_chars(end_, end_ + 32, value).ptr;
-    put("\n");
-  }
-
-  // Makes room for `bytes` more at once: growing a buffer of tens of megabytes step by
-  // step costs more than writing it.
-  void reserve(size_t bytes) { room(bytes); }
-
-  std::string finish() {
-    if (openmetrics_) {
-      room(8);
-      put("# EOF\n");
-    }
-    out_.resize(static_cast<size_t>(end_ - out_.data()));
-    return std::move(out_);
-  }
-
- private:
-  void start(std::string_view name, std::string_view labels, std::string_view more) {
-    room(name.size() + labels.size() + more.size() + 40);  // and the value, the braces, the line feed
-    put(name);
-    if (!labels.empty()) {
-      *end_++ = '{';
-      put(labels);
-      put(more);
-      *end_++ = '}';
-    }
-    *end_++ = ' ';
-  }
-
-  // Makes room for `bytes` more, growing the buffer by half its size at least.
-  void room(size_t bytes) {
-    const size_t used = static_cast<size_t>(end_ - out_.data());
-    if (out_.size() - used >= bytes) return;
-    out_.resize(std::max(out_.size() + out_.size() / 2, used + bytes) + 65536);
-    end_ = out_.data() + used;
-  }
-
-  void put(std::string_view text) {
-    if (text.empty()) return;  // its data() may be null, which memcpy must not get
-    std::memcpy(end_, text.data(), text.size());
-    end_ += text.size();
-  }
-
-  bool openmetrics_;
-  std::string out_ = std::string(65536, '\0');
-  char* end_ = out_.data();
-};
 
 // A label value as both formats quote it: backslash, double quote and line feed
 // escaped; bytes that are not UTF-8 become U+FFFD (a scraper rejects the whole page
@@ -113,103 +32,69 @@ void append_label_value(std::string& out, std::string_view text) {
   }
 }
 
-void append_label(std::string& out, std::string_view name, std::string_view value) {
-  if (!out.empty()) out += ',';
+void append_label(std::string& out, size_t row_start, std::string_view name, std::string_view value) {
+  if (out.size() != row_start) out += ',';
   out += name;
   out += "=\"";
   append_label_value(out, value);
   out += '"';
 }
 
-std::string function_labels(const function_stats& f) {
-  std::string labels;
-  append_label(labels, "function", f.name);
-  append_label(labels, "file", f.file);
-  append_label(labels, "line", std::to_string(f.line));
-  return labels;
+char* put(char* out, std::string_view text) {
+  std::memcpy(out, text.data(), text.size());
+  return out + text.size();
 }
 
-std::string thread_labels(long tid, std::string_view name) {
-  std::string labels;
-  append_label(labels, "tid", std::to_string(tid));
-  append_label(labels, "thread", name);
-  return labels;
+char* put_count(char* out, uint64_t value) { return std::to_chars(out, out + 20, value).ptr; }
+
+// Nanoseconds as seconds, to the nanosecond ("0.000012345", "2"): two integers, where
+// the shortest round-trip form of the double would cost several times as much. The
+// clock counts no finer than a nanosecond.
+char* put_seconds(char* out, double ns) {
+  if (!(ns >= 0 && ns < 9e18)) return std::to_chars(out, out + 32, ns * 1e-9).ptr;
+  const uint64_t whole_ns = static_cast<uint64_t>(ns + 0.5);
+  out = put_count(out, whole_ns / 1000000000);
+  const uint64_t fraction = whole_ns % 1000000000;
+  if (fraction == 0) return out;
+  // The fraction's nine digits, leading zeros included, after a 1 that becomes the point.
+  char* const point = out;
+  out = put_count(out, 1000000000 + fraction);
+  *point = '.';
+  while (out[-1] == '0') --out;
+  return out;
 }
 
-std::string bound_text(double seconds) {
-  char digits[32];
-  return std::string(digits, std::to_chars(digits, digits + sizeof digits, seconds).ptr);
+// Copies `size` bytes in blocks of 16, the last one whole: up to 15 bytes more are
+// read after `from` and written after `out`, which both must have room for (a
+// call's end of line is checked once, not a copy's). Short copies are most of the
+// page; as blocks they take a few instructions where a call of memcpy takes more.
+constexpr size_t copy_block = 16;
+static_assert(label_padding + 1 >= copy_block, "a label's last block stays in what may be read");
+char* copy_padded(char* out, const char* from, size_t size) {
+  for (size_t i = 0; i < size; i += copy_block) __builtin_memcpy(out + i, from + i, copy_block);
+  return out + size;
 }
 
-void add_functions(writer& w, const snapshot& s, bool allocations) {
-  std::vector<std::string> labels;
-  labels.reserve(s.functions.size());
-  for (const function_stats& f : s.functions) labels.push_back(function_labels(f));
-  const size_t n = s.functions.size();
-  size_t label_bytes = 0;
-  for (const std::string& l : labels) label_bytes += l.size();
-  // Every line repeats its labels: 5 counters and 20 lines of histogram per function.
-  w.reserve(label_bytes * 25 + n * 25 * 64);
-
-  w.family("perf_function_calls_total", "counter", "Finished calls of a measured function.");
-  for (size_t i = 0; i < n; ++i) w.sample("perf_function_calls_total", labels[i], s.functions[i].calls);
-  w.family("perf_function_seconds_total", "counter", "Time inside a measured function, recursion counted once.");
-  for (size_t i = 0; i < n; ++i) w.sample("perf_function_seconds_total", labels[i], s.functions[i].total_ns * 1e-9);
-  w.family("perf_function_self_seconds_total", "counter", "Time inside a measured function but not in measured callees.");
-  for (size_t i = 0; i < n; ++i)
-    w.sample("perf_function_self_seconds_total", labels[i], s.functions[i].self_ns * 1e-9);
-  if (allocations) {
-    w.family("perf_function_allocations_total", "counter", "Heap allocations during a measured function, callees included.");
-    for (size_t i = 0; i < n; ++i)
-      w.sample("perf_function_allocations_total", labels[i],
-               static_cast<uint64_t>(std::llround(s.functions[i].alloc_count * static_cast<double>(s.functions[i].calls))));
-    w.family("perf_function_allocated_bytes_total", "counter", "Bytes allocated during a measured function, callees included.");
-    for (size_t i = 0; i < n; ++i)
-      w.sample("perf_function_allocated_bytes_total", labels[i],
-               static_cast<uint64_t>(std::llround(s.functions[i].alloc_bytes * static_cast<double>(s.functions[i].calls))));
+// `name{labels} ` or, without labels, `name `.
+char* put_line_start(char* out, std::string_view name, std::string_view labels) {
+  out = put(out, name);
+  if (!labels.empty()) {
+    *out++ = '{';
+    out = copy_padded(out, labels.data(), labels.size());
+    *out++ = '}';
   }
-
-  // The buckets' bounds are the same in every process, so that sums over a fleet hold.
-  std::vector<std::string> bucket_labels;
-  for (double bound : latency_bucket_bounds_seconds) bucket_labels.push_back(",le=\"" + bound_text(bound) + "\"");
-  w.family("perf_function_duration_seconds", "histogram", "Duration of each call of a measured function.");
-  for (size_t i = 0; i < n; ++i) {
-    const function_stats& f = s.functions[i];
-    // The histogram may lag the count by a running thread's last few calls: the
-    // buckets are cut to the count, so that they never exceed _count.
-    for (size_t b = 0; b < bucket_labels.size(); ++b)
-      w.sample("perf_function_duration_seconds_bucket", labels[i],
-               b < f.latency_buckets.size() ? std::min(f.latency_buckets[b], f.calls) : f.calls, bucket_labels[b]);
-    w.sample("perf_function_duration_seconds_bucket", labels[i], f.calls, ",le=\"+Inf\"");
-    w.sample("perf_function_duration_seconds_sum", labels[i], f.mean_ns * static_cast<double>(f.calls) * 1e-9);
-    w.sample("perf_function_duration_seconds_count", labels[i], f.calls);
-  }
+  *out++ = ' ';
+  return out;
 }
 
-void add_threads(writer& w, const snapshot& s) {
-  std::vector<std::string> labels;
-  for (const thread_stats& t : s.threads) labels.push_back(thread_labels(t.tid, t.name));
-  w.family("perf_thread_calls_total", "counter", "Finished calls of measured functions on a thread.");
-  for (size_t i = 0; i < labels.size(); ++i) w.sample("perf_thread_calls_total", labels[i], s.threads[i].calls);
-  w.family("perf_thread_tick_events", "gauge", "Tick-log events a thread's ring holds.");
-  for (size_t i = 0; i < labels.size(); ++i) w.sample("perf_thread_tick_events", labels[i], s.threads[i].tick_events);
-  w.family("perf_thread_tick_dropped_total", "counter", "Older tick-log events a thread's ring overwrote.");
-  for (size_t i = 0; i < labels.size(); ++i)
-    w.sample("perf_thread_tick_dropped_total", labels[i], s.threads[i].tick_dropped);
-}
+constexpr std::string_view histogram_name = "perf_function_duration_seconds";
+constexpr size_t histogram_lines = std::size(latency_bucket_bounds_seconds) + 3;  // +Inf, _sum, _count
+constexpr size_t longest_more = 16;   // `,le="..."} `
+constexpr size_t longest_value = 32;  // a count, seconds, or a double's shortest form
+constexpr size_t line_slack = 2 * copy_block;
 
-void add_thread_allocations(writer& w, const snapshot& s) {
-  std::vector<std::string> labels;
-  for (const thread_allocations& t : s.allocations.threads) labels.push_back(thread_labels(t.tid, t.name));
-  const auto& rows = s.allocations.threads;
-  w.family("perf_thread_allocations_total", "counter", "Heap allocations made by a thread.");
-  for (size_t i = 0; i < rows.size(); ++i) w.sample("perf_thread_allocations_total", labels[i], rows[i].allocations);
-  w.family("perf_thread_allocated_bytes_total", "counter", "Bytes allocated by a thread.");
-  for (size_t i = 0; i < rows.size(); ++i) w.sample("perf_thread_allocated_bytes_total", labels[i], rows[i].bytes);
-  w.family("perf_thread_frees_total", "counter", "Heap blocks freed by a thread.");
-  for (size_t i = 0; i < rows.size(); ++i) w.sample("perf_thread_frees_total", labels[i], rows[i].frees);
-  w.family("perf_thread_freed_bytes_total", "counter", "Bytes freed by a thread.");
-  for (size_t i = 0; i < rows.size(); ++i) w.sample("perf_thread_freed_bytes_total", labels[i], rows[i].bytes_freed);
+uint64_t per_call_total(double per_call, uint64_t calls) {
+  return static_cast<uint64_t>(std::llround(per_call * static_cast<double>(calls)));
 }
 
 }  // namespace
@@ -224,23 +109,240 @@ const char* metrics_content_type(metrics_format format) {
                                                : "text/plain; version=0.0.4; charset=utf-8";
 }
 
-std::string format_metrics(const snapshot& s, metrics_format format) {
-  writer w(format);
-  const bool allocations = s.allocations.counting != "inactive";
-  add_functions(w, s, allocations);
-  add_threads(w, s);
-  if (allocations) add_thread_allocations(w, s);
-  w.family("perf_ticklog_events", "gauge", "Tick-log events the rings hold, all threads.");
-  w.sample("perf_ticklog_events", "", s.ticklog.events);
-  w.family("perf_ticklog_dropped_total", "counter", "Tick-log events overwritten, all threads.");
-  w.sample("perf_ticklog_dropped_total", "", s.ticklog.dropped);
-  if (s.samples.hz != 0) {
-    w.family("perf_samples_total", "counter", "Samples the sampling profiler took, all threads.");
-    w.sample("perf_samples_total", "", s.samples.total);
-    w.family("perf_samples_dropped_total", "counter", "Samples the profiler had no room for.");
-    w.sample("perf_samples_dropped_total", "", s.samples.dropped);
+std::string function_label_text(std::string_view name, std::string_view file, unsigned line) {
+  std::string text;
+  char digits[24];
+  append_label(text, 0, "function", name);
+  append_label(text, 0, "file", file);
+  append_label(text, 0, "line", std::string_view(digits, static_cast<size_t>(put_count(digits, line) - digits)));
+  return text;
+}
+
+metrics_page::metrics_page(const snapshot& taken, metrics_format format) : metrics_page(metrics_content{{}, taken}, format) {
+  c_.counts.functions.clear();
+  std::vector<const function_stats*> by_name;
+  for (const function_stats& f : taken.functions) by_name.push_back(&f);
+  std::sort(by_name.begin(), by_name.end(), [](const function_stats* a, const function_stats* b) {
+    return before_on_page({a->name, a->file, a->line}, {b->name, b->file, b->line});
+  });
+  std::vector<size_t> ends;
+  for (const function_stats* f : by_name) {
+    function_labels_ += function_label_text(f->name, f->file, f->line);
+    ends.push_back(function_labels_.size());
   }
-  return w.finish();
+  function_labels_.append(label_padding, '\0');
+  c_.functions.reserve(by_name.size());
+  for (size_t row = 0; row < by_name.size(); ++row) {
+    const function_stats& f = *by_name[row];
+    const size_t start = row == 0 ? 0 : ends[row - 1];
+    metrics_function& m = c_.functions.emplace_back();
+    m.labels = std::string_view(function_labels_).substr(start, ends[row] - start);
+    m.calls = f.calls;
+    m.allocations = per_call_total(f.alloc_count, f.calls);
+    m.allocated_bytes = per_call_total(f.alloc_bytes, f.calls);
+    m.total_ns = f.total_ns;
+    m.self_ns = f.self_ns;
+    m.duration_sum_ns = f.mean_ns * static_cast<double>(f.calls);
+    for (size_t b = 0; b < m.latency.size(); ++b) m.latency[b] = b < f.latency_buckets.size() ? f.latency_buckets[b] : f.calls;
+  }
+}
+
+metrics_page::metrics_page(metrics_content content, metrics_format format)
+    : c_(std::move(content)), openmetrics_(format == metrics_format::openmetrics) {
+  const snapshot& counts = c_.counts;
+  const bool allocations = counts.allocations.counting != "inactive";
+  using fs = label_set;
+  using mc = metrics_content;
+  families_ = {
+      {"perf_function_calls_total", "counter", "Finished calls of a measured function.", fs::functions,
+       [](const mc& c, size_t i) { return c.functions[i].calls; }, nullptr},
+      {"perf_function_seconds_total", "counter", "Time inside a measured function, recursion counted once.",
+       fs::functions, nullptr, [](const mc& c, size_t i) { return c.functions[i].total_ns; }},
+      {"perf_function_self_seconds_total", "counter", "Time inside a measured function but not in measured callees.",
+       fs::functions, nullptr, [](const mc& c, size_t i) { return c.functions[i].self_ns; }},
+  };
+  if (allocations) {
+    families_.push_back({"perf_function_allocations_total", "counter",
+                         "Heap allocations during a measured function, callees included.", fs::functions,
+                         [](const mc& c, size_t i) { return c.functions[i].allocations; }, nullptr});
+    families_.push_back({"perf_function_allocated_bytes_total", "counter",
+                         "Bytes allocated during a measured function, callees included.", fs::functions,
+                         [](const mc& c, size_t i) { return c.functions[i].allocated_bytes; }, nullptr});
+  }
+  families_.push_back({histogram_name, "histogram", "Duration of each call of a measured function.", fs::functions,
+                       nullptr, nullptr});
+  families_.push_back({"perf_thread_calls_total", "counter", "Finished calls of measured functions on a thread.",
+                       fs::threads, [](const mc& c, size_t i) { return c.counts.threads[i].calls; }, nullptr});
+  families_.push_back({"perf_thread_tick_events", "gauge", "Tick-log events a thread's ring holds.", fs::threads,
+                       [](const mc& c, size_t i) { return c.counts.threads[i].tick_events; }, nullptr});
+  families_.push_back({"perf_thread_tick_dropped_total", "counter", "Older tick-log events a thread's ring overwrote.",
+                       fs::threads, [](const mc& c, size_t i) { return c.counts.threads[i].tick_dropped; }, nullptr});
+  if (allocations) {
+    families_.push_back({"perf_thread_allocations_total", "counter", "Heap allocations made by a thread.",
+                         fs::allocation_threads,
+                         [](const mc& c, size_t i) { return c.counts.allocations.threads[i].allocations; }, nullptr});
+    families_.push_back({"perf_thread_allocated_bytes_total", "counter", "Bytes allocated by a thread.",
+                         fs::allocation_threads,
+                         [](const mc& c, size_t i) { return c.counts.allocations.threads[i].bytes; }, nullptr});
+    families_.push_back({"perf_thread_frees_total", "counter", "Heap blocks freed by a thread.",
+                         fs::allocation_threads,
+                         [](const mc& c, size_t i) { return c.counts.allocations.threads[i].frees; }, nullptr});
+    families_.push_back({"perf_thread_freed_bytes_total", "counter", "Bytes freed by a thread.",
+                         fs::allocation_threads,
+                         [](const mc& c, size_t i) { return c.counts.allocations.threads[i].bytes_freed; }, nullptr});
+  }
+  families_.push_back({"perf_ticklog_events", "gauge", "Tick-log events the rings hold, all threads.", fs::none,
+                       [](const mc& c, size_t) { return c.counts.ticklog.events; }, nullptr});
+  families_.push_back({"perf_ticklog_dropped_total", "counter", "Tick-log events overwritten, all threads.", fs::none,
+                       [](const mc& c, size_t) { return c.counts.ticklog.dropped; }, nullptr});
+  if (counts.samples.hz != 0) {
+    families_.push_back({"perf_samples_total", "counter", "Samples the sampling profiler took, all threads.",
+                         fs::none, [](const mc& c, size_t) { return c.counts.samples.total; }, nullptr});
+    families_.push_back({"perf_samples_dropped_total", "counter", "Samples the profiler had no room for.", fs::none,
+                         [](const mc& c, size_t) { return c.counts.samples.dropped; }, nullptr});
+  }
+
+  // Every line repeats its row's labels: the threads' are escaped once here, copied after.
+  const auto thread_labels = [this](label_set set, long tid, std::string_view name) {
+    std::string& text = thread_label_text_[static_cast<size_t>(set) - 1];
+    const size_t start = text.size();
+    char digits[24];
+    append_label(text, start, "tid", std::string_view(digits, static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, tid).ptr - digits)));
+    append_label(text, start, "thread", name);
+    thread_label_ends_[static_cast<size_t>(set) - 1].push_back(text.size());
+  };
+  for (const thread_stats& t : counts.threads) thread_labels(fs::threads, t.tid, t.name);
+  for (const thread_allocations& t : counts.allocations.threads) thread_labels(fs::allocation_threads, t.tid, t.name);
+  for (std::string& text : thread_label_text_) text.append(label_padding, '\0');
+
+  // The buckets' bounds are the same in every process, so that sums over a fleet hold.
+  for (size_t b = 0; b < buckets_.size(); ++b) {
+    char bound[24] = "+Inf";
+    const char* end = b < std::size(latency_bucket_bounds_seconds)
+                          ? std::to_chars(bound, bound + sizeof bound, latency_bucket_bounds_seconds[b]).ptr
+                          : bound + 4;
+    bucket_text& text = buckets_[b];
+    text = {};
+    char* at = put(text.text, ",le=\"");
+    at = put(at, std::string_view(bound, static_cast<size_t>(end - bound)));
+    at = put(at, "\"} ");
+    text.size = static_cast<size_t>(at - text.text);
+  }
+}
+
+size_t metrics_page::rows(const family& f) const {
+  switch (f.labels) {
+    case label_set::functions: return c_.functions.size();
+    case label_set::threads: return c_.counts.threads.size();
+    case label_set::allocation_threads: return c_.counts.allocations.threads.size();
+    case label_set::none: return 1;
+  }
+  return 0;
+}
+
+std::string_view metrics_page::labels(label_set set, size_t row) const {
+  if (set == label_set::none) return {};
+  if (set == label_set::functions) return c_.functions[row].labels;
+  const std::string& text = thread_label_text_[static_cast<size_t>(set) - 1];
+  const std::vector<size_t>& ends = thread_label_ends_[static_cast<size_t>(set) - 1];
+  const size_t start = row == 0 ? 0 : ends[row - 1];
+  return std::string_view(text).substr(start, ends[row] - start);
+}
+
+size_t metrics_page::next_bound() const {
+  if (family_ == families_.size()) return 8;  // `# EOF`
+  const family& f = families_[family_];
+  if (row_ == 0) return 2 * f.name.size() + f.help.size() + f.type.size() + 32;
+  const size_t line = f.name.size() + labels(f.labels, row_ - 1).size() + longest_more + longest_value + line_slack;
+  return f.count == nullptr && f.nanoseconds == nullptr ? histogram_lines * line : line;
+}
+
+char* metrics_page::write_next(char* out) const {
+  if (family_ == families_.size()) return put(out, "# EOF\n");
+  const family& f = families_[family_];
+  if (row_ != 0) return write_row(f, row_ - 1, out);
+  // A counter's family name has no `_total` in OpenMetrics; its samples have it in both formats.
+  const std::string_view name =
+      openmetrics_ && f.type == "counter" ? f.name.substr(0, f.name.size() - std::string_view("_total").size()) : f.name;
+  out = put(out, "# HELP ");
+  out = put(out, name);
+  *out++ = ' ';
+  out = put(out, f.help);
+  out = put(out, "\n# TYPE ");
+  out = put(out, name);
+  *out++ = ' ';
+  out = put(out, f.type);
+  *out++ = '\n';
+  return out;
+}
+
+char* metrics_page::write_row(const family& f, size_t row, char* out) const {
+  const std::string_view row_labels = labels(f.labels, row);
+  if (f.count != nullptr || f.nanoseconds != nullptr) {
+    out = put_line_start(out, f.name, row_labels);
+    out = f.count != nullptr ? put_count(out, f.count(c_, row)) : put_seconds(out, f.nanoseconds(c_, row));
+    *out++ = '\n';
+    return out;
+  }
+  const metrics_function& fn = c_.functions[row];
+  // Every bucket's line starts as the first one does: copied from it.
+  char* const first = out;
+  out = put(out, "perf_function_duration_seconds_bucket{");
+  out = copy_padded(out, row_labels.data(), row_labels.size());
+  const size_t prefix = static_cast<size_t>(out - first);
+  for (size_t b = 0; b < buckets_.size(); ++b) {
+    if (b != 0) out = copy_padded(out, first, prefix);
+    out = copy_padded(out, buckets_[b].text, buckets_[b].size);
+    // The histogram may lag the count by a running thread's last few calls: the
+    // buckets are cut to the count, so that they never exceed _count.
+    out = put_count(out, b < fn.latency.size() ? std::min(fn.latency[b], fn.calls) : fn.calls);
+    *out++ = '\n';
+  }
+  out = put_line_start(out, "perf_function_duration_seconds_sum", row_labels);
+  out = put_seconds(out, fn.duration_sum_ns);
+  out = put(out, "\n");
+  out = put_line_start(out, "perf_function_duration_seconds_count", row_labels);
+  out = put_count(out, fn.calls);
+  *out++ = '\n';
+  return out;
+}
+
+void metrics_page::advance() {
+  if (family_ == families_.size()) {
+    done_ = true;
+    return;
+  }
+  if (++row_ <= rows(families_[family_])) return;
+  row_ = 0;
+  ++family_;
+  if (family_ == families_.size() && !openmetrics_) done_ = true;
+}
+
+size_t metrics_page::read(char* out, size_t room) {
+  char* at = out;
+  char* const end = out + room;
+  for (;;) {
+    if (staged_at_ < staged_.size()) {
+      const size_t n = std::min(staged_.size() - staged_at_, static_cast<size_t>(end - at));
+      std::memcpy(at, staged_.data() + staged_at_, n);
+      staged_at_ += n;
+      at += n;
+      if (staged_at_ < staged_.size()) return static_cast<size_t>(at - out);
+    }
+    if (done_) break;
+    const size_t bound = next_bound();
+    if (bound <= static_cast<size_t>(end - at)) {
+      at = write_next(at);
+    } else if (at == out) {  // not even one piece fits: it goes out in parts
+      staged_.resize(bound);
+      staged_.resize(static_cast<size_t>(write_next(staged_.data()) - staged_.data()));
+      staged_at_ = 0;
+    } else {
+      break;
+    }
+    advance();
+  }
+  return static_cast<size_t>(at - out);
 }
 
 }  // namespace perf::runtime

@@ -3,8 +3,14 @@
 #ifndef PERF_RUNTIME_EXPORT_METRICS_HPP
 #define PERF_RUNTIME_EXPORT_METRICS_HPP
 
+#include <stddef.h>
+#include <stdint.h>
+
+#include <array>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <vector>
 
 #include "perf/report.hpp"
 
@@ -18,7 +24,110 @@ metrics_format metrics_format_for(std::string_view accept);
 // The Content-Type of `format`.
 const char* metrics_content_type(metrics_format format);
 
-std::string format_metrics(const snapshot& s, metrics_format format);
+// Readable bytes that follow every function's label text (metrics_function::labels):
+// the page copies labels in blocks.
+constexpr size_t label_padding = 16;
+
+// `function="...",file="...",line="..."` as the page writes it: escaped (backslash,
+// double quote, line feed; bytes that are not UTF-8 become U+FFFD).
+std::string function_label_text(std::string_view name, std::string_view file, unsigned line);
+
+// A measured function's name and location.
+struct function_location {
+  std::string_view name;
+  std::string_view file;
+  unsigned line = 0;
+};
+
+// Whether `a`'s series come before `b`'s on the page: by name, then file, then line
+// (an order that stays from page to page).
+inline bool before_on_page(const function_location& a, const function_location& b) {
+  return std::tie(a.name, a.file, a.line) < std::tie(b.name, b.file, b.line);
+}
+
+// One measured function's series.
+struct metrics_function {
+  std::string_view labels;  // function_label_text(), followed by label_padding readable bytes
+  uint64_t calls = 0;
+  uint64_t allocations = 0;
+  uint64_t allocated_bytes = 0;
+  double total_ns = 0;
+  double self_ns = 0;
+  double duration_sum_ns = 0;  // the durations of every call
+  // [i]: calls that took at most latency_bucket_bounds_seconds[i] (cumulative).
+  std::array<uint64_t, std::size(latency_bucket_bounds_seconds)> latency{};
+};
+
+// What a page shows: the functions, in the page's order (before_on_page), and
+// the rest from a snapshot (its `functions` are not read): threads, allocations,
+// tick log, the sampler's counts.
+struct metrics_content {
+  std::vector<metrics_function> functions;
+  snapshot counts;
+};
+
+// The page of one snapshot, written piece by piece into the caller's buffer: the
+// server sends each piece as it comes, so a page of tens of megabytes (10,000
+// functions) is never held whole. One thread at a time.
+class metrics_page {
+ public:
+  // The page of `taken`, its functions' labels escaped here.
+  metrics_page(const snapshot& taken, metrics_format format);
+  // The page of `content`, whose label text outlives the page.
+  metrics_page(metrics_content content, metrics_format format);
+  // Its functions' labels may point into the page itself.
+  metrics_page(const metrics_page&) = delete;
+  metrics_page& operator=(const metrics_page&) = delete;
+
+  // Writes the page's next bytes, at most `room` of them, to `out`; returns how many.
+  // Returns 0 only once the whole page has been read (so any `room` of at least 1
+  // makes progress). Whole lines go out while they fit; a piece of the page larger
+  // than `room` goes out over several calls.
+  size_t read(char* out, size_t room);
+
+ private:
+  enum class label_set { functions, threads, allocation_threads, none };
+  struct family {
+    std::string_view name;  // its samples' name (a counter's ends in _total)
+    std::string_view type;
+    std::string_view help;
+    label_set labels;
+    // The sample of `row`: a count, or nanoseconds it writes as seconds; neither for
+    // the latency histogram.
+    uint64_t (*count)(const metrics_content&, size_t row);
+    double (*nanoseconds)(const metrics_content&, size_t row);
+  };
+
+  size_t rows(const family& f) const;
+  std::string_view labels(label_set set, size_t row) const;
+  size_t next_bound() const;  // the most bytes the next piece can take
+  char* write_next(char* out) const;
+  void advance();
+  char* write_row(const family& f, size_t row, char* out) const;
+
+  metrics_content c_;
+  std::string function_labels_;  // what c_'s labels point into, when the page owns them
+  bool openmetrics_;
+  std::vector<family> families_;
+  // The threads' label text, escaped once per page: row i's is [ends[i-1], ends[i]),
+  // followed by padding for copies in blocks.
+  std::array<std::string, 2> thread_label_text_;
+  std::array<std::vector<size_t>, 2> thread_label_ends_;
+  // Each bucket's line after the row's labels, up to its value: `,le="1e-07"} `; +Inf last.
+  struct bucket_text {
+    char text[32];
+    size_t size;
+  };
+  std::array<bucket_text, std::size(latency_bucket_bounds_seconds) + 1> buckets_;
+  // Where the page is: a family (families_.size(): the end), and in it the header
+  // (row 0) or a row (row i + 1).
+  size_t family_ = 0;
+  size_t row_ = 0;
+  bool done_ = false;
+  // A piece larger than the caller's room, written whole here and handed out in parts.
+  std::string staged_;
+  size_t staged_at_ = 0;
+};
 
 }  // namespace perf::runtime
 

@@ -5,7 +5,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <mutex>
 
+#include "core/settings.hpp"
+#include "core/snapshot.hpp"
+#include "export/label_cache.hpp"
+#include "measure/totals.hpp"
 #include "sampler/sampler.hpp"
 
 namespace perf::runtime {
@@ -18,6 +23,37 @@ void erase_server_rows(Rows& rows, long tid) {
   rows.erase(std::remove_if(rows.begin(), rows.end(), [tid](const auto& row) { return row.tid == tid; }), rows.end());
 }
 
+void erase_server_rows(snapshot& s) {
+  const long tid = server_tid.load(std::memory_order_acquire);
+  if (tid == 0) return;
+  erase_server_rows(s.threads, tid);
+  erase_server_rows(s.allocations.threads, tid);
+  erase_server_rows(s.samples.threads, tid);
+}
+
+// The functions with calls, in the page's order, with the figures
+// perf::function_stats would have (metrics_page takes them from it).
+std::vector<metrics_function> page_functions(const label_cache& cache, const std::vector<binned_totals>& per_site) {
+  const double ticks_per_ns = current_clock_rate().ticks_per_ns;
+  std::vector<metrics_function> functions;
+  functions.reserve(cache.rows_by_name().size());
+  for (const unsigned row : cache.rows_by_name()) {
+    const binned_totals& t = per_site[row];
+    if (t.calls == 0) continue;
+    metrics_function& f = functions.emplace_back();
+    f.labels = cache.labels(row).text;
+    f.calls = t.calls;
+    f.allocations = t.alloc_count;
+    f.allocated_bytes = t.alloc_bytes;
+    f.total_ns = static_cast<double>(t.total) / ticks_per_ns;
+    f.self_ns = static_cast<double>(t.self) / ticks_per_ns;
+    f.duration_sum_ns = t.distribution.mean / ticks_per_ns * static_cast<double>(t.calls);
+    uint64_t below = 0;
+    for (size_t b = 0; b < f.latency.size(); ++b) f.latency[b] = below += t.latency[b];
+  }
+  return functions;
+}
+
 }  // namespace
 
 void become_server_thread() noexcept {
@@ -28,14 +64,26 @@ void become_server_thread() noexcept {
 }
 
 snapshot served_snapshot() {
-  snapshot s = take_snapshot();
-  const long tid = server_tid.load(std::memory_order_acquire);
-  if (tid != 0) {
-    erase_server_rows(s.threads, tid);
-    erase_server_rows(s.allocations.threads, tid);
-    erase_server_rows(s.samples.threads, tid);
-  }
+  snapshot s = perf::take_snapshot();
+  erase_server_rows(s);
   return s;
+}
+
+metrics_content served_metrics() {
+  static std::mutex cache_mutex;
+  static label_cache* const cache = new label_cache;  // never destroyed: pages point into it
+  const std::lock_guard lock(cache_mutex);
+  cache->update();
+  metrics_content content;
+  binned_function_totals totals;
+  visit_threads([&](const thread_list& threads) {
+    content.counts = take_snapshot(threads, snapshot_depth::counts);
+    totals = read_binned_totals(threads, cache->rows());
+  });
+  for (size_t row = 0; row < content.counts.threads.size(); ++row) content.counts.threads[row].calls = totals.thread_calls[row];
+  erase_server_rows(content.counts);
+  content.functions = page_functions(*cache, totals.per_site);
+  return content;
 }
 
 }  // namespace perf::runtime

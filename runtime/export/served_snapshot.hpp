@@ -2,6 +2,7 @@
 #ifndef PERF_RUNTIME_EXPORT_SERVED_SNAPSHOT_HPP
 #define PERF_RUNTIME_EXPORT_SERVED_SNAPSHOT_HPP
 
+#include "export/metrics.hpp"
 #include "perf/report.hpp"
 
 namespace perf::runtime {
@@ -13,6 +14,13 @@ void become_server_thread() noexcept;
 
 // perf::take_snapshot() without the server thread's rows. Any thread.
 snapshot served_snapshot();
+
+// What /metrics shows, without the server thread's rows: the same page as
+// metrics_page(served_snapshot()) would give, read without building the report's
+// rows (perf::function_stats) or symbolizing samples. The label text lives as long
+// as the process. Any thread; one at a time (the others wait), so not in the child
+// of a fork() that another thread made while in it (the child has no endpoint).
+metrics_content served_metrics();
 
 }  // namespace perf::runtime
 

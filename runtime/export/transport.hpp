@@ -25,6 +25,11 @@ struct http_response {
   std::string content_type;
   std::string body;
   std::string allow;  // the Allow header of a 405; empty: none
+  // When set, the body is what this writes instead of `body`, sent as it comes
+  // (chunked): each call writes at most `room` bytes to `out` and returns how many,
+  // 0 once the body is complete. Called on the server thread, until it returns 0 or
+  // the client goes; destroyed after the last call.
+  std::function<size_t(char* out, size_t room)> stream;
 };
 
 // The answer to a request: `response` now, or, when `later` is set, what `later`

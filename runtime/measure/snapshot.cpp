@@ -1,9 +1,8 @@
 // Measure's part of perf::snapshot: the per-site ticks of every thread turned into
 // per-function times.
 #include <algorithm>
+#include <array>
 #include <cmath>
-#include <map>
-#include <string_view>
 #include <tuple>
 
 #include "core/settings.hpp"
@@ -17,20 +16,22 @@
 namespace perf {
 namespace {
 
-using location = std::tuple<std::string_view, std::string_view, unsigned>;
-
-function_stats to_function_stats(const location& where, const runtime::accumulator& a, double ticks_per_ns,
-                                 const std::vector<double>& latency_bounds_ticks) {
+function_stats to_function_stats(runtime::site_info&& where, const runtime::accumulator& a, double ticks_per_ns,
+                                 const runtime::latency_binning& binning) {
   auto ns = [&](double ticks) { return ticks / ticks_per_ns; };
   // A bucket's midpoint may lie just outside the values seen; the extremes are exact.
   // (Not std::clamp: a running thread's slot may be read between updating min and max.)
-  auto quantile_ns = [&](double q) {
-    return ns(std::min(std::max(a.durations.quantile(q), static_cast<double>(a.min)), static_cast<double>(a.max)));
+  constexpr std::array<double, 4> percentiles = {0.50, 0.90, 0.99, 0.999};
+  std::array<double, percentiles.size()> at_quantile;
+  runtime::bucket_counts buckets = a.durations.nonzero_buckets();
+  runtime::quantiles(buckets, percentiles, at_quantile);
+  auto quantile_ns = [&](size_t k) {
+    return ns(std::min(std::max(at_quantile[k], static_cast<double>(a.min)), static_cast<double>(a.max)));
   };
   function_stats f;
-  f.name = std::get<0>(where);
-  f.file = std::get<1>(where);
-  f.line = std::get<2>(where);
+  f.name = std::move(where.name);
+  f.file = std::move(where.file);
+  f.line = where.line;
   f.calls = a.calls;
   f.total_ns = ns(static_cast<double>(a.total));
   f.self_ns = ns(static_cast<double>(a.self));
@@ -38,44 +39,51 @@ function_stats to_function_stats(const location& where, const runtime::accumulat
   f.min_ns = ns(static_cast<double>(a.min));
   f.max_ns = ns(static_cast<double>(a.max));
   f.stddev_ns = ns(std::sqrt(a.distribution.variance()));
-  f.p50_ns = quantile_ns(0.50);
-  f.p90_ns = quantile_ns(0.90);
-  f.p99_ns = quantile_ns(0.99);
-  f.p999_ns = quantile_ns(0.999);
+  f.p50_ns = quantile_ns(0);
+  f.p90_ns = quantile_ns(1);
+  f.p99_ns = quantile_ns(2);
+  f.p999_ns = quantile_ns(3);
   f.alloc_count = static_cast<double>(a.alloc_count) / static_cast<double>(a.calls);
   f.alloc_bytes = static_cast<double>(a.alloc_bytes) / static_cast<double>(a.calls);
   f.m2_ns2 = a.distribution.m2 / (ticks_per_ns * ticks_per_ns);
   f.alloc_total_count = a.alloc_count;
   f.alloc_total_bytes = a.alloc_bytes;
-  f.histogram = a.durations.nonzero_buckets();
-  f.latency_buckets = a.durations.cumulative_counts(latency_bounds_ticks);
+  f.latency_buckets = binning.cumulative(buckets);
+  f.histogram = std::move(buckets);
   return f;
 }
 
-// The measured functions, merged by name and location, by total time; and each
-// thread's count of calls.
-void add_functions(snapshot& s, const runtime::thread_list& threads) {
+// The measured functions, merged by name and location (the sites of a row), by
+// total time, then by name and location; and each thread's count of calls. At
+// depth `counts`, nothing (/metrics reads them with measure/totals.hpp).
+void add_functions(snapshot& s, const runtime::thread_list& threads, runtime::snapshot_depth depth) {
+  if (depth != runtime::snapshot_depth::report) return;
   if (detail::current_thread != nullptr) detail::drain_pending(*detail::current_thread);
-  const std::vector<runtime::site_info> sites = runtime::copy_sites();
+  std::vector<runtime::site_info> sites = runtime::copy_sites();
   std::vector<runtime::accumulator> per_site = runtime::site_totals(threads, static_cast<unsigned>(sites.size()));
   const double ticks_per_ns = runtime::current_clock_rate().ticks_per_ns;
 
-  std::map<location, runtime::accumulator> by_location;
-  for (size_t id = 1; id < sites.size(); ++id) {
-    runtime::accumulator& a = per_site[id];
-    if (a.calls == 0) continue;
-    const location where{sites[id].name, sites[id].file, sites[id].line};
-    if (auto found = by_location.find(where); found != by_location.end())
-      found->second.merge(a);
-    else
-      by_location.emplace(where, std::move(a));
-  }
-  std::vector<double> latency_bounds_ticks;
-  for (double seconds : latency_bucket_bounds_seconds) latency_bounds_ticks.push_back(seconds * 1e9 * ticks_per_ns);
-  for (const auto& [where, a] : by_location)
-    s.functions.push_back(to_function_stats(where, a, ticks_per_ns, latency_bounds_ticks));
-  std::stable_sort(s.functions.begin(), s.functions.end(),
-                   [](const function_stats& a, const function_stats& b) { return a.total_ns > b.total_ns; });
+  // Each row's statistics merged into its first site's, in the order of the ids.
+  for (unsigned id = 1; id < sites.size(); ++id)
+    if (sites[id].row != id) per_site[sites[id].row].merge(per_site[id]);
+  struct ranked_row {
+    double total_ns;
+    unsigned row;  // the id of the row's first site
+  };
+  std::vector<ranked_row> rows;
+  for (unsigned id = 1; id < sites.size(); ++id)
+    if (sites[id].row == id && per_site[id].calls != 0)
+      rows.push_back({static_cast<double>(per_site[id].total) / ticks_per_ns, id});
+  std::sort(rows.begin(), rows.end(), [&](const ranked_row& a, const ranked_row& b) {
+    if (a.total_ns != b.total_ns) return a.total_ns > b.total_ns;
+    const runtime::site_info &at = sites[a.row], &bt = sites[b.row];
+    return std::tie(at.name, at.file, at.line) < std::tie(bt.name, bt.file, bt.line);
+  });
+
+  const runtime::latency_binning& binning = runtime::fixed_latency_binning();
+  s.functions.reserve(rows.size());
+  for (const ranked_row& r : rows)
+    s.functions.push_back(to_function_stats(std::move(sites[r.row]), per_site[r.row], ticks_per_ns, binning));
   runtime::add_probe_figures(s, runtime::current_compensation(), ticks_per_ns);
 
   const std::vector<uint64_t> calls = runtime::calls_per_thread(threads);

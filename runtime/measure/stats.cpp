@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/settings.hpp"
 #include "perf/detail/atomic.hpp"
 
 namespace perf::runtime {
@@ -34,21 +35,52 @@ void moments::merge(const moments& other) {
 
 double moments::variance() const { return count < 2 ? 0.0 : m2 / static_cast<double>(count); }
 
+namespace {
+
+// Calls visit(block, counters) for each block of histogram buckets that slot `s`
+// holds in `arena`; its own thread may still be writing them.
+template <class Visit>
+void for_each_block(const detail::slot& s, const uint64_t* arena, Visit visit) {
+  for (unsigned b = 0; b < detail::histogram_blocks; ++b) {
+    const uint32_t handle = load_relaxed(s.blocks[b]);
+    if (handle != 0) visit(b, arena + uint64_t{handle} * detail::histogram_block_size);
+  }
+}
+
+// Calls visit(site, bucket) for each duration `thread` has not yet put in its
+// histograms whose site id is below `sites`.
+template <class Visit>
+void for_each_pending(const detail::thread_state& thread, size_t sites, Visit visit) {
+  const uint32_t pending = __atomic_load_n(&thread.pending_count, __ATOMIC_ACQUIRE);
+  for (uint32_t i = 0; i < pending && i < detail::pending_capacity; ++i) {
+    const uint64_t entry = load_relaxed(thread.pending[i]);
+    const uint64_t site = entry >> detail::pending_duration_bits;
+    if (site < sites) visit(site, detail::bucket_index(entry & detail::pending_duration_mask));
+  }
+}
+
+}  // namespace
+
+histogram::block& histogram::counters(unsigned i) {
+  if (position_[i] == 0) {
+    blocks_.emplace_back();
+    position_[i] = static_cast<uint8_t>(blocks_.size());
+  }
+  return blocks_[position_[i] - 1u];
+}
+
 void histogram::add(unsigned bucket, uint64_t n) {
   if (n == 0) return;
-  auto& b = blocks_[bucket / detail::histogram_block_size];
-  if (!b) b = std::make_unique<block>();
-  (*b)[bucket % detail::histogram_block_size] += n;
+  counters(bucket / detail::histogram_block_size)[bucket % detail::histogram_block_size] += n;
   count_ += n;
 }
 
-void histogram::add_block(unsigned block_index, const uint64_t* counters) {
-  auto& b = blocks_[block_index];
-  if (!b) b = std::make_unique<block>();
+void histogram::add_block(unsigned block_index, const uint64_t* source) {
+  block& b = counters(block_index);
   uint64_t added = 0;
   for (unsigned j = 0; j < detail::histogram_block_size; ++j) {
-    const uint64_t n = load_relaxed(counters[j]);
-    (*b)[j] += n;
+    const uint64_t n = load_relaxed(source[j]);
+    b[j] += n;
     added += n;
   }
   count_ += added;
@@ -56,18 +88,21 @@ void histogram::add_block(unsigned block_index, const uint64_t* counters) {
 
 void histogram::merge(const histogram& other) {
   for (unsigned i = 0; i < detail::histogram_blocks; ++i) {
-    if (!other.blocks_[i]) continue;
-    for (unsigned j = 0; j < detail::histogram_block_size; ++j)
-      add(i * detail::histogram_block_size + j, (*other.blocks_[i])[j]);
+    const block* theirs = other.find(i);
+    if (theirs == nullptr) continue;
+    block& ours = counters(i);
+    for (unsigned j = 0; j < detail::histogram_block_size; ++j) ours[j] += (*theirs)[j];
   }
+  count_ += other.count_;
 }
 
-std::vector<std::pair<unsigned, uint64_t>> histogram::nonzero_buckets() const {
-  std::vector<std::pair<unsigned, uint64_t>> buckets;
+bucket_counts histogram::nonzero_buckets() const {
+  bucket_counts buckets;
   for (unsigned i = 0; i < detail::histogram_blocks; ++i) {
-    if (!blocks_[i]) continue;
+    const block* b = find(i);
+    if (b == nullptr) continue;
     for (unsigned j = 0; j < detail::histogram_block_size; ++j)
-      if ((*blocks_[i])[j] != 0) buckets.emplace_back(i * detail::histogram_block_size + j, (*blocks_[i])[j]);
+      if ((*b)[j] != 0) buckets.emplace_back(i * detail::histogram_block_size + j, (*b)[j]);
   }
   return buckets;
 }
@@ -83,37 +118,57 @@ double representative(unsigned bucket) {
 }  // namespace
 
 double histogram::quantile(double q) const {
-  if (count_ == 0) return 0;
-  const uint64_t rank = std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(q * static_cast<double>(count_))));
-  uint64_t seen = 0;
-  for (unsigned i = 0; i < detail::histogram_blocks; ++i) {
-    if (!blocks_[i]) continue;
-    for (unsigned j = 0; j < detail::histogram_block_size; ++j) {
-      seen += (*blocks_[i])[j];
-      if (seen >= rank) return representative(i * detail::histogram_block_size + j);
-    }
-  }
-  return 0;
+  double value = 0;
+  quantiles(nonzero_buckets(), {&q, 1}, {&value, 1});
+  return value;
 }
 
-std::vector<uint64_t> histogram::cumulative_counts(const std::vector<double>& bounds) const {
-  std::vector<uint64_t> below(bounds.size(), 0);
-  for (unsigned i = 0; i < detail::histogram_blocks; ++i) {
-    if (!blocks_[i]) continue;
-    for (unsigned j = 0; j < detail::histogram_block_size; ++j) {
-      const uint64_t n = (*blocks_[i])[j];
-      if (n == 0) continue;
-      const double value = representative(i * detail::histogram_block_size + j);
-      for (size_t b = 0; b < bounds.size(); ++b)
-        if (value <= bounds[b]) below[b] += n;
+void quantiles(const bucket_counts& buckets, std::span<const double> qs, std::span<double> values) {
+  std::fill(values.begin(), values.end(), 0.0);
+  uint64_t count = 0;
+  for (const auto& [bucket, n] : buckets) count += n;
+  if (count == 0 || qs.empty()) return;
+  auto rank = [&](size_t k) {
+    return std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(qs[k] * static_cast<double>(count))));
+  };
+  size_t next = 0;  // the first of qs whose value is not found yet
+  uint64_t next_rank = rank(0);
+  uint64_t seen = 0;
+  for (const auto& [bucket, n] : buckets) {
+    seen += n;
+    while (seen >= next_rank) {
+      values[next] = representative(bucket);
+      if (++next == qs.size()) return;
+      next_rank = rank(next);
     }
   }
+}
+
+latency_binning::latency_binning(double ticks_per_ns) {
+  std::array<double, bounds> bound_ticks;
+  for (unsigned b = 0; b < bounds; ++b) bound_ticks[b] = latency_bucket_bounds_seconds[b] * 1e9 * ticks_per_ns;
+  for (unsigned bucket = 0; bucket < detail::histogram_buckets; ++bucket) {
+    const double value = representative(bucket);
+    unsigned b = 0;
+    while (b < bounds && value > bound_ticks[b]) ++b;
+    of_[bucket] = static_cast<uint8_t>(b);
+  }
+}
+
+std::vector<uint64_t> latency_binning::cumulative(const bucket_counts& buckets) const {
+  std::vector<uint64_t> below(bounds, 0);
+  for (const auto& [bucket, n] : buckets)
+    for (unsigned b = of_[bucket]; b < bounds; ++b) below[b] += n;
   return below;
 }
 
-void accumulator::add(const detail::slot& s, const uint64_t* arena) {
+const latency_binning& fixed_latency_binning() {
+  static const latency_binning* const binning = new latency_binning(current_clock_rate().ticks_per_ns);
+  return *binning;
+}
+
+void call_totals::add(const detail::slot& s) {
   const uint64_t n = load_relaxed(s.calls);
-  if (n == 0) return;
   calls += n;
   total += load_relaxed(s.total);
   self += load_relaxed(s.self);
@@ -123,15 +178,9 @@ void accumulator::add(const detail::slot& s, const uint64_t* arena) {
   alloc_bytes += load_relaxed(s.alloc_bytes);
   distribution.merge(moments::from_shifted(n, load_relaxed(s.reference), load_relaxed(s.sum_deviation),
                                            load_relaxed(s.sum_squared_deviation)));
-  for (unsigned b = 0; b < detail::histogram_blocks; ++b) {
-    const uint32_t handle = load_relaxed(s.blocks[b]);
-    if (handle == 0) continue;
-    durations.add_block(b, arena + uint64_t{handle} * detail::histogram_block_size);
-  }
 }
 
-void accumulator::merge(const accumulator& other) {
-  if (other.calls == 0) return;
+void call_totals::merge(const call_totals& other) {
   calls += other.calls;
   total += other.total;
   self += other.self;
@@ -140,17 +189,42 @@ void accumulator::merge(const accumulator& other) {
   alloc_count += other.alloc_count;
   alloc_bytes += other.alloc_bytes;
   distribution.merge(other.distribution);
+}
+
+void accumulator::add(const detail::slot& s, const uint64_t* arena) {
+  if (load_relaxed(s.calls) == 0) return;
+  call_totals::add(s);
+  for_each_block(s, arena, [&](unsigned block, const uint64_t* counters) { durations.add_block(block, counters); });
+}
+
+void accumulator::merge(const accumulator& other) {
+  if (other.calls == 0) return;
+  call_totals::merge(other);
   durations.merge(other.durations);
 }
 
+void binned_totals::add(const detail::slot& s, const uint64_t* arena, const latency_binning& binning) {
+  if (load_relaxed(s.calls) == 0) return;
+  call_totals::add(s);
+  for_each_block(s, arena, [&](unsigned block, const uint64_t* counters) {
+    for (unsigned j = 0; j < detail::histogram_block_size; ++j)
+      latency[binning(block * detail::histogram_block_size + j)] += load_relaxed(counters[j]);
+  });
+}
+
+void binned_totals::merge(const binned_totals& other) {
+  if (other.calls == 0) return;
+  call_totals::merge(other);
+  for (size_t b = 0; b < latency.size(); ++b) latency[b] += other.latency[b];
+}
+
 void add_pending_durations(const detail::thread_state& thread, std::vector<accumulator>& per_site) {
-  const uint32_t pending = __atomic_load_n(&thread.pending_count, __ATOMIC_ACQUIRE);
-  for (uint32_t i = 0; i < pending && i < detail::pending_capacity; ++i) {
-    const uint64_t entry = load_relaxed(thread.pending[i]);
-    const uint64_t site = entry >> detail::pending_duration_bits;
-    if (site < per_site.size())
-      per_site[site].durations.add(detail::bucket_index(entry & detail::pending_duration_mask), 1);
-  }
+  for_each_pending(thread, per_site.size(), [&](uint64_t site, unsigned bucket) { per_site[site].durations.add(bucket, 1); });
+}
+
+void add_pending_durations(const detail::thread_state& thread, std::vector<binned_totals>& per_site,
+                           const latency_binning& binning) {
+  for_each_pending(thread, per_site.size(), [&](uint64_t site, unsigned bucket) { ++per_site[site].latency[binning(bucket)]; });
 }
 
 }  // namespace perf::runtime

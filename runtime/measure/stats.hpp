@@ -5,12 +5,14 @@
 
 #include <array>
 #include <cstdint>
-#include <memory>
+#include <iterator>
+#include <span>
 #include <utility>
 #include <vector>
 
 #include "perf/detail/histogram_index.hpp"
 #include "perf/detail/thread_state.hpp"
+#include "perf/report.hpp"
 
 namespace perf::runtime {
 
@@ -28,8 +30,12 @@ struct moments {
   double variance() const;  // population variance; 0 for fewer than two values
 };
 
+// A histogram's nonzero buckets as (bucket, count), ascending.
+using bucket_counts = std::vector<std::pair<unsigned, uint64_t>>;
+
 // Log-linear histogram of durations in ticks (buckets: perf/detail/histogram_index.hpp),
-// holding only the blocks of buckets that were hit.
+// holding only the blocks of buckets that were hit, in one allocation: a snapshot
+// builds one per function.
 class histogram {
  public:
   void add(unsigned bucket, uint64_t count);
@@ -38,23 +44,51 @@ class histogram {
   void add_block(unsigned block, const uint64_t* counters);
   void merge(const histogram& other);
   uint64_t count() const { return count_; }
-  // The nonzero buckets as (bucket, count), ascending.
-  std::vector<std::pair<unsigned, uint64_t>> nonzero_buckets() const;
-  // The value at quantile `q` in [0, 1]: the midpoint of the bucket holding the
-  // rank ceil(q * count), within 1/128 of every value in that bucket.
+  bucket_counts nonzero_buckets() const;
+  // quantiles() of this histogram's values at `q`.
   double quantile(double q) const;
-  // For each of `bounds` (ascending, in ticks): how many values are at most it,
-  // a bucket counting as its midpoint.
-  std::vector<uint64_t> cumulative_counts(const std::vector<double>& bounds) const;
 
  private:
   using block = std::array<uint64_t, detail::histogram_block_size>;
-  std::array<std::unique_ptr<block>, detail::histogram_blocks> blocks_;
+  static_assert(detail::histogram_blocks < 256, "block positions are bytes");
+  // The counters of bucket block i, created zeroed on first use.
+  block& counters(unsigned i);
+  // The counters of bucket block i, or null when none was hit.
+  const block* find(unsigned i) const { return position_[i] == 0 ? nullptr : &blocks_[position_[i] - 1u]; }
+
+  std::array<uint8_t, detail::histogram_blocks> position_{};  // 1 + index in blocks_; 0 = none
+  std::vector<block> blocks_;                                  // in the order first hit
   uint64_t count_ = 0;
 };
 
-// Everything the report shows of one function, in ticks.
-struct accumulator {
+// The values at quantiles `qs` (ascending, each in [0, 1]) of the values counted in
+// `buckets`, into `values` (as many): for each, the midpoint of the bucket holding
+// the rank ceil(q * count), within 1/128 of every value in that bucket; 0 when
+// `buckets` is empty.
+void quantiles(const bucket_counts& buckets, std::span<const double> qs, std::span<double> values);
+
+// Which of the fixed latency buckets (perf::latency_bucket_bounds_seconds) each
+// histogram bucket falls in, for one clock rate: a bucket counts as its midpoint,
+// which is at most that bound and above the one before.
+class latency_binning {
+ public:
+  static constexpr unsigned bounds = std::size(latency_bucket_bounds_seconds);
+
+  explicit latency_binning(double ticks_per_ns);
+  // The fixed bucket of histogram bucket `bucket`; `bounds` when above every bound.
+  unsigned operator()(unsigned bucket) const { return of_[bucket]; }
+  // For each bound: how many of the values counted in `buckets` are at most it.
+  std::vector<uint64_t> cumulative(const bucket_counts& buckets) const;
+
+ private:
+  std::array<uint8_t, detail::histogram_buckets> of_;
+};
+
+// The binning for this process's clock. Thread-safe.
+const latency_binning& fixed_latency_binning();
+
+// Everything the report shows of one function but its distribution's buckets, in ticks.
+struct call_totals {
   uint64_t calls = 0;
   uint64_t total = 0;
   uint64_t self = 0;
@@ -63,6 +97,15 @@ struct accumulator {
   uint64_t alloc_count = 0;
   uint64_t alloc_bytes = 0;
   moments distribution;
+
+  // Adds a slot's figures but its histogram; its own thread may still be writing
+  // it (fields read atomically).
+  void add(const detail::slot& s);
+  void merge(const call_totals& other);
+};
+
+// Everything the report shows of one function, in ticks.
+struct accumulator : call_totals {
   histogram durations;
 
   // Adds a slot that its own thread may still be writing (fields read atomically).
@@ -71,10 +114,25 @@ struct accumulator {
   void merge(const accumulator& other);
 };
 
+// What /metrics shows of one function: the durations counted in the fixed latency
+// buckets instead of a histogram. Bucket for bucket the same counts as
+// fixed_latency_binning().cumulative() of the accumulator's histogram.
+struct binned_totals : call_totals {
+  // [i]: durations in fixed bucket i (not cumulative); [bounds]: above every bound.
+  std::array<uint64_t, latency_binning::bounds + 1> latency{};
+
+  // As accumulator::add.
+  void add(const detail::slot& s, const uint64_t* arena, const latency_binning& binning);
+  void merge(const binned_totals& other);
+};
+
 // Adds the durations that `thread` has not yet put in its histograms to the
 // accumulators of their sites (indexed by site id). While the thread runs on, a
 // few of them may be counted twice or not at all; all other statistics are exact.
 void add_pending_durations(const detail::thread_state& thread, std::vector<accumulator>& per_site);
+// The same for binned totals.
+void add_pending_durations(const detail::thread_state& thread, std::vector<binned_totals>& per_site,
+                           const latency_binning& binning);
 
 }  // namespace perf::runtime
 

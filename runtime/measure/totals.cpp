@@ -4,6 +4,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -24,6 +25,7 @@ constexpr size_t slots_bytes = size_t{max_sites} * sizeof(detail::slot);
 // thread list's lock, which guards it.
 struct exited_totals {
   std::vector<accumulator> per_site;   // index = site id
+  std::vector<binned_totals> binned;   // the same, for /metrics
   std::vector<uint64_t> calls;         // index = exited thread
 };
 
@@ -61,7 +63,12 @@ void merge_exiting(thread_record& thread, size_t exited_index) {
   exited_totals& totals = exited();
   const unsigned count = site_count();
   if (totals.per_site.size() < count) totals.per_site.resize(count);
-  for (unsigned id = 1; id < count; ++id) totals.per_site[id].add(thread.state.slots[id], thread.state.arena);
+  if (totals.binned.size() < count) totals.binned.resize(count);
+  const latency_binning& binning = fixed_latency_binning();
+  for (unsigned id = 1; id < count; ++id) {
+    totals.per_site[id].add(thread.state.slots[id], thread.state.arena);
+    totals.binned[id].add(thread.state.slots[id], thread.state.arena, binning);
+  }
   totals.calls.resize(exited_index + 1);
   totals.calls[exited_index] = thread_calls(thread, count);
 }
@@ -96,12 +103,10 @@ PERF_RUNTIME_ON_START(register_statistics_hooks) {
 }  // namespace
 
 std::vector<accumulator> site_totals(const thread_list& threads, unsigned site_count) {
-  const std::vector<accumulator>& gone = exited().per_site;
-  std::vector<accumulator> totals(site_count);
-  for (unsigned id = 1; id < site_count; ++id) {
-    if (id < gone.size()) totals[id].merge(gone[id]);
+  std::vector<accumulator> totals = exited().per_site;
+  totals.resize(site_count);
+  for (unsigned id = 1; id < site_count; ++id)
     for (const thread_record* thread : threads.living) totals[id].add(thread->state.slots[id], thread->state.arena);
-  }
   for (const thread_record* thread : threads.living) add_pending_durations(thread->state, totals);
   return totals;
 }
@@ -111,6 +116,33 @@ std::vector<accumulator> collect_site_totals() {
   const unsigned count = site_count();
   visit_threads([&](const thread_list& threads) { totals = site_totals(threads, count); });
   return totals;
+}
+
+binned_function_totals read_binned_totals(const thread_list& threads, const std::vector<unsigned>& rows) {
+  if (detail::current_thread != nullptr) detail::drain_pending(*detail::current_thread);
+  const unsigned count = static_cast<unsigned>(rows.size());
+  const latency_binning& binning = fixed_latency_binning();
+  binned_function_totals read;
+  const std::vector<binned_totals>& gone = exited().binned;
+  read.per_site.assign(gone.begin(), gone.begin() + std::min<size_t>(gone.size(), count));
+  read.per_site.resize(count);
+  read.thread_calls = exited().calls;
+  read.thread_calls.resize(threads.exited.size());
+  // Thread by thread, each thread's slots in order: one pass over its memory.
+  for (const thread_record* thread : threads.living) {
+    uint64_t calls = 0;
+    for (unsigned id = 1; id < count; ++id) {
+      const detail::slot& s = thread->state.slots[id];
+      calls += detail::load_relaxed(s.calls);
+      read.per_site[id].add(s, thread->state.arena, binning);
+    }
+    read.thread_calls.push_back(calls);
+  }
+  for (const thread_record* thread : threads.living) add_pending_durations(thread->state, read.per_site, binning);
+  // Each row's sites merged into its first site's, in the order of the ids.
+  for (unsigned id = 1; id < count; ++id)
+    if (rows[id] != id) read.per_site[rows[id]].merge(read.per_site[id]);
+  return read;
 }
 
 std::vector<uint64_t> calls_per_thread(const thread_list& threads) {

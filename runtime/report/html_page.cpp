@@ -41,11 +41,26 @@ function fmtBytes(v) { return v >= 1048576 ? (v / 1048576).toFixed(1) + ' MiB' :
 // The runtime's log-linear buckets (perf/detail/histogram_index.hpp).
 function bucketLower(i) { if (i < 128) return i; const s = (i >> 6) - 1; return (i - (s << 6)) * Math.pow(2, s); }
 function bucketWidth(i) { return i < 128 ? 1 : Math.pow(2, (i >> 6) - 1); }
-// [ghz, first bucket, count, next bucket's count, ...] -> [{lo, hi, n}] in ns.
-function buckets(flat) {
-  const out = []; const ghz = flat[0];
-  for (let k = 2, b = flat[1]; k < flat.length; ++k, ++b)
-    if (flat[k]) out.push({lo: bucketLower(b) / ghz, hi: (bucketLower(b) + bucketWidth(b)) / ghz, n: flat[k]});
+// perf-report's compact counts (tool/report/page_histogram.hpp): base64url digits of
+// 5 bits, 32 added to all but a number's last; 2n is a count n, 2r - 1 a run of r empty buckets.
+const DIGIT = {}; [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'].forEach((c, k) => DIGIT[c] = k);
+function counts(text) {
+  const out = []; let v = 0, scale = 1;
+  for (const c of text) {
+    const d = DIGIT[c]; v += (d & 31) * scale;
+    if (d & 32) { scale *= 32; continue; }
+    if (v % 2) for (let r = (v + 1) / 2; r > 0; --r) out.push(0); else out.push(v / 2);
+    v = 0; scale = 1;
+  }
+  return out;
+}
+// [ghz, first bucket, counts from it on (an array, or perf-report's text)] -> [{lo, hi, n}] in ns;
+// [] when the page holds no distribution (null).
+function buckets(h) {
+  const out = []; if (!h || h.length < 3) return out;
+  const ghz = h[0], n = typeof h[2] === 'string' ? counts(h[2]) : h[2];
+  for (let k = 0, b = h[1]; k < n.length; ++k, ++b)
+    if (n[k]) out.push({lo: bucketLower(b) / ghz, hi: (bucketLower(b) + bucketWidth(b)) / ghz, n: n[k]});
   return out;
 }
 function quantile(bs, q) {
@@ -55,6 +70,7 @@ function quantile(bs, q) {
   return 0;
 }
 // A distribution plot: density per log-width bucket, log x axis, p50/p90/p99 marked.
+// Series without buckets (the page holds no distribution for them) show the marks alone.
 function distributionPlot(title, series) {
   const W = 460, H = 170, L = 40, B = 30, T = 8;
   const box = el('div', {class: 'plot'}); add(box, 'div', {class: 't', title: title}, title);
@@ -63,6 +79,7 @@ function distributionPlot(title, series) {
   // far out would squeeze the distribution into one pixel. They are counted aside.
   let lo = Infinity, hi = 0, beyond = 0;
   for (const s of series) for (const b of s.bs) lo = Math.min(lo, Math.max(b.lo, 0.1));
+  if (lo === Infinity) for (const s of series) for (const v of s.marks) if (v > 0) lo = Math.min(lo, v / 2);
   for (const s of series) hi = Math.max(hi, 4 * (s.marks[2] || 0));
   if (!(hi > lo)) { lo = 1; hi = 10; }
   series = series.map(s => ({...s, bs: s.bs.filter(b => { if (b.lo > hi) { beyond += b.n; return false; } return true; })}));
@@ -80,7 +97,7 @@ function distributionPlot(title, series) {
   }
   series.forEach((s, k) => {
     s.bs.forEach((b, j) => add(svg, 'svg:rect', {x: X(b.lo), y: Y(dens[k][j]), width: Math.max(X(b.hi) - X(b.lo), 1),
-      height: H - B - Y(dens[k][j]), fill: s.color, 'fill-opacity': series.length > 1 ? 0.45 : 0.8, class: 'bar'}));
+      height: H - B - Y(dens[k][j]), fill: s.color, 'fill-opacity': series.length > 1 ? 0.45 : 0.8, class: 'bar', 'data-calls': b.n}));
     ['p50', 'p90', 'p99'].forEach((name, m) => {
       const v = s.marks[m]; if (!(v > 0)) return;
       add(svg, 'svg:line', {x1: X(v), y1: T, x2: X(v), y2: H - B, stroke: s.color, 'stroke-dasharray': '3,2', class: 'mark-' + name});
@@ -89,6 +106,13 @@ function distributionPlot(title, series) {
   });
   add(svg, 'svg:text', {x: L, y: H - 4}, 'latency (log scale); ' + series.map(s => s.label).join(' vs ') +
     (beyond ? '; ' + beyond + ' calls beyond the axis' : ''));
+  svg.setAttribute('data-beyond', beyond);
+  if (series.every(s => !s.bs.length)) {  // under the labels, mid-plot
+    const note = add(svg, 'svg:text', {class: 'no-distribution', 'text-anchor': 'middle'});
+    add(note, 'svg:tspan', {x: (L + W) / 2, y: H - B - 40}, 'quantiles only: this page holds the distributions');
+    add(note, 'svg:tspan', {x: (L + W) / 2, y: H - B - 27}, 'of the ' + D.distributions +
+      (D.kind === 'diff' ? ' largest changes' : ' functions with the most time'));
+  }
   return box;
 }
 // A table sorted by clicking a column header (numbers descending first).
@@ -150,19 +174,24 @@ function fromReport(r) {
     sd: 'stddev_ns', min: 'min_ns', max: 'max_ns', p50: 'p50_ns', p90: 'p90_ns', p99: 'p99_ns', ac: 'alloc_count', ab: 'alloc_bytes'};
   const F = {share: [], h: []};
   for (const k in cols) F[k] = r.functions.map(f => f[cols[k]]);
+  F.probe = r.functions.map(f => f.probe_dominated ? 1 : 0);
   const measured = {}; ((r.samples || {}).measured || []).forEach(m => measured[m.name] = m.share);
   for (const f of r.functions) {
     F.share.push(measured[f.name] || 0);
-    const flat = [r.clock.ghz]; const h = f.histogram || [];
-    if (h.length) { flat.push(h[0][0]); let next = h[0][0];
-      for (const [b, n] of h) { for (; next < b; ++next) flat.push(0); flat.push(n); ++next; } }
-    F.h.push(flat);
+    const h = f.histogram || [], n = [];
+    for (let k = 0, next = h.length ? h[0][0] : 0; k < h.length; ++k, ++next) {
+      for (; next < h[k][0]; ++next) n.push(0);
+      n.push(h[k][1]);
+    }
+    F.h.push(h.length ? [r.clock.ghz, h[0][0], n] : [r.clock.ghz]);
   }
-  return Object.assign({}, r, {kind: 'report', title: 'perf-instrument report, pid ' + r.pid, functions: F});
+  return Object.assign({}, r, {kind: 'report', title: 'perf-instrument report, pid ' + r.pid, functions: F,
+    distributions: r.functions.length});
 }
 function section(title) { add(document.body, 'h2', {}, title); return add(document.body, 'div', {}); }
 function reportPage() {
   const F = D.functions, n = F.name.length, c = D.clock || {};
+  if (D.files) F.file = F.file.map(k => D.files[k]);
   add(document.body, 'h1', {}, D.title);
   const header = add(document.body, 'div', {class: 'header', id: 'header'});
   const facts = ['pid ' + (D.pid || 0), 'clock ' + c.source + ' at ' + Number(c.ghz).toFixed(3) + ' GHz (' + c.frequency + ')',
@@ -170,10 +199,13 @@ function reportPage() {
   if (c.probe_ns !== undefined) facts.push('probe cost ' + fmtNs(c.probe_ns) + (c.compensated ? ', compensated' : ', not compensated'));
   if (D.merged_pids) facts.push('merged from ' + D.merged_pids.length + ' reports');
   if (D.samples) facts.push(D.samples.total + ' samples at ' + D.samples.hz + ' Hz');
+  if (D.distributions < n) facts.push('distributions of the ' + D.distributions + ' functions with the most time');
+  const probe = F.probe || [];
+  if (probe.some(p => p)) facts.push('* probe-dominated: the probe costs a third or more of the time (' + probe.filter(p => p).length + ' functions)');
   facts.forEach(t => add(header, 'span', {}, t));
   const rows = []; for (let i = 0; i < n; ++i) rows.push({key: i, i: i});
   const num = (title, col, show) => ({title: title, value: r => F[col][r.i], show: r => show(F[col][r.i])});
-  const columns = [{title: 'function', cls: 'name', value: r => F.name[r.i], show: r => F.name[r.i]},
+  const columns = [{title: 'function', cls: 'name', value: r => F.name[r.i], show: r => F.name[r.i] + (probe[r.i] ? ' *' : '')},
     num('calls', 'calls', v => String(v)), num('total', 'total', fmtNs), num('self', 'self', fmtNs), num('mean', 'mean', fmtNs),
     num('stddev', 'sd', fmtNs), num('min', 'min', fmtNs), num('p50', 'p50', fmtNs), num('p90', 'p90', fmtNs),
     num('p99', 'p99', fmtNs), num('max', 'max', fmtNs), num('allocs/call', 'ac', v => v.toFixed(2)),
@@ -210,11 +242,12 @@ function reportPage() {
 function diffPage() {
   add(document.body, 'h1', {}, D.title);
   add(document.body, 'div', {id: 'verdict', class: D.broken.length ? 'beyond slower' : 'beyond'}, D.verdict);
-  add(document.body, 'div', {class: 'header'}, D.base_runs + ' base report(s), ' + D.new_runs + ' new report(s); ratios new/base, bold: beyond noise');
+  add(document.body, 'div', {class: 'header'}, D.base_runs + ' base report(s), ' + D.new_runs + ' new report(s); ratios new/base, bold: beyond noise; ' +
+    '(probe): probe-dominated, the probe costs a third or more of its time, a change may be the probe\'s');
   const figs = ['calls', 'mean', 'p50', 'p99', 'self', 'alloc', 'share'];
   const show = (f, v) => f === 'calls' ? String(v) : f === 'alloc' ? v.toFixed(2) : f === 'share' ? (100 * v).toFixed(1) + '%' : fmtNs(v);
   const columns = [{title: 'function', cls: 'name', value: r => r.name, show: r => r.name},
-    {title: 'status', value: r => r.status, show: r => r.status},
+    {title: 'status', value: r => r.status, show: r => r.status + (r.probe ? ' (probe)' : '')},
     {title: 'impact', value: r => Math.abs(r.impact), show: r => (r.impact < 0 ? '-' : '+') + fmtNs(Math.abs(r.impact))}];
   for (const f of figs) {
     columns.push({title: f, value: r => r.fig[f][1], show: r => show(f, r.status === 'removed' ? r.fig[f][0] : r.fig[f][1])});
@@ -224,9 +257,10 @@ function diffPage() {
   }
   const rows = D.rows.map((r, k) => Object.assign({key: k}, r));
   const detail = el('div', {id: 'detail', class: 'plots'});
-  const plotOf = r => distributionPlot(r.name, [
-    {bs: buckets(r.hb), color: '#2060c0', label: 'base', marks: [quantile(buckets(r.hb), .5), quantile(buckets(r.hb), .9), quantile(buckets(r.hb), .99)]},
-    {bs: buckets(r.hn), color: '#d03020', label: 'new', marks: [quantile(buckets(r.hn), .5), quantile(buckets(r.hn), .9), quantile(buckets(r.hn), .99)]}]);
+  // Without the distributions, the marks are the sides' p50 and p99 as compared.
+  const side = (r, k, color, label) => { const bs = buckets(k ? r.hn : r.hb);
+    return {bs: bs, color: color, label: label, marks: bs.length ? [quantile(bs, .5), quantile(bs, .9), quantile(bs, .99)] : [r.fig.p50[k], 0, r.fig.p99[k]]}; };
+  const plotOf = r => distributionPlot(r.name, [side(r, 0, '#2060c0', 'base'), side(r, 1, '#d03020', 'new')]);
   columns.onclick = r => { detail.textContent = ''; detail.appendChild(plotOf(r)); };
   sortableTable(section('Changes, by impact (click a row for its distributions)'), 'functions', columns, rows);
   document.body.appendChild(detail);

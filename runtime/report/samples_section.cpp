@@ -53,6 +53,10 @@ std::string format_samples_text(const snapshot& snap) {
   std::string out = fmt::format("samples: {} at {} Hz of each thread's {} time, {} dropped\n", format_count(s.total),
                                 s.hz, s.clock == "wall" ? "wall-clock" : "CPU", format_count(s.dropped));
   if (s.total == 0) return out;
+  if (s.probe_samples != 0)
+    out += fmt::format("  {} samples ({:.1f}%) inside perf's own probes, charged below to the code that called them\n",
+                       format_count(s.probe_samples),
+                       100.0 * static_cast<double>(s.probe_samples) / static_cast<double>(s.total));
   out += "  hottest functions (innermost frame in the program's own code):\n";
   for (const sampled_location& f : s.top_functions)
     out += fmt::format("  {} {:>8}  {}{}{}\n", percent(f.share), format_count(f.samples), printable(f.function),
@@ -78,9 +82,10 @@ std::string format_samples_text(const snapshot& snap) {
 
 std::string format_samples_json(const snapshot& snap) {
   const sample_summary& s = snap.samples;
-  std::string out = fmt::format("{{\"hz\": {}, \"clock\": {}, \"total\": {}, \"dropped\": {}, \"top\": {}, \"lines\": {}",
-                                s.hz, json_string(s.clock.empty() ? "cpu" : s.clock), s.total, s.dropped,
-                                locations_json(s.top_functions, false), locations_json(s.top_lines, true));
+  std::string out = fmt::format(
+      "{{\"hz\": {}, \"clock\": {}, \"total\": {}, \"dropped\": {}, \"probe_samples\": {}, \"top\": {}, \"lines\": {}",
+      s.hz, json_string(s.clock.empty() ? "cpu" : s.clock), s.total, s.dropped, s.probe_samples,
+      locations_json(s.top_functions, false), locations_json(s.top_lines, true));
   out += ", \"threads\": [";
   for (size_t i = 0; i < s.threads.size(); ++i)
     out += fmt::format("{}{{\"tid\": {}, \"samples\": {}, \"top\": {}}}", i == 0 ? "" : ", ", s.threads[i].tid,

@@ -12,6 +12,21 @@ struct stack_bounds {
   uintptr_t high;
 };
 
+// The executable code of the modules loaded when sampling started, which tells the
+// handler a word on the stack that may be a return address from other data. A
+// module loaded later is not in it (its frames are then not recovered by scanning).
+struct code_ranges {
+  static constexpr unsigned capacity = 64;
+  uintptr_t start[capacity] = {};  // = {}: constant-initialized, so no dynamic initialization undoes an early add()
+  uintptr_t limit[capacity] = {};
+  unsigned count = 0;
+
+  // Adds [start, limit); beyond the capacity, nothing. Not while a handler reads.
+  void add(uintptr_t range_start, uintptr_t range_limit) noexcept;
+  // Whether some range holds `address`. Async-signal-safe.
+  bool contains(uintptr_t address) const noexcept;
+};
+
 // The calling thread's stack as its attributes give it. Not async-signal-safe (the
 // main thread's is read from /proc): called when a thread is armed, not in the handler.
 stack_bounds current_stack_bounds() noexcept;
@@ -25,16 +40,32 @@ stack_bounds current_stack_bounds() noexcept;
 // with known `bounds`, inside them; with unknown bounds each read is checked by the
 // kernel (process_vm_readv). So a chain broken by code built without frame pointers
 // ends the stack early and never faults. Async-signal-safe.
+//
+// With `code`, a chain that is lost (`fp`, or a record's saved frame pointer, holds no
+// record above the last one: code built without frame pointers, such as the C
+// library's malloc or libstdc++, uses the register for data) is looked for on the
+// stack: the nearest word above, among the next `scan_words`, that points up the stack
+// to a frame record whose return address is in `code` (the frame pointer that code
+// saved). The chain goes on from that record, after the words below it that lie in
+// `code` (the return addresses of the calls in between, perhaps an old one left in a
+// slot), between two markers: `..., scanned_words_begin, word..., scanned_words_end,
+// return addresses of the chain...`. Only the symbolizer can tell which words are
+// return addresses (is_leaf_caller). At most `max_recoveries` times per walk, and never
+// above a record whose saved frame pointer is 0 (the outermost frame).
+constexpr unsigned scan_words = 128;
+constexpr unsigned max_recoveries = 4;
+constexpr uintptr_t scanned_words_begin = 1;  // never a return address
+constexpr uintptr_t scanned_words_end = 0;
 unsigned walk_frame_chain(uintptr_t pc, uintptr_t leaf_caller, uintptr_t fp, uintptr_t sp, const stack_bounds& bounds,
-                          uintptr_t* frames, unsigned depth) noexcept;
+                          uintptr_t* frames, unsigned depth, const code_ranges* code = nullptr) noexcept;
 
 // walk_frame_chain from the registers of a signal handler's `ucontext` argument.
 // `depth` is at least 2.
-unsigned walk_interrupted_stack(const void* ucontext, const stack_bounds& bounds, uintptr_t* frames,
-                                unsigned depth) noexcept;
+unsigned walk_interrupted_stack(const void* ucontext, const stack_bounds& bounds, const code_ranges* code,
+                                uintptr_t* frames, unsigned depth) noexcept;
 
-// Whether `candidate`, the second entry of a walk, is a return address: the
-// instruction before it is a call. `code_start` is where the executable code that
+// Whether `candidate`, the second entry of a walk or a word found by scanning, is a
+// return address: the instruction before it is a call. `code_start` is where the executable code that
 // holds it begins (a module's segment), so the bytes looked at are mapped.
 bool is_leaf_caller(uintptr_t candidate, uintptr_t code_start) noexcept;
 

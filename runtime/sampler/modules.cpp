@@ -78,13 +78,4 @@ const loaded_module* module_at(const std::vector<loaded_module>& modules, uintpt
   return nullptr;
 }
 
-bool is_system_module(const std::string& path) {
-  const std::string_view p = path;
-  for (std::string_view prefix : {"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/", "linux-vdso", "linux-gate"})
-    if (p.substr(0, prefix.size()) == prefix) return true;
-  const size_t slash = p.rfind('/');
-  const std::string_view name = slash == std::string_view::npos ? p : p.substr(slash + 1);
-  return name.substr(0, 9) == "libperfrt";
-}
-
 }  // namespace perf::runtime

@@ -25,10 +25,6 @@ std::vector<loaded_module> loaded_modules();
 // The module whose executable segment holds `pc`, or null.
 const loaded_module* module_at(const std::vector<loaded_module>& modules, uintptr_t pc);
 
-// Whether `path` is a module of the system or of this runtime (the C and C++
-// libraries, the loader, the sanitizers, libperfrt): never the program's own code.
-bool is_system_module(const std::string& path);
-
 }  // namespace perf::runtime
 
 #endif  // PERF_RUNTIME_SAMPLER_MODULES_HPP

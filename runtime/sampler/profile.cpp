@@ -1,40 +1,19 @@
 #include "profile.hpp"
 
+#include "code_owner.hpp"
 #include "frame_walk.hpp"
+#include "function_name.hpp"
 
 #include <backtrace.h>
-#include <cxxabi.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <map>
 #include <mutex>
-#include <string_view>
 
 #include <fmt/format.h>
 
 namespace perf::runtime {
 namespace {
-
-std::string demangle(const char* name) {
-  int status = 0;
-  char* readable = abi::__cxa_demangle(name, nullptr, nullptr, &status);
-  if (status != 0 || readable == nullptr) return name;
-  std::string out = readable;
-  std::free(readable);
-  // A copy the optimizer specialized ("f(int) [clone .constprop.0]") is its function.
-  if (const size_t clone = out.find(" [clone "); clone != std::string::npos) out.resize(clone);
-  return out;
-}
-
-// Functions of the runtime, of the C++ library inlined into the program, and of
-// the sanitizers, which sit in the program's own module.
-bool is_program_function(std::string_view name) {
-  for (std::string_view prefix : {"perf::runtime::", "perf::detail::", "std::", "__gnu_cxx::", "__tsan", "__asan",
-                                  "__ubsan", "__interceptor", "__sanitizer"})
-    if (name.substr(0, prefix.size()) == prefix) return false;
-  return true;
-}
 
 void ignore_error(void*, const char*, int) {}
 
@@ -66,10 +45,11 @@ struct lookup {
   std::vector<source_frame>* frames;
 };
 
+// The frames keep their names as found (mangled) until they are classified.
 int add_line(void* data, uintptr_t, const char* file, int line, const char* function) {
   if (function == nullptr) return 0;
   source_frame frame;
-  frame.function = demangle(function);
+  frame.function = function;
   frame.file = file != nullptr ? file : "";
   frame.line = line > 0 ? static_cast<unsigned>(line) : 0;
   static_cast<lookup*>(data)->frames->push_back(std::move(frame));
@@ -79,7 +59,7 @@ int add_line(void* data, uintptr_t, const char* file, int line, const char* func
 void add_symbol(void* data, uintptr_t, const char* symbol, uintptr_t, uintptr_t) {
   if (symbol == nullptr) return;
   source_frame frame;
-  frame.function = demangle(symbol);
+  frame.function = symbol;
   static_cast<lookup*>(data)->frames->push_back(std::move(frame));
 }
 
@@ -108,25 +88,32 @@ profile_location symbolize(backtrace_state* state, const std::vector<loaded_modu
     if (location.frames.empty()) location.frames = std::move(symbol);
     else if (!symbol.empty()) location.frames.back().function = std::move(symbol.front().function);
   }
+  const std::string module_path = module != nullptr ? module->path : "";
+  for (source_frame& frame : location.frames) {
+    frame.owner = owner_of(frame.function, frame.file, module_path);
+    frame.function = function_name(frame.function.c_str());
+  }
   if (location.frames.empty()) {
     source_frame frame;
     frame.function = module != nullptr ? fmt::format("{}+{:#x}", base_name(module->path), pc - module->bias)
                                        : fmt::format("{:#x}", pc);
+    frame.owner = owner_of("", "", module_path);
     location.frames.push_back(std::move(frame));
   }
-  const bool system = module == nullptr || is_system_module(module->path);
-  for (source_frame& frame : location.frames) frame.program_code = !system && is_program_function(frame.function);
   return location;
+}
+
+// Whether a word the walk could only guess at is a return address: it follows a call.
+bool is_return_address(const std::vector<loaded_module>& modules, uintptr_t candidate) {
+  const loaded_module* module = module_at(modules, candidate);
+  return module != nullptr && is_leaf_caller(candidate, module->start);
 }
 
 // A walk's second frame is a return address the interrupted function had not saved
 // in a frame record (a leaf built without one, or a function in its prologue) only
 // if it follows a call, and is not the return address the chain found anyway.
 bool is_caller_of_leaf(const std::vector<loaded_module>& modules, const stack_view& view) {
-  const uintptr_t candidate = view.frames[1];
-  const loaded_module* module = module_at(modules, candidate);
-  if (module == nullptr || (view.depth > 2 && view.frames[2] == candidate)) return false;
-  return is_leaf_caller(candidate, module->start);
+  return (view.depth <= 2 || view.frames[2] != view.frames[1]) && is_return_address(modules, view.frames[1]);
 }
 
 }  // namespace
@@ -165,8 +152,14 @@ profile collect_profile(const sample_table& table, unsigned hz, sample_clock clo
       if (view.count == 0) return;
     }
     std::vector<uint32_t> locations;
+    bool scanned = false;  // among words the walk found by scanning for a lost chain (frame_walk.hpp)
     for (uint32_t i = 0; i < view.depth; ++i) {
+      if (i >= 2 && (view.frames[i] == scanned_words_begin || view.frames[i] == scanned_words_end)) {
+        scanned = view.frames[i] == scanned_words_begin;
+        continue;
+      }
       if (i == 1 && !is_caller_of_leaf(result.modules, view)) continue;
+      if (scanned && !is_return_address(result.modules, view.frames[i])) continue;
       const auto key = std::make_pair(view.frames[i], i != 0);
       auto [at, inserted] = location_index.emplace(key, static_cast<uint32_t>(result.locations.size()));
       if (inserted) {
@@ -197,8 +190,14 @@ profile collect_profile(const sample_table& table, unsigned hz, sample_clock clo
 const source_frame& most_interesting_frame(const profile& p, const profile_stack& stack) {
   for (uint32_t index : stack.locations)
     for (const source_frame& frame : p.locations[index].frames)
-      if (frame.program_code) return frame;
+      if (frame.owner == code_owner::program) return frame;
   return p.locations[stack.locations.front()].frames.front();
+}
+
+bool taken_in_runtime(const profile& p, const profile_stack& stack) {
+  for (const source_frame& frame : p.locations[stack.locations.front()].frames)
+    if (frame.owner != code_owner::library) return frame.owner == code_owner::runtime;
+  return false;
 }
 
 }  // namespace perf::runtime

@@ -10,6 +10,7 @@
 #include <tuple>
 #include <vector>
 
+#include "code_owner.hpp"
 #include "modules.hpp"
 #include "sample_config.hpp"
 #include "sample_table.hpp"
@@ -20,7 +21,7 @@ struct source_frame {
   std::string function;  // demangled; "module+0xoffset" when the module has no symbol there
   std::string file;      // empty without debug information
   unsigned line = 0;
-  bool program_code = false;  // not the runtime's, the C or C++ library's, the loader's
+  code_owner owner = code_owner::library;
 };
 
 // One distinct address in the samples.
@@ -62,8 +63,14 @@ profile collect_profile(const sample_table& table, unsigned hz, sample_clock clo
                         const stack_counts* since = nullptr);
 
 // The sample's "most interesting element": the innermost frame in the program's own
-// code, or the innermost frame when the whole stack is someone else's.
+// code (perf's and the libraries' frames passed over, the inlined ones included), or
+// the innermost frame when the whole stack is someone else's.
 const source_frame& most_interesting_frame(const profile& p, const profile_stack& stack);
+
+// Whether the sample was taken in perf's own code: the interrupted instruction's
+// innermost frame that is not a library's inlined there is the runtime's (a probe's
+// begin or end, the allocation counters). Its caller still gets the sample above.
+bool taken_in_runtime(const profile& p, const profile_stack& stack);
 
 }  // namespace perf::runtime
 

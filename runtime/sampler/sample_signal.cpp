@@ -1,5 +1,6 @@
 // The sample handler, on the signal core/signals chooses. Everything it does is
-// async-signal-safe: it walks the interrupted stack by frame pointers, reads the
+// async-signal-safe: it walks the interrupted stack by frame pointers (looking for the
+// chain on the stack where the interrupted code had lost it), reads the
 // thread's innermost measured function, and adds the stack to a lock-free table.
 #include <errno.h>
 #include <signal.h>
@@ -13,6 +14,7 @@ namespace {
 
 sample_table* target_table = nullptr;  // set once, before the handler is installed
 unsigned walk_depth = 0;
+const code_ranges* known_code = nullptr;
 int chosen_signal = 0;
 PERF_DETAIL_TLS uintptr_t thread_stack_low;
 PERF_DETAIL_TLS uintptr_t thread_stack_high;
@@ -34,16 +36,17 @@ void on_sample(int, siginfo_t* info, void* ucontext) {
 void record_sample(const void* ucontext, uint32_t tid, uint64_t weight) noexcept {
   uintptr_t frames[max_sample_depth];
   const stack_bounds bounds{thread_stack_low, thread_stack_high};
-  const unsigned depth = walk_interrupted_stack(ucontext, bounds, frames, walk_depth);
+  const unsigned depth = walk_interrupted_stack(ucontext, bounds, known_code, frames, walk_depth);
   unsigned site = 0;
   if (const detail::thread_state* thread = detail::current_thread)
     if (const detail::frame* innermost = thread->current) site = innermost->site;
   target_table->add(tid, site, frames, depth, weight);
 }
 
-int install_sample_handler(sample_table* table, unsigned depth) {
+int install_sample_handler(sample_table* table, unsigned depth, const code_ranges* code) {
   target_table = table;
   walk_depth = depth;
+  known_code = code;
   const int signal = add_private_signal_handler(on_sample);
   __atomic_store_n(&chosen_signal, signal, __ATOMIC_RELEASE);
   return signal;

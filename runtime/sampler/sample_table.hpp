@@ -42,6 +42,10 @@ class sample_table {
   void for_each(Visit&& visit) const;
 
   uint64_t dropped() const noexcept { return __atomic_load_n(&dropped_, __ATOMIC_RELAXED); }
+  // The samples counted in the table's stacks: once no one adds, the sum of the
+  // counts for_each() sees; while others add, the two may differ by the samples
+  // being added.
+  uint64_t counted() const noexcept { return __atomic_load_n(&counted_, __ATOMIC_RELAXED); }
   unsigned depth() const noexcept { return depth_; }
 
   // Forgets every stack. Only while nobody adds (the child of fork, a test).
@@ -65,6 +69,7 @@ class sample_table {
   slot* slots_;
   uintptr_t* frames_;
   uint64_t dropped_ = 0;  // atomic
+  uint64_t counted_ = 0;  // atomic
 };
 
 template <typename Visit>

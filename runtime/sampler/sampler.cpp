@@ -6,6 +6,7 @@
 
 #include "core/startup.hpp"
 #include "core/warnings.hpp"
+#include "modules.hpp"
 #include "perf/sampler.hpp"
 
 namespace perf::runtime {
@@ -16,6 +17,11 @@ constexpr unsigned stack_slots = 1u << 16;
 
 sample_table* table = nullptr;  // set once by start_sampling
 unsigned started_hz = 0;
+code_ranges start_code;  // the modules' code when sampling started, for the handler
+
+void note_loaded_code() {
+  for (const loaded_module& module : loaded_modules()) start_code.add(module.start, module.limit);
+}
 
 sample_config* make_sample_config() {
   auto* made = new sample_config(parse_sample_config([](const char* name) { return std::getenv(name); }));
@@ -54,7 +60,8 @@ std::string start_sampling(const sample_config& config) {
   } catch (const std::bad_alloc&) {
     return "no memory for the sample table";
   }
-  const int signal = install_sample_handler(table, config.depth);
+  note_loaded_code();
+  const int signal = install_sample_handler(table, config.depth, &start_code);
   if (signal == 0) return "every signal it could use (SIGURG, SIGPROF, the real-time signals) has a handler";
   started_hz = config.hz;
   // The hook first, then the walk: a thread started meanwhile is seen by one or both.

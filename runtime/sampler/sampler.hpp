@@ -55,8 +55,9 @@ class sampling_pause {
 // --- between the files of the sampler ---
 
 // Picks a signal nobody handles, installs the handler on it, and has the handler
-// count samples of at most `depth` frames into `table`. Returns the signal, or 0.
-int install_sample_handler(sample_table* table, unsigned depth);
+// count samples of at most `depth` frames into `table`, recovering lost frame chains
+// with `code` (walk_frame_chain). Returns the signal, or 0.
+int install_sample_handler(sample_table* table, unsigned depth, const code_ranges* code);
 
 // The calling thread's stack, for the handler's fault-safe walk. Set when the
 // thread is armed by the thread start hook or by start_sampling.

@@ -60,6 +60,7 @@ sample_summary take_sample_summary(unsigned top) {
     lines[{frame.function, frame.file, frame.line}] += stack.count;
     thread_functions[stack.tid][{frame.function, frame.file, 0}] += stack.count;
     thread_samples[stack.tid] += stack.count;
+    if (taken_in_runtime(p, stack)) summary.probe_samples += stack.count;
     if (stack.site != 0) site_samples[stack.site] += stack.count;
   }
   summary.top_functions = top_of(functions, p.total, top);
@@ -97,9 +98,24 @@ bool write_profile(const std::string& path) {
 namespace runtime {
 namespace {
 
-// Every snapshot, and so every report, carries the sampler's summary.
+// The sampler's counts, read without symbolizing anything.
+sample_summary sample_counts() {
+  sample_summary counts;
+  const sample_table* table = sampled_stacks();
+  if (table == nullptr) return counts;
+  counts.hz = sampling_hz();
+  counts.clock = current_sample_config().clock == sample_clock::wall ? "wall" : "cpu";
+  counts.total = table->counted();
+  counts.dropped = table->dropped();
+  return counts;
+}
+
+// Every snapshot, and so every report, carries the sampler's summary; /metrics
+// only its counts.
 PERF_RUNTIME_ON_START(register_samples_part) {
-  add_snapshot_part([](snapshot& s, const thread_list&) { s.samples = take_sample_summary(10); });
+  add_snapshot_part([](snapshot& s, const thread_list&, snapshot_depth depth) {
+    s.samples = depth == snapshot_depth::report ? take_sample_summary(10) : sample_counts();
+  });
 }
 
 }  // namespace

@@ -69,7 +69,7 @@ void keep_survivor_ring(thread_record* survivor) {
 }
 
 // The tick log's part of the snapshot: events kept and dropped, per thread and in all.
-void add_tick_counts(snapshot& s, const thread_list& threads) {
+void add_tick_counts(snapshot& s, const thread_list& threads, snapshot_depth) {
   const config& environment = current_settings().environment;
   s.ticklog.enabled = environment.ticks;
   s.ticklog.ring_events = environment.ticks ? environment.ring_events : 0;

@@ -5,6 +5,9 @@
 #                                     p99 near the service's own
 #   live_test.sh pprof SERVICE        go tool pprof -top reads /debug/pprof/profile?seconds=2
 #                                     and names the hottest function
+#   live_test.sh promtool SERVICE     promtool check metrics accepts the Prometheus page
+#                                     (it reads no OpenMetrics: Prometheus itself scrapes
+#                                     that one in the prometheus test)
 # Every port is picked free, every file is in a temporary directory: tests run in parallel.
 set -euo pipefail
 mode=$1 service=$2
@@ -97,6 +100,18 @@ pprof)
   [[ $hottest == *"service::checksum"* ]] || fail "the hottest function is not service::checksum:
 $(cat "$work/top.txt")"
   echo "$hottest"
+  stop_service
+  ;;
+promtool)
+  start_service 2000
+  wait_for 20 grep -q "handled 2000 requests" "$work/service.out"
+  curl -sf "http://$endpoint/metrics" >"$work/metrics.txt" || fail "no /metrics"
+  grep -q '^perf_function_calls_total{function="service::handle_request",.*} 2000$' "$work/metrics.txt" ||
+    fail "no calls counter of 2000 for service::handle_request: $(grep calls_total "$work/metrics.txt")"
+  promtool check metrics <"$work/metrics.txt" >"$work/promtool.out" 2>&1 ||
+    fail "promtool check metrics: $(cat "$work/promtool.out")"
+  [[ ! -s $work/promtool.out ]] || fail "promtool check metrics found problems: $(cat "$work/promtool.out")"
+  echo "promtool accepts $(wc -l <"$work/metrics.txt") lines"
   stop_service
   ;;
 *) fail "unknown mode $mode" ;;

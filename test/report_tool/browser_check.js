@@ -2,26 +2,56 @@
 // a person would see: no console error, no network request, the table, the plots
 // and the flame graph with the numbers of the report they were made from. Saves a
 // screenshot of each page.
-//   node browser_check.js CHROMIUM REPORT.json FOLDED.txt DIFF.json REPORT.html DIFF.html EXIT.html OUT_DIR
+//   node browser_check.js CHROMIUM REPORT.json FOLDED.txt DIFF.json REPORT.html DIFF.html EXIT.html
+//        BARE_REPORT.html BARE_DIFF.html OUT_DIR
 // EXIT.html: the page the program wrote itself (PERF_REPORT=x.html) for REPORT.json's work.
+// BARE_*.html: the same pages with no distribution embedded (--distribution-kb 0).
 'use strict';
 const fs = require('fs');
 const path = require('path');
 const puppeteer = require('puppeteer-core');
 
-const [chromium, reportJson, folded, diffJson, reportPage, diffPage, exitPage, screenshots] = process.argv.slice(2);
+const [chromium, reportJson, folded, diffJson, reportPage, diffPage, exitPage, bareReportPage, bareDiffPage, screenshots] =
+  process.argv.slice(2);
 // What the pages must show, from the files they were made from.
 function shownNs(v) { return v >= 1e6 ? (v / 1e6).toFixed(2) + ' ms' : v >= 1e3 ? (v / 1e3).toFixed(2) + ' us' : v.toFixed(1) + ' ns'; }
 const report = JSON.parse(fs.readFileSync(reportJson, 'utf8'));
 const diff = JSON.parse(fs.readFileSync(diffJson, 'utf8'));
-const expected = {functions: {}, p50: {}, verdict: diff.verdict, first_change: diff.functions[0].name,
+const expected = {functions: {}, shown: {}, p50: {}, p99: {}, verdict: diff.verdict, first_change: diff.functions[0].name,
   stack_samples: fs.readFileSync(folded, 'utf8').split('\n').filter(l => l).reduce((n, l) => n + Number(l.split(' ').pop()), 0)};
 for (const f of report.functions) {
   expected.functions[f.name] = f.calls;
+  expected.shown[f.name] = f.name + (f.probe_dominated ? ' *' : '');  // the table marks probe-dominated functions
   expected.p50[f.name] = 'p50 ' + shownNs(f.p50_ns);
+  expected.p99[f.name] = 'p99 ' + shownNs(f.p99_ns);
 }
+check(report.functions.some(f => f.probe_dominated), 'the report has no probe-dominated function to show marked');
 const failures = [];
 function check(condition, what) { if (!condition) failures.push(what); }
+
+// What a distribution plot shows (run in the page).
+function plotFigures(svgs) {
+  return svgs.map(s => ({name: s.dataset.function, bars: s.querySelectorAll('rect.bar').length,
+    calls: [...s.querySelectorAll('rect.bar')].reduce((n, r) => n + Number(r.dataset.calls), 0),
+    beyond: Number(s.dataset.beyond),
+    p50: [...s.querySelectorAll('text.label-p50')].map(t => t.textContent).join(' | '),
+    p99: [...s.querySelectorAll('text.label-p99')].map(t => t.textContent).join(' | '),
+    note: (s.querySelector('text.no-distribution') || {}).textContent,
+    marks: ['p50', 'p90', 'p99'].every(m => s.querySelector('line.mark-' + m))}));
+}
+
+// The function table's cells, row by row, checked: a row per function with its calls
+// (and its p50 where `withP50`).
+async function checkRows(page, what, withP50) {
+  const rows = await page.$$eval('#functions tbody tr', trs => trs.map(tr => [...tr.cells].map(td => td.textContent)));
+  check(rows.length === Object.keys(expected.functions).length, `${what}: ${rows.length} table rows`);
+  for (const [name, calls] of Object.entries(expected.functions)) {
+    const row = rows.find(r => r[0] === expected.shown[name]);
+    check(row && row[1] === String(calls) && (!withP50 || row[7] === expected.p50[name].slice(4)),
+      `${what}: ${name} row ${row}, expected calls ${calls}` + (withP50 ? ` and ${expected.p50[name]}` : ''));
+  }
+  return rows;
+}
 
 async function open(browser, file) {
   const page = await browser.newPage();
@@ -37,20 +67,15 @@ async function open(browser, file) {
 
 async function checkReport(browser) {
   const {page, errors} = await open(browser, reportPage);
-  const rows = await page.$$eval('#functions tbody tr', trs => trs.map(tr => [...tr.cells].map(td => td.textContent)));
-  check(rows.length === Object.keys(expected.functions).length, `report: ${rows.length} table rows`);
-  for (const [name, calls] of Object.entries(expected.functions)) {
-    const row = rows.find(r => r[0] === name);
-    check(row && row[1] === String(calls), `report: ${name} calls ${row && row[1]}, expected ${calls}`);
-  }
-  const plots = await page.$$eval('#distributions svg.dist-plot', svgs => svgs.map(s => ({
-    name: s.dataset.function, bars: s.querySelectorAll('rect.bar').length,
-    p50: (s.querySelector('text.label-p50') || {}).textContent,
-    marks: ['p50', 'p90', 'p99'].every(m => s.querySelector('line.mark-' + m))})));
+  const rows = await checkRows(page, 'report');
+  const plots = await page.$$eval('#distributions svg.dist-plot', plotFigures);
   check(plots.length === rows.length, `report: ${plots.length} distribution plots`);
   for (const plot of plots) {
     check(plot.bars > 0 && plot.marks, `report: plot of ${plot.name} has ${plot.bars} bars, marks ${plot.marks}`);
     if (expected.p50[plot.name]) check(plot.p50 === expected.p50[plot.name], `report: ${plot.name} ${plot.p50}, expected ${expected.p50[plot.name]}`);
+    // The histogram as the page decoded it: every call in a bar or beyond the axis.
+    check(plot.calls + plot.beyond === expected.functions[plot.name],
+      `report: plot of ${plot.name} shows ${plot.calls} + ${plot.beyond} calls, expected ${expected.functions[plot.name]}`);
   }
   const root = await page.$eval('#flamegraph rect', r => Number(r.dataset.samples)).catch(() => -1);
   check(root === expected.stack_samples, `report: flame graph root ${root} samples, expected ${expected.stack_samples}`);
@@ -81,21 +106,52 @@ async function checkDiff(browser) {
   const overlaid = await page.$$eval('#distributions svg.dist-plot', svgs => svgs.map(s =>
     new Set([...s.querySelectorAll('rect.bar')].map(r => r.getAttribute('fill'))).size));
   check(overlaid.length > 0 && overlaid.every(n => n === 2), `diff: overlaid series per plot ${overlaid}`);
+  const calls = {};
+  for (const f of diff.functions) calls[f.name] = f.figures.calls.base + f.figures.calls.new;
+  for (const plot of await page.$$eval('#distributions svg.dist-plot', plotFigures))
+    check(plot.calls + plot.beyond === calls[plot.name],
+      `diff: plot of ${plot.name} shows ${plot.calls} + ${plot.beyond} calls, expected ${calls[plot.name]}`);
   await page.screenshot({path: path.join(screenshots, 'diff.png'), fullPage: true});
   check(errors.length === 0, `diff: console: ${errors.join(' | ')}`);
 }
 
 async function checkExitPage(browser) {
   const {page, errors} = await open(browser, exitPage);
-  const rows = await page.$$eval('#functions tbody tr', trs => trs.map(tr => [...tr.cells].map(td => td.textContent)));
-  check(rows.length === Object.keys(expected.functions).length, `exit page: ${rows.length} table rows`);
-  for (const [name, calls] of Object.entries(expected.functions)) {
-    const row = rows.find(r => r[0] === name);
-    check(row && row[1] === String(calls), `exit page: ${name} calls ${row && row[1]}, expected ${calls}`);
-  }
+  await checkRows(page, 'exit page');
   const bars = await page.$$eval('#distributions svg.dist-plot rect.bar', r => r.length);
   check(bars > 0, `exit page: ${bars} histogram bars`);
   check(errors.length === 0, `exit page: console: ${errors.join(' | ')}`);
+}
+
+// A page without distributions: every row with its figures, the plots with the
+// quantiles as marks, a row's plot on a click, no bars.
+async function checkBareReport(browser) {
+  const {page, errors} = await open(browser, bareReportPage);
+  const rows = await checkRows(page, 'bare report', true);
+  const header = await page.$eval('#header', h => h.textContent);
+  check(header.includes('distributions of the 0 functions with the most time'), `bare report: header "${header}"`);
+  const last = (await page.$$('#functions tbody tr')).pop();
+  await last.click();
+  const [plot] = await page.$$eval('#detail svg.dist-plot', plotFigures);
+  const name = Object.keys(expected.shown).find(n => expected.shown[n] === rows[rows.length - 1][0]);
+  check(plot && plot.name === name && plot.bars === 0 && plot.marks && plot.p50 === expected.p50[name] &&
+    plot.p99 === expected.p99[name] && /quantiles only/.test(plot.note),
+    `bare report: the plot of ${name} on a click: ${JSON.stringify(plot)}`);
+  check(errors.length === 0, `bare report: console: ${errors.join(' | ')}`);
+}
+
+async function checkBareDiff(browser) {
+  const {page, errors} = await open(browser, bareDiffPage);
+  const first = diff.functions[0];
+  const row = await page.$eval('#functions tbody tr', tr => [...tr.cells].map(td => td.textContent));
+  check(row[0] === first.name, `bare diff: first row ${row[0]}, expected ${first.name}`);
+  await page.click('#functions tbody tr');
+  const [plot] = await page.$$eval('#detail svg.dist-plot', plotFigures);
+  // The page's figures have 6 significant digits.
+  const p50 = ['base', 'new'].map(s => 'p50 ' + shownNs(Number(first.figures.p50[s].toPrecision(6)))).join(' | ');
+  check(plot && plot.bars === 0 && plot.p50 === p50 && /quantiles only/.test(plot.note),
+    `bare diff: the plot of ${first.name} on a click: ${JSON.stringify(plot)}, expected ${p50}`);
+  check(errors.length === 0, `bare diff: console: ${errors.join(' | ')}`);
 }
 
 (async () => {
@@ -105,6 +161,8 @@ async function checkExitPage(browser) {
     await checkReport(browser);
     await checkDiff(browser);
     await checkExitPage(browser);
+    await checkBareReport(browser);
+    await checkBareDiff(browser);
   } finally {
     await browser.close();
   }

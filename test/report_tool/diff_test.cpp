@@ -129,6 +129,26 @@ TEST(Diff, NormalizingByAnUnchangedFunctionCancelsTheMachinesSpeed) {
       input_error);
 }
 
+TEST(Diff, SaysWhichFunctionsAreProbeDominated) {
+  // f: 20% slower, probe-dominated in the new run; g: the same, not dominated.
+  const auto d = durations(1, 2000, 30);
+  nlohmann::json f_new = function_row("f", scaled(d, 1.2), 2.0), g = function_row("g", durations(2, 2000), 2.0);
+  f_new["probe_dominated"] = true;
+  g["probe_dominated"] = false;
+  const diff_result r = diff_reports({one(1, {function_row("f", d, 2.0), g})}, {one(2, {f_new, g})}, {});
+  ASSERT_EQ(r.functions[0].name, "f");
+  EXPECT_TRUE(r.functions[0].probe_dominated());
+  EXPECT_FALSE(r.functions[1].probe_dominated());
+  EXPECT_EQ(r.verdict, "1 of 2 functions changed beyond noise: f slower mean +20.0% (probe-dominated)");
+  const std::string text = format_diff_text(r);
+  EXPECT_EQ(text.substr(text.find("\nf ") + 1, 20), "f (probe)           ") << text;
+  EXPECT_NE(text.find("\ng                                       "), std::string::npos) << text;
+  EXPECT_NE(format_diff_markdown(r).find("| `f` (probe) | changed |"), std::string::npos);
+  const nlohmann::json j = diff_to_json(r);
+  EXPECT_EQ(j.at("functions").at(0).at("probe_dominated"), nlohmann::json::parse(R"({"base": false, "new": true})"));
+  EXPECT_EQ(j.at("functions").at(1).at("probe_dominated"), nlohmann::json::parse(R"({"base": false, "new": false})"));
+}
+
 TEST(Diff, MarkdownAndJsonCarryTheVerdictAndTheRatios) {
   const auto d = durations(1, 2000);
   const diff_result r =

@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <array>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <sstream>
 
@@ -89,6 +91,9 @@ TEST_F(ProbeRuns, MergeOfProcessesEqualsOneProcessOfTheSameWork) {
   for (const auto& t : whole.document.at("threads")) whole_calls += t.at("calls").get<size_t>();
   EXPECT_EQ(merged_calls, whole_calls);
   EXPECT_EQ(merged.document.at("threads").size(), 2 * whole.document.at("threads").size());
+  // Every measured call paid the probe once: 2 threads x 1,000 steps x 3 functions.
+  EXPECT_EQ(merged.document.at("probe_overhead").at("calls"), 6000);
+  EXPECT_EQ(whole.document.at("probe_overhead").at("calls"), 6000);
 
   std::string output;
   EXPECT_EQ(perf_report(fmt::format("merge {} {} -o {}", (dir_ / "half_a.json").string(), (dir_ / "half_b.json").string(),
@@ -109,11 +114,15 @@ TEST_F(ProbeRuns, SameProgramIsNoiseAndATwentyPercentSlowdownIsFlaggedEveryTime)
   std::vector<std::string> noisy, missed;
   for (int i = 0; i < pairs; ++i) {
     // One thread, 60,000 calls (~120 ms): long enough that a moment of contention on a
-    // shared machine does not move the median.
+    // shared machine does not move the median. The three runs of a pair take turns
+    // first: a load that grows or fades over the test favours no side.
     const std::string work = "PERF_PROBE_CALLS=60000 PERF_PROBE_THREADS=1";
-    const report base = run(fmt::format("base{}", i), work);
-    const report same = run(fmt::format("same{}", i), work);
-    const report slow = run(fmt::format("slow{}", i), work + " PERF_PROBE_SLOW=1.2");
+    std::map<std::string, report> runs;
+    for (int k = 0; k < 3; ++k) {
+      const std::string side = std::array<const char*, 3>{"base", "same", "slow"}[(i + k) % 3];
+      runs.emplace(side, run(fmt::format("{}{}", side, i), side == "slow" ? work + " PERF_PROBE_SLOW=1.2" : work));
+    }
+    const report &base = runs.at("base"), &same = runs.at("same"), &slow = runs.at("slow");
     const diff_result unchanged = diff_reports({base}, {same}, options);
     if (unchanged.verdict.rfind("no change beyond noise", 0) == 0)
       ++quiet;

@@ -1,10 +1,12 @@
 // Reading reports: what is accepted, and the message for what is not.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "command_line.hpp"
 #include "sample_reports.hpp"
@@ -50,6 +52,12 @@ TEST(ReadReport, NamesTheFileAndTheProblem) {
   nlohmann::json short_histogram = report_json(7, 2.0, {function_row("f", {100, 200}, 2.0)});
   short_histogram["functions"][0]["histogram"] = {{100, 1}};
   EXPECT_EQ(error_of(short_histogram.dump()), "r.json: functions[0] \"histogram\" counts 1 calls, \"calls\" says 2");
+  nlohmann::json text_flag = report_json(7, 2.0, {function_row("f", {100}, 2.0)});
+  text_flag["functions"][0]["probe_dominated"] = "yes";
+  EXPECT_EQ(error_of(text_flag.dump()), "r.json: functions[0] \"probe_dominated\" is not a boolean");
+  nlohmann::json text_probe = report_json(7, 2.0, nlohmann::json::array());
+  text_probe["clock"]["probe_ns"] = "20";
+  EXPECT_EQ(error_of(text_probe.dump()), "r.json: the report.clock \"probe_ns\" is not a number");
   nlohmann::json no_clock = report_json(7, 2.0, nlohmann::json::array());
   no_clock.erase("clock");
   EXPECT_EQ(error_of(no_clock.dump()), "r.json: the report has no \"clock\"");
@@ -114,6 +122,29 @@ TEST(ReadReport, RefusesOtherSchemaVersionsNamingThem) {
   nlohmann::json future = report_json(7, 2.0, nlohmann::json::array());
   future["schema_version"] = 3;
   EXPECT_EQ(error_of(future.dump(), "new.json"), "new.json: schema version 3; this perf-report reads schema version 2");
+}
+
+// A file is mapped, with simdjson's padding read past its end: a report ending just
+// short of a page boundary (the padding in the next page) and one ending on it; a pipe
+// is read.
+TEST(ReadReport, ReadsFilesEndingAtAnyPlaceInAPageAndPipes) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("perf-report-read-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string text = report_json(7, 2.0, {function_row("f", {100, 300}, 2.0)}).dump();
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  for (size_t size : {page - 10, page, 2 * page - 1}) {
+    ASSERT_LT(text.size(), size);
+    const std::string path = (dir / ("r" + std::to_string(size) + ".json")).string();
+    std::ofstream(path, std::ios::binary) << text << std::string(size - text.size(), ' ');
+    ASSERT_EQ(std::filesystem::file_size(path), size);
+    EXPECT_EQ(read_report(path).functions.at(0).calls, 2u) << size;
+  }
+  const std::string fifo = (dir / "pipe").string();
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::thread writer([&] { std::ofstream(fifo, std::ios::binary) << text; });
+  EXPECT_EQ(read_report(fifo).functions.at(0).calls, 2u);
+  writer.join();
+  std::filesystem::remove_all(dir);
 }
 
 TEST(CommandLine, AMissingFileIsExitTwoAndOneLineNamingIt) {

@@ -3,6 +3,7 @@
 //   PERF_PROBE_CALLS    calls of each step per thread (default 2000)
 //   PERF_PROBE_THREADS  threads doing them (default 2)
 //   PERF_PROBE_SLOW     factor on probe::render's spin (default 1; 1.2 is the "20% slower" build)
+//   PERF_PROBE_TINY     1: each step also calls probe::tiny, whose figures are mostly the probe's
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -32,10 +33,15 @@ void render() {
   spin(static_cast<unsigned>(3000 * slow_factor));
 }
 
+bool with_tiny = false;
+
+__attribute__((noinline)) void tiny() { PERF_MEASURE("probe::tiny"); }
+
 void step() {
   PERF_MEASURE("probe::step");
   parse();
   render();
+  if (with_tiny) tiny();
 }
 
 }  // namespace probe
@@ -51,6 +57,7 @@ long env(const char* name, long fallback) {
 
 int main() {
   if (const char* slow = std::getenv("PERF_PROBE_SLOW")) probe::slow_factor = std::atof(slow);
+  probe::with_tiny = env("PERF_PROBE_TINY", 0) == 1;
   const long calls = env("PERF_PROBE_CALLS", 2000);
   std::vector<std::thread> threads;
   for (long t = 0; t < env("PERF_PROBE_THREADS", 2); ++t)

@@ -3,6 +3,7 @@
 #include <clang/Tooling/CompilationDatabase.h>
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Process.h>
 #include <llvm/Support/Program.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -100,6 +101,18 @@ int run_program(const std::vector<std::string>& launchers, const std::vector<std
   return status;
 }
 
+// `arguments`, with colour asked for when the compiler would colour its diagnostics
+// by itself: its stderr is captured into a file (to name the sources), so its own
+// test for a terminal fails. Nothing changes when the command chooses already.
+std::vector<std::string> coloured_as_on_a_terminal(std::vector<std::string> arguments) {
+  if (!llvm::sys::Process::StandardErrHasColors()) return arguments;
+  for (const std::string& argument : arguments)
+    for (const char* choice : {"-fdiagnostics-color", "-fno-diagnostics-color", "-fcolor-diagnostics", "-fno-color-diagnostics"})
+      if (argument.rfind(choice, 0) == 0) return arguments;
+  arguments.push_back("-fdiagnostics-color=always");
+  return arguments;
+}
+
 // With --verbose, what the launcher did with `unit`: one line on stderr.
 void say(const launch_options& options, const std::string& unit, const std::string& what) {
   if (options.verbose) llvm::errs() << "perf-instrument: " << unit << ": " << what << "\n";
@@ -184,10 +197,13 @@ int launch(const launch_options& options, const selection& chosen) {
   report_left_out(left_out, chosen.size_threshold(), command.unit_path());
   // The compiler names the unit's mirror where it names the unit (see mirror::arguments).
   std::function<std::string(const std::string&)> diagnostics;
-  if (options.editable.contains(command.unit_path()))
+  std::vector<std::string> arguments = instrumented->arguments(command);
+  if (options.editable.contains(command.unit_path())) {
     diagnostics = [mirrored = instrumented->path_of(command.unit_path()), unit = command.unit_path()](
                       const std::string& text) { return replaced(text, mirrored, unit); };
-  const int status = run_program(options.launchers, instrumented->arguments(command), diagnostics);
+    arguments = coloured_as_on_a_terminal(std::move(arguments));
+  }
+  const int status = run_program(options.launchers, arguments, diagnostics);
   if (status == 0) {
     if (const std::optional<std::string> depfile = command.depfile())
       unmirror_depfile(fs::absolute(*depfile).string(), instrumented->directory(), options.editable.root);

@@ -15,8 +15,10 @@ constexpr const char* usage =
     "usage: perf-report merge REPORT.json... -o MERGED.json\n"
     "       perf-report diff BASE.json... --new NEW.json... [--format text|markdown|json|html] [-o FILE]\n"
     "                   [--fail-if 'FIGURE>+N%']... [--min-calls N] [--noise-floor N%] [--normalize FUNCTION]\n"
+    "                   [--distribution-kb N]\n"
     "       perf-report diff BASE.json NEW.json [options as above]\n"
-    "       perf-report html REPORT.json [-o report.html] [--folded STACKS.txt]\n";
+    "       perf-report html REPORT.json [-o report.html] [--folded STACKS.txt] [--distribution-kb N]\n"
+    "       (--distribution-kb: the most histogram data an HTML page embeds, default 3000)\n";
 
 class usage_error : public std::runtime_error {
  public:
@@ -30,6 +32,7 @@ struct parsed {
   std::string output;
   std::string format = "text";
   std::string folded;
+  size_t distribution_bytes = default_distribution_bytes;
   diff_options diff;
 };
 
@@ -69,6 +72,8 @@ parsed parse(const std::vector<std::string>& args, const std::string& command) {
       p.diff.noise_floor = static_cast<double>(parse_count(a, digits)) / 100;
     } else if (a == "--normalize" && command == "diff") {
       p.diff.normalize = value();
+    } else if (a == "--distribution-kb" && command != "merge") {
+      p.distribution_bytes = parse_count(a, value()) * 1000;
     } else if (a == "--folded" && command == "html") {
       p.folded = value();
     } else if (a.size() > 1 && a[0] == '-') {
@@ -121,7 +126,7 @@ int run_diff(parsed p, std::ostream& out, std::ostream& err) {
   else if (p.format == "json")
     text = diff_to_json(result).dump(1) + "\n";
   else if (p.format == "html")
-    text = html_diff_page(result);
+    text = html_diff_page(result, p.distribution_bytes);
   else
     text = format_diff_text(result);
   emit(p, text, out);
@@ -133,7 +138,7 @@ int run_diff(parsed p, std::ostream& out, std::ostream& err) {
 int run_html(const parsed& p, std::ostream& out) {
   if (p.files.size() != 1) throw usage_error("html needs exactly one REPORT.json");
   const report r = read_report(p.files.front());
-  emit(p, html_report_page(r, p.folded.empty() ? std::string() : read_whole_file(p.folded)), out);
+  emit(p, html_report_page(r, p.folded.empty() ? std::string() : read_whole_file(p.folded), p.distribution_bytes), out);
   return 0;
 }
 

@@ -2,44 +2,63 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <regex>
-#include <tuple>
 #include <unordered_map>
 
 #include <fmt/format.h>
 
+#include "function_location.hpp"
 #include "merge.hpp"
 #include "noise.hpp"
 
 namespace perf::report_tool {
 namespace {
 
-using key = std::tuple<std::string, std::string, unsigned>;
+using location_index = std::unordered_map<function_location, const function_record*, function_location_hash>;
 
 constexpr std::array<metric, 4> timing_metrics = {metric::mean, metric::p50, metric::p99, metric::self};
 
-// One side: its reports merged, and each report's rows for the between-run tests.
+// One side: its reports, their rows merged (moved out of the report when it is the
+// only one: nothing to merge), each report's rows by location for the between-run
+// tests, and the share of the side's samples each measured function took.
 struct side {
-  report merged;
-  std::vector<std::map<key, const function_record*>> runs;
+  std::vector<report> reports;
+  std::vector<function_record> functions;
+  std::vector<location_index> runs;  // only when both sides have several reports
   uint64_t samples_total = 0;
   std::unordered_map<std::string, double> shares;
 
-  explicit side(const std::vector<report>& reports) : merged(merge_reports(reports)) {
+  side(std::vector<report> given, bool index_runs) : reports(std::move(given)) {
+    // samples.measured summed by name over the reports, as merge_reports sums them.
+    std::unordered_map<std::string, uint64_t> measured;
     for (const report& r : reports) {
-      auto& rows = runs.emplace_back();
-      for (const function_record& f : r.functions) rows[{f.name, f.file, f.line}] = &f;
+      const auto samples = r.document.find("samples");
+      if (samples == r.document.end()) continue;
+      samples_total += samples->value("total", uint64_t{0});
+      if (!samples->contains("measured")) continue;
+      for (const nlohmann::json& m : samples->at("measured"))
+        measured[m.value("name", "")] += m.value("samples", uint64_t{0});
     }
-    if (merged.document.contains("samples")) samples_total = merged.document["samples"].value("total", uint64_t{0});
-    shares = merged.sample_shares();
+    for (const auto& [name, count] : measured)
+      shares[name] = samples_total == 0 ? 0.0 : static_cast<double>(count) / static_cast<double>(samples_total);
+    if (reports.size() == 1) {
+      functions = std::move(reports.front().functions);
+      return;
+    }
+    functions = merge_functions(reports);
+    if (!index_runs) return;
+    for (const report& r : reports) {
+      location_index& rows = runs.emplace_back();
+      rows.reserve(r.functions.size());
+      for (const function_record& f : r.functions) rows[function_location::of(f)] = &f;
+    }
   }
 
   // `figure` of the function in each run that has it.
-  std::vector<double> per_run(const key& k, metric figure) const {
+  std::vector<double> per_run(const function_location& where, metric figure) const {
     std::vector<double> values;
-    for (const auto& rows : runs) {
-      const auto found = rows.find(k);
+    for (const location_index& rows : runs) {
+      const auto found = rows.find(where);
       if (found != rows.end() && found->second->calls > 0) values.push_back(value_of(*found->second, figure));
     }
     return values;
@@ -70,9 +89,10 @@ bool past_floor(const change& c, double floor) { return std::abs(c.ratio() - 1) 
 
 // Whether the timing figure differs beyond what the runs' own spread explains.
 bool significant(const side& base, const side& now, const function_diff& d, metric m, double floor) {
-  const key k{d.name, d.file, d.line};
-  if (base.runs.size() >= 2 && now.runs.size() >= 2)
-    return means_differ(sample_moments::of(base.per_run(k, m)), sample_moments::of(now.per_run(k, m)));
+  if (!base.runs.empty()) {
+    const function_location where{d.name, d.file, d.line};
+    return means_differ(sample_moments::of(base.per_run(where, m)), sample_moments::of(now.per_run(where, m)));
+  }
   auto call_moments = [](const function_record& f) {
     const double n = static_cast<double>(f.calls);
     return sample_moments{n, f.mean_ns, n < 2 ? 0 : f.m2_ns2 / (n - 1)};
@@ -110,7 +130,7 @@ void judge(const side& base, const side& now, function_diff& d, const diff_optio
                          static_cast<uint64_t>(std::llround(share.now * static_cast<double>(now.samples_total))),
                          now.samples_total);
   if (d.too_few_calls) return;
-  const bool several_runs = base.runs.size() >= 2 && now.runs.size() >= 2;
+  const bool several_runs = !base.runs.empty();
   for (metric m : timing_metrics) {
     // The tail moves from run to run with what else the machine does (preemption,
     // frequency): one run per side cannot tell that from a change (docs/perf-report.md).
@@ -123,12 +143,13 @@ void judge(const side& base, const side& now, function_diff& d, const diff_optio
 std::string describe(const function_diff& d) {
   if (d.where == presence::added) return fmt::format("{} added", d.name);
   if (d.where == presence::removed) return fmt::format("{} removed", d.name);
+  const char* probe = d.probe_dominated() ? " (probe-dominated)" : "";
   const change& mean = d[metric::mean];
   for (metric m : timing_metrics)
     if (d[m].beyond_noise)
-      return fmt::format("{} {} {} {:+.1f}%", d.name, d[m].ratio() > 1 ? "slower" : "faster", metric_name(m),
-                         (d[m].ratio() - 1) * 100);
-  return fmt::format("{} mean {:+.1f}%", d.name, (mean.ratio() - 1) * 100);
+      return fmt::format("{} {} {} {:+.1f}%{}", d.name, d[m].ratio() > 1 ? "slower" : "faster", metric_name(m),
+                         (d[m].ratio() - 1) * 100, probe);
+  return fmt::format("{} mean {:+.1f}%{}", d.name, (mean.ratio() - 1) * 100, probe);
 }
 
 bool breaks(const fail_rule& rule, const function_diff& d) {
@@ -143,6 +164,7 @@ void scale_times(report& r, double factor) {
   for (function_record& f : r.functions) {
     f.total_ns *= factor, f.self_ns *= factor, f.mean_ns *= factor, f.min_ns *= factor, f.max_ns *= factor;
     f.m2_ns2 *= factor * factor;
+    f.probe_ns *= factor, f.probe_inside_ns *= factor;
     f.durations.ghz /= factor;
   }
   r.document["clock"]["ghz"] = r.document["clock"]["ghz"].get<double>() / factor;
@@ -154,10 +176,45 @@ double reference_median(const report& r, const std::string& name) {
   throw input_error(fmt::format("{}: no calls of {}, the function to normalize by", r.path, name));
 }
 
-// The reports with times normalized by options.normalize (see diff_options).
-std::vector<report> normalized(std::vector<report> reports, const std::string& name, double reference) {
+// Each report's times scaled so that `name`'s median is `reference` (see diff_options).
+void normalize(std::vector<report>& reports, const std::string& name, double reference) {
   for (report& r : reports) scale_times(r, reference / reference_median(r, name));
-  return reports;
+}
+
+// The rows of both sides matched by location, each merged record moved into its row.
+std::vector<function_diff> matched(side& base, side& now) {
+  std::vector<function_diff> rows;
+  rows.reserve(base.functions.size() + now.functions.size());  // never moves: the index views its strings
+  std::unordered_map<function_location, size_t, function_location_hash> row_of;
+  row_of.reserve(rows.capacity());
+  auto add = [&](function_record& f, presence where) -> function_diff& {
+    function_diff& d = rows.emplace_back();
+    d.name = f.name, d.file = f.file, d.line = f.line, d.where = where;
+    row_of.emplace(function_location{d.name, d.file, d.line}, rows.size() - 1);
+    return d;
+  };
+  // A location twice in one side can only be a sole report's (a merge has each once):
+  // merged as merge_reports would.
+  for (function_record& f : base.functions) {
+    const auto found = row_of.find(function_location::of(f));
+    if (found != row_of.end())
+      merge_function(rows[found->second].base, f);
+    else
+      add(f, presence::removed).base = std::move(f);
+  }
+  for (function_record& f : now.functions) {
+    const auto found = row_of.find(function_location::of(f));
+    if (found == row_of.end()) {
+      add(f, presence::added).now = std::move(f);
+      continue;
+    }
+    function_diff& d = rows[found->second];
+    if (d.where == presence::removed)
+      d.now = std::move(f), d.where = presence::both;
+    else
+      merge_function(d.now, f);
+  }
+  return rows;
 }
 
 }  // namespace
@@ -187,43 +244,35 @@ fail_rule parse_fail_rule(const std::string& text) {
   return rule;
 }
 
-diff_result diff_reports(const std::vector<report>& base_reports, const std::vector<report>& new_reports,
+diff_result diff_reports(std::vector<report> base_reports, std::vector<report> new_reports,
                          const diff_options& options) {
   if (!options.normalize.empty()) {
     const double reference = reference_median(base_reports.front(), options.normalize);
-    diff_options plain = options;
-    plain.normalize.clear();
-    return diff_reports(normalized(base_reports, options.normalize, reference),
-                        normalized(new_reports, options.normalize, reference), plain);
-  }
-  const side base(base_reports), now(new_reports);
-  std::map<key, function_diff> rows;
-  for (const function_record& f : base.merged.functions) {
-    function_diff& d = rows[{f.name, f.file, f.line}];
-    d.name = f.name, d.file = f.file, d.line = f.line, d.where = presence::removed, d.base = f;
-  }
-  for (const function_record& f : now.merged.functions) {
-    auto [entry, fresh] = rows.try_emplace({f.name, f.file, f.line});
-    function_diff& d = entry->second;
-    d.name = f.name, d.file = f.file, d.line = f.line, d.now = f;
-    d.where = fresh ? presence::added : presence::both;
+    normalize(base_reports, options.normalize, reference);
+    normalize(new_reports, options.normalize, reference);
   }
   diff_result result;
   result.base_runs = base_reports.size();
   result.new_runs = new_reports.size();
+  const bool several_runs = base_reports.size() >= 2 && new_reports.size() >= 2;
+  side base(std::move(base_reports), several_runs), now(std::move(new_reports), several_runs);
+  std::vector<function_diff> rows = matched(base, now);
   size_t changed = 0, compared = 0;
-  for (auto& [k, d] : rows) {
+  for (function_diff& d : rows) {
     judge(base, now, d, options);
     d.impact_ns = d.where == presence::added     ? d.now.total_ns
                   : d.where == presence::removed ? -d.base.total_ns
                                                  : (d.now.mean_ns - d.base.mean_ns) * static_cast<double>(d.now.calls);
     compared += d.where == presence::both;
     changed += d.slower_or_faster();
-    result.functions.push_back(std::move(d));
   }
-  std::stable_sort(result.functions.begin(), result.functions.end(), [](const function_diff& a, const function_diff& b) {
-    return std::abs(a.impact_ns) > std::abs(b.impact_ns);
+  // By impact; equal impacts by location, so that the order depends on nothing else.
+  std::sort(rows.begin(), rows.end(), [](const function_diff& a, const function_diff& b) {
+    const double impact_a = std::abs(a.impact_ns), impact_b = std::abs(b.impact_ns);
+    if (impact_a != impact_b) return impact_a > impact_b;
+    return function_location{a.name, a.file, a.line} < function_location{b.name, b.file, b.line};
   });
+  result.functions = std::move(rows);
 
   for (const fail_rule& rule : options.rules)
     for (const function_diff& d : result.functions)

@@ -41,6 +41,9 @@ struct function_diff {
   const change& operator[](metric m) const { return changes[static_cast<size_t>(m)]; }
   // A timing figure (mean, p50, p99, self) changed beyond noise.
   bool slower_or_faster() const;
+  // Probe-dominated on either side: the probe costs a third or more of the function's
+  // time, so its timing changes may be the probe's (its cost is measured anew each run).
+  bool probe_dominated() const { return base.probe_dominated || now.probe_dominated; }
 };
 
 // `--fail-if 'p99>+10%'`: broken by a function whose figure changed beyond noise
@@ -75,7 +78,8 @@ struct diff_result {
 };
 
 // Throws input_error when `options.normalize` names a function some report lacks.
-diff_result diff_reports(const std::vector<report>& base, const std::vector<report>& now, const diff_options& options);
+// Takes the reports: a side's only report gives its rows up rather than copying them.
+diff_result diff_reports(std::vector<report> base, std::vector<report> now, const diff_options& options);
 
 }  // namespace perf::report_tool
 

@@ -38,9 +38,14 @@ std::string cell(const function_diff& d, metric m) {
   return fmt::format("{} {}", figure(m, c.now), ratio(c));
 }
 
+// The function's name, " (probe)" after it when it is probe-dominated on a side.
+std::string shown_name(const function_diff& d) { return d.probe_dominated() ? d.name + " (probe)" : d.name; }
+
 std::string legend(const diff_result& r) {
-  return fmt::format("{} base report(s), {} new report(s); ratios new/base, * beyond noise (docs/perf-report.md)",
-                     r.base_runs, r.new_runs);
+  return fmt::format(
+      "{} base report(s), {} new report(s); ratios new/base, * beyond noise; (probe): probe-dominated, the probe "
+      "costs a third or more of its time, a change may be the probe's (docs/perf-report.md)",
+      r.base_runs, r.new_runs);
 }
 
 }  // namespace
@@ -51,7 +56,8 @@ std::string format_diff_text(const diff_result& r) {
   for (metric m : shown) out += fmt::format(" {:>20}", metric_name(m));
   out += '\n';
   for (const function_diff& d : r.functions) {
-    const std::string name = d.name.size() > 40 ? d.name.substr(0, 19) + ".." + d.name.substr(d.name.size() - 19) : d.name;
+    const std::string full = shown_name(d);
+    const std::string name = full.size() > 40 ? full.substr(0, 19) + ".." + full.substr(full.size() - 19) : full;
     out += fmt::format("{:<40} {:>9} {:>10}", name, status(d), figure(metric::mean, d.impact_ns));
     for (metric m : shown) out += fmt::format(" {:>20}", cell(d, m));
     out += '\n';
@@ -76,7 +82,8 @@ std::string format_diff_markdown(const diff_result& r) {
   for (size_t i = 0; i < shown.size(); ++i) out += "---:|";
   out += '\n';
   for (const function_diff& d : r.functions) {
-    out += fmt::format("| `{}` | {} | {} |", d.name, status(d), figure(metric::mean, d.impact_ns));
+    out += fmt::format("| `{}`{} | {} | {} |", d.name, d.probe_dominated() ? " (probe)" : "", status(d),
+                       figure(metric::mean, d.impact_ns));
     for (metric m : shown) out += fmt::format(" {} |", escape(cell(d, m)));
     out += '\n';
   }
@@ -97,6 +104,7 @@ nlohmann::json diff_to_json(const diff_result& r) {
                          {"file", d.file},
                          {"line", d.line},
                          {"status", status(d)},
+                         {"probe_dominated", {{"base", d.base.probe_dominated}, {"new", d.now.probe_dominated}}},
                          {"impact_ns", d.impact_ns},
                          {"figures", std::move(figures)}});
   }

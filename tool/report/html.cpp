@@ -1,9 +1,13 @@
 #include "html.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <sstream>
 
+#include <fmt/format.h>
+
+#include "page_histogram.hpp"
 #include "report/html_page.hpp"
 
 namespace perf::report_tool {
@@ -13,20 +17,29 @@ using nlohmann::json;
 
 double tenth(double v) { return std::round(v * 10) / 10; }
 
-// A histogram as [ghz, first bucket, its count, the next bucket's count, ...], empty
-// buckets between as 0: shorter than (bucket, count) pairs, since hit buckets are
-// mostly neighbours.
-json histogram_data(const histogram& h) {
-  json flat = json::array({h.ghz});
-  if (h.buckets.empty()) return flat;
-  flat.push_back(h.buckets.front().first);
-  unsigned next = h.buckets.front().first;
-  for (const auto& [bucket, count] : h.buckets) {
-    for (; next < bucket; ++next) flat.push_back(0);
-    flat.push_back(count);
-    ++next;
+// The rows, by `weight` (largest first), whose distributions' texts (`bytes`) fit in
+// `budget` together: true for those, in the rows' own order.
+std::vector<bool> embedded_distributions(const std::vector<double>& weight, const std::vector<size_t>& bytes,
+                                         size_t budget) {
+  std::vector<size_t> order(weight.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return weight[a] > weight[b]; });
+  std::vector<bool> embedded(weight.size(), false);
+  size_t used = 0;
+  for (size_t i : order) {
+    if (used + bytes[i] > budget) break;
+    used += bytes[i];
+    embedded[i] = true;
   }
-  return flat;
+  return embedded;
+}
+
+// `v` to 6 significant digits: the page shows 3 of a ratio.
+double significant_digits(double v) { return v == 0 || !std::isfinite(v) ? v : std::stod(fmt::format("{:.6g}", v)); }
+
+// The length of a page_histogram's counts text, which the budget counts.
+size_t text_size(const json& histogram) {
+  return histogram.size() < 3 ? 0 : histogram[2].get_ref<const std::string&>().size();
 }
 
 // Folded stacks as a tree of {"n": name, "v": samples, "c": [children]}.
@@ -66,18 +79,26 @@ json stack_tree(const std::string& folded) {
 
 }  // namespace
 
-json report_page_data(const report& r, const std::string& folded) {
+json report_page_data(const report& r, const std::string& folded, size_t distribution_bytes) {
   json columns = {{"name", json::array()},  {"file", json::array()}, {"line", json::array()}, {"calls", json::array()},
                   {"total", json::array()}, {"self", json::array()}, {"mean", json::array()}, {"sd", json::array()},
                   {"min", json::array()},   {"max", json::array()},  {"p50", json::array()},  {"p90", json::array()},
                   {"p99", json::array()},   {"ac", json::array()},   {"ab", json::array()},   {"share", json::array()},
-                  {"h", json::array()}};
+                  {"probe", json::array()}, {"h", json::array()}};
   const std::unordered_map<std::string, double> shares = r.sample_shares();
+  // Files by index: a program's functions share a few hundred files.
+  json files = json::array();
+  std::unordered_map<std::string, size_t> file_index;
+  std::vector<json> histograms;
+  std::vector<double> totals;
+  std::vector<size_t> sizes;
   for (const function_record& f : r.functions) {
     const auto share = shares.find(f.name);
     const double calls = static_cast<double>(std::max<uint64_t>(f.calls, 1));
+    const auto [file, fresh] = file_index.try_emplace(f.file, files.size());
+    if (fresh) files.push_back(f.file);
     columns["name"].push_back(f.name);
-    columns["file"].push_back(f.file);
+    columns["file"].push_back(file->second);
     columns["line"].push_back(f.line);
     columns["calls"].push_back(f.calls);
     columns["total"].push_back(tenth(f.total_ns));
@@ -92,9 +113,19 @@ json report_page_data(const report& r, const std::string& folded) {
     columns["ac"].push_back(std::round(static_cast<double>(f.alloc_total_count) / calls * 100) / 100);
     columns["ab"].push_back(tenth(static_cast<double>(f.alloc_total_bytes) / calls));
     columns["share"].push_back(share == shares.end() ? 0.0 : std::round(share->second * 10000) / 10000);
-    columns["h"].push_back(histogram_data(f.durations));
+    columns["probe"].push_back(f.probe_dominated ? 1 : 0);
+    histograms.push_back(page_histogram(f.durations));
+    totals.push_back(f.total_ns);
+    sizes.push_back(text_size(histograms.back()));
   }
-  json data = {{"kind", "report"}, {"title", r.path}, {"functions", std::move(columns)}};
+  const std::vector<bool> embedded = embedded_distributions(totals, sizes, distribution_bytes);
+  for (size_t i = 0; i < histograms.size(); ++i)
+    columns["h"].push_back(embedded[i] ? std::move(histograms[i]) : json());
+  json data = {{"kind", "report"},
+               {"title", r.path},
+               {"files", std::move(files)},
+               {"functions", std::move(columns)},
+               {"distributions", std::count(embedded.begin(), embedded.end(), true)}};
   for (const char* key : {"pid", "clock", "threads", "allocations", "ticklog", "merged_pids"})
     if (r.document.contains(key)) data[key] = r.document.at(key);
   if (r.document.contains("samples")) {
@@ -107,17 +138,21 @@ json report_page_data(const report& r, const std::string& folded) {
   return data;
 }
 
-std::string html_report_page(const report& r, const std::string& folded) {
-  return html_page::page("perf-report: " + r.path, report_page_data(r, folded).dump());
+std::string html_report_page(const report& r, const std::string& folded, size_t distribution_bytes) {
+  return html_page::page("perf-report: " + r.path, report_page_data(r, folded, distribution_bytes).dump());
 }
 
-std::string html_diff_page(const diff_result& d) {
+json diff_page_data(const diff_result& d, size_t distribution_bytes) {
   json rows = json::array();
+  std::vector<json> base_histograms, new_histograms;
+  std::vector<double> impacts;
+  std::vector<size_t> sizes;
   for (const function_diff& f : d.functions) {
     json figures = json::object();
     for (size_t i = 0; i < metric_count; ++i) {
       const change& c = f.changes[i];
-      figures[metric_name(static_cast<metric>(i))] = {c.base, c.now, c.beyond_noise};
+      figures[metric_name(static_cast<metric>(i))] = {significant_digits(c.base), significant_digits(c.now),
+                                                       c.beyond_noise};
     }
     const char* status = f.where == presence::added     ? "added"
                          : f.where == presence::removed ? "removed"
@@ -128,15 +163,31 @@ std::string html_diff_page(const diff_result& d) {
                     {"file", f.file},
                     {"line", f.line},
                     {"status", status},
+                    {"probe", f.probe_dominated()},
                     {"impact", tenth(f.impact_ns)},
-                    {"fig", std::move(figures)},
-                    {"hb", histogram_data(f.base.durations)},
-                    {"hn", histogram_data(f.now.durations)}});
+                    {"fig", std::move(figures)}});
+    base_histograms.push_back(page_histogram(f.base.durations));
+    new_histograms.push_back(page_histogram(f.now.durations));
+    impacts.push_back(std::abs(f.impact_ns));
+    sizes.push_back(text_size(base_histograms.back()) + text_size(new_histograms.back()));
   }
-  const json data = {{"kind", "diff"},           {"title", "perf-report diff"}, {"verdict", d.verdict},
-                     {"broken", d.broken},       {"base_runs", d.base_runs},    {"new_runs", d.new_runs},
-                     {"rows", std::move(rows)}};
-  return html_page::page("perf-report diff", data.dump());
+  const std::vector<bool> embedded = embedded_distributions(impacts, sizes, distribution_bytes);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    rows[i]["hb"] = embedded[i] ? std::move(base_histograms[i]) : json();
+    rows[i]["hn"] = embedded[i] ? std::move(new_histograms[i]) : json();
+  }
+  return {{"kind", "diff"},
+          {"title", "perf-report diff"},
+          {"verdict", d.verdict},
+          {"broken", d.broken},
+          {"base_runs", d.base_runs},
+          {"new_runs", d.new_runs},
+          {"rows", std::move(rows)},
+          {"distributions", std::count(embedded.begin(), embedded.end(), true)}};
+}
+
+std::string html_diff_page(const diff_result& d, size_t distribution_bytes) {
+  return html_page::page("perf-report diff", diff_page_data(d, distribution_bytes).dump());
 }
 
 }  // namespace perf::report_tool

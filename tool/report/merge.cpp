@@ -1,8 +1,11 @@
 #include "merge.hpp"
 
 #include <algorithm>
-#include <map>
-#include <tuple>
+#include <cmath>
+#include <unordered_map>
+
+#include "function_location.hpp"
+#include "sample_lists.hpp"
 
 namespace perf::report_tool {
 namespace {
@@ -22,27 +25,6 @@ json concatenated_rows(const std::vector<report>& reports, const json::json_poin
   return out;
 }
 
-// Sample lists summed by `key_fields`, share recomputed against `total`, most first.
-json summed_samples(const std::vector<const json*>& lists, const std::vector<std::string>& key_fields, uint64_t total) {
-  std::map<std::vector<std::string>, json> by_key;
-  for (const json* list : lists) {
-    for (const json& row : *list) {
-      std::vector<std::string> key;
-      for (const std::string& field : key_fields) key.push_back(row.value(field, json()).dump());
-      auto [entry, fresh] = by_key.emplace(key, row);
-      if (!fresh) entry->second["samples"] = entry->second.value("samples", uint64_t{0}) + row.value("samples", uint64_t{0});
-    }
-  }
-  json out = json::array();
-  for (auto& [key, row] : by_key) {
-    row["share"] = total == 0 ? 0.0 : static_cast<double>(row.value("samples", uint64_t{0})) / static_cast<double>(total);
-    out.push_back(std::move(row));
-  }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const json& a, const json& b) { return a.value("samples", uint64_t{0}) > b.value("samples", uint64_t{0}); });
-  return out;
-}
-
 json merged_samples(const std::vector<report>& reports) {
   std::vector<const json*> sections;
   for (const report& r : reports)
@@ -57,14 +39,25 @@ json merged_samples(const std::vector<report>& reports) {
   }
   out["total"] = total;
   out["dropped"] = dropped;
+  // Exact or absent: a report written before probe_samples existed leaves it unknown.
+  out.erase("probe_samples");
+  if (std::all_of(sections.begin(), sections.end(), [](const json* s) { return s->contains("probe_samples"); })) {
+    uint64_t probe_samples = 0;
+    for (const json* s : sections) probe_samples += s->at("probe_samples").get<uint64_t>();
+    out["probe_samples"] = probe_samples;
+  }
   auto lists = [&](const char* key) {
     std::vector<const json*> found;
     for (const json* s : sections)
       if (s->contains(key)) found.push_back(&s->at(key));
     return found;
   };
-  out["top"] = summed_samples(lists("top"), {"function", "file"}, total);
-  out["lines"] = summed_samples(lists("lines"), {"function", "file", "line"}, total);
+  merged_hottest top = merge_hottest(sections, "top", {"function", "file"}, total);
+  merged_hottest lines = merge_hottest(sections, "lines", {"function", "file", "line"}, total);
+  out["top"] = std::move(top.rows);
+  out["lines"] = std::move(lines.rows);
+  out["unlisted_at_most"] = {{"top", top.unlisted_at_most}, {"lines", lines.unlisted_at_most}};
+  // Every measured function with samples: exact.
   out["measured"] = summed_samples(lists("measured"), {"name"}, total);
   json threads = json::array();
   for (const report& r : reports) {
@@ -111,7 +104,41 @@ json merged_allocations(const std::vector<report>& reports) {
   return out;
 }
 
-json merged_clock(const std::vector<report>& reports, bool same_rate) {
+// What measuring cost all the runs: `calls`, `ns` and `process_cpu_ns` add up; the
+// probe-dominated figures are those of the merged functions (a function counts once,
+// dominated or not as merged), `dominated_ns` at each one's call-weighted probe cost.
+json merged_probe_overhead(const std::vector<report>& reports, const std::vector<function_record>& functions) {
+  json out = nullptr;
+  for (const report& r : reports) {
+    if (!r.document.contains("probe_overhead")) continue;
+    const json& o = r.document["probe_overhead"];
+    if (out.is_null()) out = {{"calls", 0}, {"ns", 0.0}};
+    out["calls"] = out["calls"].get<uint64_t>() + o.value("calls", uint64_t{0});
+    out["ns"] = out["ns"].get<double>() + o.value("ns", 0.0);
+    out["process_cpu_ns"] = out.value("process_cpu_ns", 0.0) + o.value("process_cpu_ns", 0.0);
+  }
+  if (out.is_null()) return out;
+  uint64_t dominated_functions = 0, dominated_calls = 0;
+  double dominated_ns = 0;
+  for (const function_record& f : functions) {
+    if (!f.probe_dominated) continue;
+    ++dominated_functions;
+    dominated_calls += f.calls;
+    dominated_ns += static_cast<double>(f.calls) * f.probe_ns;
+  }
+  out["dominated_functions"] = dominated_functions;
+  out["dominated_calls"] = dominated_calls;
+  out["dominated_ns"] = std::round(dominated_ns * 10) / 10;
+  return out;
+}
+
+// Whether every report's clock counts at the same rate.
+bool same_rate(const std::vector<report>& reports) {
+  const double ghz = reports.front().ghz();
+  return std::all_of(reports.begin(), reports.end(), [&](const report& r) { return r.ghz() == ghz; });
+}
+
+json merged_clock(const std::vector<report>& reports) {
   json clock = reports.front().document.at("clock");
   for (const report& r : reports) {
     const json& c = r.document.at("clock");
@@ -119,7 +146,7 @@ json merged_clock(const std::vector<report>& reports, bool same_rate) {
     clock["resolution_ns"] = std::max(clock.value("resolution_ns", 0.0), c.value("resolution_ns", 0.0));
     if (c.contains("probe_ns")) clock["probe_ns"] = std::max(clock.value("probe_ns", 0.0), c.value("probe_ns", 0.0));
   }
-  if (!same_rate) {
+  if (!same_rate(reports)) {
     clock["source"] = "merged";
     clock["ghz"] = 1.0;
     clock["frequency"] = "merged";
@@ -130,14 +157,13 @@ json merged_clock(const std::vector<report>& reports, bool same_rate) {
 }  // namespace
 
 void merge_function(function_record& a, const function_record& b) {
-  if (b.calls == 0) return;
-  if (a.calls == 0) {
-    const histogram durations = a.durations;
+  if (a.calls == 0) {  // one copy: the first report of the function (with calls), at a's rate
+    const double ghz = a.durations.ghz;
     a = b;
-    a.durations = durations;
-    a.durations.merge(b.durations);
+    if (b.durations.ghz != ghz) a.durations = b.durations.rebinned(ghz);
     return;
   }
+  if (b.calls == 0) return;
   const double n_a = static_cast<double>(a.calls), n_b = static_cast<double>(b.calls), n = n_a + n_b;
   const double delta = b.mean_ns - a.mean_ns;
   a.mean_ns += delta * n_b / n;
@@ -150,36 +176,52 @@ void merge_function(function_record& a, const function_record& b) {
   a.alloc_total_count += b.alloc_total_count;
   a.alloc_total_bytes += b.alloc_total_bytes;
   a.durations.merge(b.durations);
+  a.probe_ns = (a.probe_ns * n_a + b.probe_ns * n_b) / n;
+  a.probe_inside_ns = (a.probe_inside_ns * n_a + b.probe_inside_ns * n_b) / n;
+  a.probe_dominated = a.probe_dominates();
+}
+
+std::vector<function_record> merge_functions(const std::vector<report>& reports) {
+  const double ghz = same_rate(reports) ? reports.front().ghz() : 1.0;
+  size_t rows = 0;
+  for (const report& r : reports) rows += r.functions.size();
+  std::vector<function_record> merged;
+  merged.reserve(rows);
+  // Keys view the reports' strings, which outlive the index.
+  std::unordered_map<function_location, size_t, function_location_hash> index;
+  index.reserve(rows);
+  for (const report& r : reports) {
+    for (const function_record& f : r.functions) {
+      const auto [entry, fresh] = index.try_emplace(function_location::of(f), merged.size());
+      if (fresh) merged.emplace_back().durations.ghz = ghz;
+      merge_function(merged[entry->second], f);
+    }
+  }
+  return merged;
 }
 
 report merge_reports(const std::vector<report>& reports) {
-  const double ghz = reports.front().ghz();
-  const bool same_rate =
-      std::all_of(reports.begin(), reports.end(), [&](const report& r) { return r.ghz() == ghz; });
   report out;
   out.path = "merged";
   out.document = {{"schema_version", schema_version}, {"pid", 0}};
   json pids = json::array();
   for (const report& r : reports) pids.push_back(r.document.value("pid", 0));
   out.document["merged_pids"] = std::move(pids);
-  out.document["clock"] = merged_clock(reports, same_rate);
+  out.document["clock"] = merged_clock(reports);
   out.document["threads"] = concatenated_rows(reports, json::json_pointer("/threads"));
   for (const auto& [key, section] : {std::pair{"ticklog", merged_ticklog(reports)},
                                      std::pair{"allocations", merged_allocations(reports)},
                                      std::pair{"samples", merged_samples(reports)}})
     if (!section.is_null()) out.document[key] = section;
 
-  std::map<std::tuple<std::string, std::string, unsigned>, function_record> by_location;
-  for (const report& r : reports) {
-    for (const function_record& f : r.functions) {
-      auto [entry, fresh] = by_location.try_emplace({f.name, f.file, f.line});
-      if (fresh) entry->second.durations.ghz = same_rate ? ghz : 1.0;
-      merge_function(entry->second, f);
-    }
-  }
-  for (auto& [where, f] : by_location) out.functions.push_back(std::move(f));
-  std::stable_sort(out.functions.begin(), out.functions.end(),
-                   [](const function_record& a, const function_record& b) { return a.total_ns > b.total_ns; });
+  out.functions = merge_functions(reports);
+  // Equal totals by location, so that the order does not depend on the reports' order.
+  std::sort(out.functions.begin(), out.functions.end(), [](const function_record& a, const function_record& b) {
+    if (a.total_ns != b.total_ns) return a.total_ns > b.total_ns;
+    return function_location::of(a) < function_location::of(b);
+  });
+  if (json overhead = merged_probe_overhead(reports, out.functions); !overhead.is_null())
+    out.document["probe_overhead"] = std::move(overhead);
   return out;
 }
 

@@ -4,16 +4,24 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 
 #include <fmt/format.h>
+
+#include "file_text.hpp"
+#include "perf/report.hpp"
 
 namespace perf::report_tool {
 
 using nlohmann::json;
 
 double function_record::stddev_ns() const { return calls < 2 ? 0.0 : std::sqrt(m2_ns2 / static_cast<double>(calls)); }
+
+bool function_record::probe_dominates() const {
+  return std::max(0.0, mean_ns - probe_inside_ns) < probe_dominated_factor * probe_ns;
+}
 
 double function_record::quantile_ns(double q) const {
   return std::min(std::max(durations.quantile_ns(q), min_ns), max_ns);
@@ -29,22 +37,7 @@ std::unordered_map<std::string, double> report::sample_shares() const {
   return shares;
 }
 
-std::string read_whole_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw input_error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-  // Sized once from the file (no regrowing copies of a 14 MB report); pipes grow as they come.
-  std::string text;
-  std::error_code unknown_size;
-  const auto size = std::filesystem::file_size(path, unknown_size);
-  if (!unknown_size) text.reserve(size + read_padding);
-  char buffer[1 << 16];
-  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) text.append(buffer, static_cast<size_t>(in.gcount()));
-  if (in.bad()) throw input_error(fmt::format("{}: cannot read", path));
-  if (text.capacity() - text.size() < read_padding) text.reserve(text.size() + read_padding);
-  return text;
-}
-
-report read_report(const std::string& path) { return parse_report(read_whole_file(path), path); }
+std::string read_whole_file(const std::string& path) { return std::string(file_text(path, 0).text()); }
 
 json to_json(const report& r) {
   json out = r.document;
@@ -74,6 +67,7 @@ json to_json(const report& r) {
                          {"moments", {{"mean_ns", f.mean_ns}, {"m2_ns2", f.m2_ns2}}},
                          {"alloc_total_count", f.alloc_total_count},
                          {"alloc_total_bytes", f.alloc_total_bytes},
+                         {"probe_dominated", f.probe_dominated},
                          {"histogram", std::move(histogram)}});
   }
   out["functions"] = std::move(functions);

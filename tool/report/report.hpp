@@ -40,8 +40,17 @@ struct function_record {
   uint64_t alloc_total_count = 0;
   uint64_t alloc_total_bytes = 0;
   histogram durations;
+  // The report's clock.probe_ns, and the part of it the durations still hold
+  // (clock.probe_inside_ns when not compensated, else 0); merged: weighted by calls.
+  double probe_ns = 0;
+  double probe_inside_ns = 0;
+  // The runtime's verdict (docs/report-format.md); merged: probe_dominates().
+  bool probe_dominated = false;
 
   double stddev_ns() const;
+  // The mean without the probe is below perf::probe_dominated_factor probe costs, as
+  // the runtime judges it (false without a probe cost).
+  bool probe_dominates() const;
   // The value at quantile q, as the runtime reports it: the histogram's bucket
   // midpoint, kept within [min_ns, max_ns].
   double quantile_ns(double q) const;
@@ -66,12 +75,8 @@ report parse_report(const std::string& text, const std::string& path);
 // The report as the runtime writes it (functions with the derived fields).
 nlohmann::json to_json(const report& r);
 
-// The room read_whole_file leaves after the text: parse_report's parser reads that far
-// past it, and copies text with less room.
-constexpr size_t read_padding = 64;
-
-// The whole of `path`, with `read_padding` bytes of capacity after it; throws
-// input_error naming the path when it cannot be read.
+// The whole of `path` (a file, or a pipe); throws input_error naming the path when it
+// cannot be read.
 std::string read_whole_file(const std::string& path);
 
 // Writes `text` to `path` whole or not at all (temporary file and rename);

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "file_text.hpp"
 #include "report.hpp"
 
 namespace perf::report_tool {
@@ -42,6 +43,15 @@ class reader {
     const json& value = member(key);
     if (!value.is_number()) fail(fmt::format("\"{}\" is not a number", key));
     return value.get<double>();
+  }
+
+  bool has(const char* key) const { return object_.contains(key); }
+
+  bool boolean_or(const char* key, bool absent) const {
+    if (!has(key)) return absent;
+    const json& value = member(key);
+    if (!value.is_boolean()) fail(fmt::format("\"{}\" is not a boolean", key));
+    return value.get<bool>();
   }
 
   void array(const char* key) const {
@@ -118,7 +128,7 @@ std::optional<T> typed(ondemand::value& value, simdjson::simdjson_result<T> resu
 class function_fields {
  public:
   enum field { name, file, line, calls, total_ns, self_ns, min_ns, max_ns, moments, alloc_total_count,
-               alloc_total_bytes, histogram, mean_ns, m2_ns2, count };
+               alloc_total_bytes, histogram, mean_ns, m2_ns2, probe_dominated, count };
   enum class state { missing, wrong_type, found };
 
   void read(ondemand::value value) {
@@ -142,6 +152,7 @@ class function_fields {
       else if (key == "alloc_total_bytes") take(alloc_total_bytes, typed(v, v.get_uint64()), record_.alloc_total_bytes);
       else if (key == "moments") read_moments(v);
       else if (key == "histogram") read_histogram(v);
+      else if (key == "probe_dominated") take(probe_dominated, typed(v, v.get_bool()), record_.probe_dominated);
       else to_json_value(v);  // derived fields (p50_ns, ...), not read but checked as JSON
     }
   }
@@ -155,7 +166,7 @@ class function_fields {
     if (!is_object_) fail(where, "is not an object");
     static constexpr std::array<const char*, count> names = {
         "name", "file", "line", "calls", "total_ns", "self_ns", "min_ns", "max_ns", "moments",
-        "alloc_total_count", "alloc_total_bytes", "histogram", "mean_ns", "m2_ns2"};
+        "alloc_total_count", "alloc_total_bytes", "histogram", "mean_ns", "m2_ns2", "probe_dominated"};
     auto check = [&](field f, const std::string& in, const char* type) {
       if (states_[f] == state::missing) fail(in, fmt::format("has no \"{}\"", names[f]));
       if (states_[f] == state::wrong_type) fail(in, fmt::format("\"{}\" is not {}", names[f], type));
@@ -177,6 +188,7 @@ class function_fields {
     check(alloc_total_bytes, where, non_negative);
     check(histogram, where, "an array");
     if (!histogram_well_formed_) fail(where, "\"histogram\" holds an entry that is not [bucket, count]");
+    if (states_[probe_dominated] == state::wrong_type) fail(where, "\"probe_dominated\" is not a boolean");
     record_.line = static_cast<unsigned>(line_);
     record_.durations.normalize();
     if (record_.durations.count() != record_.calls)
@@ -217,7 +229,10 @@ class function_fields {
     }
     states_[histogram] = state::found;
     histogram_well_formed_ = true;
-    record_.durations.buckets.clear();
+    // Collected in a buffer kept from row to row, then copied once: a row's vector
+    // grown entry by entry would be allocated ~8 times.
+    thread_local std::vector<std::pair<unsigned, uint64_t>> entries;
+    entries.clear();
     for (auto element : array.value()) {
       ondemand::value entry_value = element.value();
       auto entry = entry_value.get_array();
@@ -239,8 +254,9 @@ class function_fields {
       if (size != 2)
         histogram_well_formed_ = false;
       else if (pair[1] != 0)
-        record_.durations.buckets.emplace_back(static_cast<unsigned>(pair[0]), pair[1]);
+        entries.emplace_back(static_cast<unsigned>(pair[0]), pair[1]);
     }
+    record_.durations.buckets.assign(entries.begin(), entries.end());
   }
 
   function_record record_;
@@ -252,10 +268,12 @@ class function_fields {
 
 struct parsed_report {
   json document = json::object();  // without "functions" when it is an array
-  std::optional<std::vector<function_fields>> functions;
+  std::optional<std::vector<function_record>> functions;
+  // The first functions[] element's problem: reported after those of the top level.
+  std::optional<input_error> function_problem;
 };
 
-void parse_document(ondemand::document& document, parsed_report& out) {
+void parse_document(ondemand::document& document, const std::string& path, parsed_report& out) {
   if (document.type().value() != ondemand::json_type::object) {
     if (document.type().value() == ondemand::json_type::array) {
       for (auto element : document.get_array()) to_json_value(element.value());
@@ -268,31 +286,42 @@ void parse_document(ondemand::document& document, parsed_report& out) {
     ondemand::value value = member.value();
     if (key == "functions" && value.type().value() == ondemand::json_type::array) {
       out.functions.emplace();
-      for (auto element : value.get_array()) out.functions->emplace_back().read(element.value());
+      out.function_problem.reset();
+      size_t index = 0;
+      // Each element becomes a record as it is read; after a problem, elements are
+      // still read (the JSON checked) but no longer kept.
+      for (auto element : value.get_array()) {
+        function_fields fields;
+        fields.read(element.value());
+        if (!out.function_problem) {
+          try {
+            out.functions->push_back(fields.take_record(path, index));
+          } catch (const input_error& problem) {
+            out.function_problem = problem;
+          }
+        }
+        ++index;
+      }
       out.document.erase(key);
     } else {
-      if (key == "functions") out.functions.reset();
+      if (key == "functions") out.functions.reset(), out.function_problem.reset();
       out.document[std::move(key)] = to_json_value(value);
     }
   }
 }
 
-}  // namespace
-
-report parse_report(const std::string& text, const std::string& path) {
-  static_assert(read_padding >= simdjson::SIMDJSON_PADDING);
-  std::optional<simdjson::padded_string> copy;
-  if (text.capacity() - text.size() < simdjson::SIMDJSON_PADDING) copy.emplace(text);
-  const simdjson::padded_string_view padded =
-      copy ? simdjson::padded_string_view(*copy) : simdjson::padded_string_view(text.data(), text.size(), text.capacity());
+report parse_padded(simdjson::padded_string_view padded, const std::string& path) {
   // Kept from report to report: its buffers, as large as the largest report, are
-  // allocated (and their pages touched) once.
+  // allocated (and their pages touched) once. A quarter more than asked, so that the
+  // other report of a diff, a little larger, still fits.
   thread_local ondemand::parser parser;
+  if (parser.capacity() < padded.length() && parser.allocate(padded.length() + padded.length() / 4) != simdjson::SUCCESS)
+    throw input_error(fmt::format("{}: cannot read: no memory to parse {} bytes of JSON", path, padded.length()));
   parsed_report parsed;
   ondemand::document document;
   try {
     document = parser.iterate(padded);
-    parse_document(document, parsed);
+    parse_document(document, path, parsed);
     if (document.current_location().error() == simdjson::SUCCESS)  // something after the value
       throw simdjson::simdjson_error(simdjson::TRAILING_CONTENT);
   } catch (const simdjson::simdjson_error& e) {
@@ -312,16 +341,38 @@ report parse_report(const std::string& text, const std::string& path) {
     throw input_error(fmt::format("{}: schema version {}; this perf-report reads schema version {}", path,
                                   version->dump(), schema_version));
   const reader top(path, r.document, "the report");
-  const double ghz = top.object("clock").number("ghz");
+  const reader clock = top.object("clock");
+  const double ghz = clock.number("ghz");
   if (!(ghz > 0)) top.fail("\"clock.ghz\" is not positive");
+  // The probe's cost (absent: 0, no function is probe-dominated when merged).
+  const double probe_ns = clock.has("probe_ns") ? clock.number("probe_ns") : 0.0;
+  const double inside_ns = clock.has("probe_inside_ns") && !clock.boolean_or("compensated", false)
+                               ? clock.number("probe_inside_ns")
+                               : 0.0;
   top.array("threads");
   if (!parsed.functions) top.array("functions");  // absent, or not an array
-  r.functions.reserve(parsed.functions->size());
-  for (size_t i = 0; i < parsed.functions->size(); ++i) {
-    r.functions.push_back((*parsed.functions)[i].take_record(path, i));
-    r.functions.back().durations.ghz = ghz;
+  if (parsed.function_problem) throw *parsed.function_problem;
+  r.functions = std::move(*parsed.functions);
+  for (function_record& f : r.functions) {
+    f.durations.ghz = ghz;
+    f.probe_ns = probe_ns;
+    f.probe_inside_ns = inside_ns;
   }
   return r;
+}
+
+}  // namespace
+
+report parse_report(const std::string& text, const std::string& path) {
+  if (text.capacity() - text.size() >= simdjson::SIMDJSON_PADDING)
+    return parse_padded(simdjson::padded_string_view(text.data(), text.size(), text.capacity()), path);
+  const simdjson::padded_string copy(text);
+  return parse_padded(copy, path);
+}
+
+report read_report(const std::string& path) {
+  const file_text file(path, simdjson::SIMDJSON_PADDING);
+  return parse_padded(simdjson::padded_string_view(file.text().data(), file.text().size(), file.readable()), path);
 }
 
 }  // namespace perf::report_tool

@@ -3,8 +3,9 @@
 // and the watcher read. Not part of the public API (see perf/alloc.hpp).
 //
 // Each thread that allocates gets one record, on its first counted allocation.
-// Only the owning thread writes a record's counters, with relaxed atomic stores
-// (plain stores on x86-64 and aarch64); any thread may read them. Records are never
+// Only the owning thread writes a record's counters, each update with one store
+// (a relaxed atomic store; on x86-64 an `add` to memory, whose store is one aligned
+// 8-byte write); any thread may read them with relaxed atomic loads. Records are never
 // freed, so a pointer to one stays valid for the life of the process.
 #ifndef PERF_DETAIL_ALLOC_COUNTERS_HPP
 #define PERF_DETAIL_ALLOC_COUNTERS_HPP
@@ -35,6 +36,7 @@ struct alignas(64) thread_counters {  // its own cache lines: no false sharing
   uint64_t peak_live;  // highest `bytes - bytes_freed` so far (0 if it never was positive)
   uint32_t state;      // a record_state; `unattached` only in the shared placeholder
   uint32_t recording;  // nonzero: keep the sizes of the next allocations in `sizes`
+                       // (and in the placeholder, which keeps nothing)
   uint32_t sizes_seen; // allocations since recording started
   uint64_t sizes[recorded_sizes];
   // Fixed when the record is attached, except `name`, taken when the thread exits.
@@ -44,7 +46,7 @@ struct alignas(64) thread_counters {  // its own cache lines: no false sharing
 };
 
 // The calling thread's record; until its first counted allocation, a shared
-// all-zero placeholder that nobody writes, so readers need no null check.
+// placeholder that nobody writes, its counters zero, so readers need no null check.
 extern PERF_DETAIL_TLS thread_counters* current PERF_DETAIL_EXPORT;
 
 // Gives the calling thread its own record (idempotent) and returns it. Allocates
@@ -62,13 +64,24 @@ using ::perf::detail::store_relaxed;
 
 PERF_DETAIL_EXPORT void record_size(thread_counters& record, uint64_t bytes) noexcept;
 
+// Adds `delta` to `field`, which only the calling thread writes, with one store.
+// On x86-64 one instruction (load, add and store in one macro-op) instead of three,
+// which a 32-byte malloc/free pair measures (docs/performance.md); a reader on
+// another thread sees the value before or after it, as with store_relaxed.
+PERF_DETAIL_ALWAYS_INLINE void add_relaxed(uint64_t& field, uint64_t delta) noexcept {
+#if defined(__x86_64__)
+  __asm__("addq %1, %0" : "+m"(field) : "er"(delta));
+#else
+  store_relaxed(field, field + delta);
+#endif
+}
+
 // Adds one allocation of a block of `bytes` to `record`, the calling thread's own,
 // leaving its recorded sizes alone.
 PERF_DETAIL_ALWAYS_INLINE void add_allocation(thread_counters& record, uint64_t bytes) noexcept {
-  store_relaxed(record.allocations, record.allocations + 1);
-  const uint64_t total = record.bytes + bytes;
-  store_relaxed(record.bytes, total);
-  const int64_t live = static_cast<int64_t>(total - record.bytes_freed);
+  add_relaxed(record.allocations, 1);
+  add_relaxed(record.bytes, bytes);
+  const int64_t live = static_cast<int64_t>(record.bytes - record.bytes_freed);
   if (live > static_cast<int64_t>(record.peak_live)) store_relaxed(record.peak_live, static_cast<uint64_t>(live));
 }
 
@@ -81,8 +94,8 @@ PERF_DETAIL_ALWAYS_INLINE void count_allocation(uint64_t bytes) noexcept {
 
 // Counts one free of a block of `bytes` in `record`, the calling thread's own.
 PERF_DETAIL_ALWAYS_INLINE void count_free(thread_counters& record, uint64_t bytes) noexcept {
-  store_relaxed(record.frees, record.frees + 1);
-  store_relaxed(record.bytes_freed, record.bytes_freed + bytes);
+  add_relaxed(record.frees, 1);
+  add_relaxed(record.bytes_freed, bytes);
 }
 
 // Counts one free of a block of `bytes` on the calling thread.

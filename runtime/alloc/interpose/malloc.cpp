@@ -25,7 +25,7 @@ void* counted_resize(void* block, size_t bytes, Resize resize) noexcept {
   const next_allocator* functions = next();
   if (PERF_DETAIL_UNLIKELY(functions == nullptr || from_bootstrap(block))) {
     // Out of the bootstrap buffer: a fresh block, with the old contents.
-    void* moved = functions == nullptr ? bootstrap_allocate(bytes, 16) : counted(functions->malloc(bytes));
+    void* moved = functions == nullptr ? bootstrap_allocate(bytes, 16) : counted(next_malloc(bytes));
     if (moved != nullptr && block != nullptr) {
       const size_t old = bootstrap_size(block);
       memcpy(moved, block, old < bytes ? old : bytes);
@@ -47,11 +47,8 @@ void* counted_resize(void* block, size_t bytes, Resize resize) noexcept {
 
 extern "C" {
 
-PERF_DETAIL_EXPORT void* malloc(size_t bytes) {
-  const next_allocator* functions = next();
-  if (PERF_DETAIL_UNLIKELY(functions == nullptr)) return bootstrap_allocate(bytes, 16);
-  return counted(functions->malloc(bytes));
-}
+// Before the next allocator is resolved, next_malloc() resolves it.
+PERF_DETAIL_EXPORT void* malloc(size_t bytes) { return counted(next_malloc(bytes)); }
 
 PERF_DETAIL_EXPORT void free(void* block) { release(block); }
 

@@ -22,7 +22,7 @@ void* try_allocate(std::size_t bytes, std::size_t alignment) noexcept {
   if (PERF_DETAIL_UNLIKELY(functions == nullptr)) {
     block = bootstrap_allocate(bytes, alignment);
   } else if (alignment <= __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
-    block = counted(functions->malloc(bytes));
+    block = counted(next_malloc(bytes));
   } else {
     if (functions->posix_memalign(&block, alignment, bytes) != 0) block = nullptr;
     block = counted(block);
@@ -31,7 +31,7 @@ void* try_allocate(std::size_t bytes, std::size_t alignment) noexcept {
 }
 
 // What the throwing forms do: retry through the new-handler, or throw.
-void* allocate(std::size_t bytes, std::size_t alignment) {
+[[gnu::noinline]] void* allocate(std::size_t bytes, std::size_t alignment) {
   for (;;) {
     if (void* block = try_allocate(bytes, alignment)) return block;
     std::new_handler handler = std::get_new_handler();
@@ -64,8 +64,17 @@ std::size_t value(std::align_val_t alignment) { return static_cast<std::size_t>(
 #define PERF_ALLOC_NEW PERF_DETAIL_EXPORT void* operator
 #define PERF_ALLOC_DELETE PERF_DETAIL_EXPORT void operator
 
-PERF_ALLOC_NEW new(std::size_t bytes) { return allocate(bytes, unaligned); }
-PERF_ALLOC_NEW new[](std::size_t bytes) { return allocate(bytes, unaligned); }
+// The plain forms try the next malloc first, with no call in between: malloc(0)
+// returns a distinct block under glibc; a null goes to allocate(), which asks for
+// 1 byte, then calls the new-handler.
+PERF_ALLOC_NEW new(std::size_t bytes) {
+  if (void* block = counted(next_malloc(bytes))) return block;
+  return allocate(bytes, unaligned);
+}
+PERF_ALLOC_NEW new[](std::size_t bytes) {
+  if (void* block = counted(next_malloc(bytes))) return block;
+  return allocate(bytes, unaligned);
+}
 PERF_ALLOC_NEW new(std::size_t bytes, const std::nothrow_t&) noexcept { return allocate_nothrow(bytes, unaligned); }
 PERF_ALLOC_NEW new[](std::size_t bytes, const std::nothrow_t&) noexcept { return allocate_nothrow(bytes, unaligned); }
 PERF_ALLOC_NEW new(std::size_t bytes, std::align_val_t alignment) { return allocate(bytes, value(alignment)); }

@@ -49,17 +49,45 @@ struct transport {
 
 namespace {
 
+// What MHD asks a stream for at most at once (it may ask for less: what its
+// connection buffer has free).
+constexpr size_t stream_block_size = 64 * 1024;
+
 void free_body(void* body) { delete static_cast<std::string*>(body); }
 
-MHD_Result queue(MHD_Connection* connection, http_response&& r) {
-  // MHD sends straight from the body, which lives until the response is done.
+using body_stream = std::function<size_t(char*, size_t)>;
+
+void free_stream(void* stream) { delete static_cast<body_stream*>(stream); }
+
+ssize_t read_stream(void* stream, uint64_t, char* out, size_t room) {
+  try {
+    const size_t n = (*static_cast<body_stream*>(stream))(out, room);
+    return n == 0 ? MHD_CONTENT_READER_END_OF_STREAM : static_cast<ssize_t>(n);
+  } catch (const std::exception&) {
+    return MHD_CONTENT_READER_END_WITH_ERROR;
+  }
+}
+
+// MHD sends straight from the body, which lives until the response is done; a
+// stream writes into the connection's buffer as MHD sends.
+MHD_Response* create_response(http_response& r) {
+  if (r.stream) {
+    auto* stream = new body_stream(std::move(r.stream));
+    MHD_Response* response =
+        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, stream_block_size, read_stream, stream, free_stream);
+    if (response == nullptr) delete stream;
+    return response;
+  }
   auto* body = new std::string(std::move(r.body));
   MHD_Response* response =
       MHD_create_response_from_buffer_with_free_callback_cls(body->size(), body->data(), free_body, body);
-  if (response == nullptr) {
-    delete body;
-    return MHD_NO;
-  }
+  if (response == nullptr) delete body;
+  return response;
+}
+
+MHD_Result queue(MHD_Connection* connection, http_response&& r) {
+  MHD_Response* response = create_response(r);
+  if (response == nullptr) return MHD_NO;
   if (!r.content_type.empty()) MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, r.content_type.c_str());
   if (!r.allow.empty()) MHD_add_response_header(response, MHD_HTTP_HEADER_ALLOW, r.allow.c_str());
   const MHD_Result queued = MHD_queue_response(connection, static_cast<unsigned>(r.status), response);
@@ -67,7 +95,7 @@ MHD_Result queue(MHD_Connection* connection, http_response&& r) {
   return queued;
 }
 
-http_response plain(int status, std::string text) { return {status, "text/plain; charset=utf-8", std::move(text), {}}; }
+http_response plain(int status, std::string text) { return {status, "text/plain; charset=utf-8", std::move(text), {}, {}}; }
 
 MHD_Result add_argument(void* request, MHD_ValueKind, const char* key, const char* value) {
   static_cast<http_request*>(request)->query.emplace_back(key != nullptr ? key : "", value != nullptr ? value : "");

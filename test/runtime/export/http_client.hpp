@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -104,11 +105,27 @@ struct http_result {
   std::string body;
 };
 
+// A chunked body's data (RFC 9112, 7.1), without extensions or trailers; what
+// precedes a malformed or missing chunk.
+inline std::string unchunk(const std::string& body) {
+  std::string data;
+  size_t at = 0;
+  for (;;) {
+    const size_t line_end = body.find("\r\n", at);
+    if (line_end == std::string::npos) return data;
+    const size_t size = std::strtoul(body.substr(at, line_end - at).c_str(), nullptr, 16);
+    if (size == 0 || line_end + 2 + size > body.size()) return data;
+    data.append(body, line_end + 2, size);
+    at = line_end + 2 + size + 2;
+  }
+}
+
 inline http_result parse_response(const std::string& raw) {
   http_result r;
   const size_t end = raw.find("\r\n\r\n");
   r.head = raw.substr(0, end);
   if (end != std::string::npos) r.body = raw.substr(end + 4);
+  if (r.head.find("\r\nTransfer-Encoding: chunked") != std::string::npos) r.body = unchunk(r.body);
   if (raw.compare(0, 9, "HTTP/1.1 ") == 0 || raw.compare(0, 9, "HTTP/1.0 ") == 0) r.status = std::atoi(raw.c_str() + 9);
   return r;
 }

@@ -28,6 +28,18 @@ snapshot one_function() {
   return s;
 }
 
+// The whole page, read `room` bytes at a time as the server reads it.
+std::string format_metrics(const snapshot& s, metrics_format format, size_t room = 32768) {
+  metrics_page page(s, format);
+  std::string text, piece(room, '\0');
+  while (const size_t n = page.read(piece.data(), room)) {
+    EXPECT_LE(n, room);
+    text.append(piece.data(), n);
+  }
+  EXPECT_EQ(page.read(piece.data(), room), 0u) << "the end stays the end";
+  return text;
+}
+
 const std::string labels = R"(function="ns::f<\"a\\b\">\n",file="/src/x)" "\xEF\xBF\xBD" R"(.cpp",line="25")";
 
 TEST(Metrics, PrometheusTextWithEscapedLabelsAndFixedBuckets) {
@@ -81,6 +93,57 @@ TEST(Metrics, AllocationsWhenCounted) {
   EXPECT_NE(text.find("perf_function_allocated_bytes_total{" + labels + "} 640\n"), std::string::npos);
   EXPECT_NE(text.find("perf_thread_allocated_bytes_total{tid=\"77\",thread=\"worker\"} 640\n"), std::string::npos);
   EXPECT_NE(text.find("perf_thread_freed_bytes_total{tid=\"77\",thread=\"worker\"} 600\n"), std::string::npos);
+}
+
+TEST(Metrics, AnyRoomGivesTheSamePage) {
+  snapshot s = one_function();
+  s.functions.push_back(s.functions[0]);
+  s.functions[1].name = std::string(5000, 'f');  // one line larger than the room
+  s.samples.hz = 100;
+  s.samples.total = 5;
+  for (metrics_format format : {metrics_format::prometheus, metrics_format::openmetrics}) {
+    const std::string whole = format_metrics(s, format, 1 << 22);
+    EXPECT_EQ(format_metrics(s, format, 1), whole);
+    EXPECT_EQ(format_metrics(s, format, 7), whole);
+    EXPECT_EQ(format_metrics(s, format, 4096), whole);
+    EXPECT_NE(whole.find("perf_samples_total 5\n"), std::string::npos) << whole;
+    EXPECT_NE(whole.find("perf_function_calls_total{function=\"" + std::string(5000, 'f') + "\""), std::string::npos);
+  }
+}
+
+TEST(Metrics, SecondsToTheNanosecond) {
+  snapshot s = one_function();
+  s.functions[0].total_ns = 12345.4;
+  s.functions[0].self_ns = 0;
+  s.functions[0].mean_ns = 123456789012.5 / 10;  // sum: 123.456789012(5) s
+  const std::string text = format_metrics(s, metrics_format::prometheus);
+  EXPECT_NE(text.find("perf_function_seconds_total{" + labels + "} 0.000012345\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("perf_function_self_seconds_total{" + labels + "} 0\n"), std::string::npos);
+  EXPECT_NE(text.find("perf_function_duration_seconds_sum{" + labels + "} 123.456789013\n"), std::string::npos);
+}
+
+// Series keep their order from page to page, whatever the functions' times: by
+// name, then file, then line.
+TEST(Metrics, FunctionsInTheOrderOfTheirNames) {
+  snapshot s = one_function();
+  s.functions.resize(4, s.functions[0]);
+  s.functions[0].name = "b";
+  s.functions[1].name = "a";
+  s.functions[1].line = 9;
+  s.functions[2].name = "a";
+  s.functions[2].file = "/src/w.cpp";
+  s.functions[3].name = "a";
+  s.functions[3].line = 3;
+  const std::string text = format_metrics(s, metrics_format::prometheus);
+  std::string order;
+  for (size_t at = text.find("\nperf_function_calls_total{"); at != std::string::npos;
+       at = text.find("\nperf_function_calls_total{", at + 1))
+    order += text.substr(at + 1, text.find('}', at) - at) + "\n";
+  EXPECT_EQ(order,
+            "perf_function_calls_total{function=\"a\",file=\"/src/w.cpp\",line=\"25\"}\n"
+            "perf_function_calls_total{function=\"a\",file=\"/src/x\xEF\xBF\xBD.cpp\",line=\"3\"}\n"
+            "perf_function_calls_total{function=\"a\",file=\"/src/x\xEF\xBF\xBD.cpp\",line=\"9\"}\n"
+            "perf_function_calls_total{function=\"b\",file=\"/src/x\xEF\xBF\xBD.cpp\",line=\"25\"}\n");
 }
 
 TEST(Metrics, TheAcceptHeaderPicksTheFormat) {

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <deque>
 #include <random>
 #include <set>
 #include <thread>
@@ -74,6 +75,45 @@ TEST_F(Server, MetricsCountEveryCall) {
   const http_result open = get("/metrics", "Accept: application/openmetrics-text; version=1.0.0\r\n");
   EXPECT_NE(open.head.find("Content-Type: application/openmetrics-text; version=1.0.0; charset=utf-8"), std::string::npos);
   EXPECT_EQ(open.body.substr(open.body.size() - 6), "# EOF\n");
+}
+
+// A page many times the connection's buffer goes out in pieces, chunked to an
+// HTTP/1.1 client and to the end of the connection to an HTTP/1.0 one, whole in both.
+TEST_F(Server, ALargePageGoesOutWhole) {
+  // Registered sites stay registered: they live as long as the process.
+  static auto* const names = new std::deque<std::string>;
+  static auto* const sites = new std::deque<perf::detail::site>;
+  for (unsigned i = 0; i < 400; ++i) {
+    names->push_back("export_test::large_page_" + std::string(200, 'x') + std::to_string(i));
+    sites->push_back(perf::detail::site{names->back().c_str(), "/src/large_page.cpp", i + 1, 0});
+  }
+  for (perf::detail::site& site : *sites) perf::detail::basic_scope<true> scope(site);
+  const auto count_rows = [](const std::string& body) {
+    size_t rows = 0;
+    for (size_t at = body.find("\nperf_function_calls_total{function=\"export_test::large_page_"); at != std::string::npos;
+         at = body.find("\nperf_function_calls_total{function=\"export_test::large_page_", at + 1))
+      ++rows;
+    return rows;
+  };
+  const http_result chunked = get("/metrics", "Accept: application/openmetrics-text; version=1.0.0\r\n");
+  ASSERT_EQ(chunked.status, 200) << chunked.head;
+  EXPECT_NE(chunked.head.find("Transfer-Encoding: chunked"), std::string::npos) << chunked.head;
+  EXPECT_GT(chunked.body.size(), 400u * 20 * 200) << "every row's 20 histogram lines repeat its 200-byte name";
+  EXPECT_EQ(count_rows(chunked.body), 400u);
+  EXPECT_EQ(chunked.body.substr(chunked.body.size() - 6), "# EOF\n");
+
+  connection old_client(address.port);
+  ASSERT_TRUE(old_client.send_all("GET /metrics HTTP/1.0\r\nHost: x\r\n\r\n"));
+  const http_result whole = parse_response(old_client.receive());
+  ASSERT_EQ(whole.status, 200) << whole.head;
+  EXPECT_EQ(whole.head.find("Transfer-Encoding"), std::string::npos) << whole.head;
+  EXPECT_EQ(count_rows(whole.body), 400u);
+  // The page's last line: the sampler's last family when it samples, else the tick log's.
+  const std::string last = whole.body.find("# TYPE perf_samples_total ") != std::string::npos
+                               ? "\nperf_samples_dropped_total "
+                               : "\nperf_ticklog_dropped_total ";
+  const size_t last_line = whole.body.rfind('\n', whole.body.size() - 2);
+  EXPECT_EQ(whole.body.compare(last_line, last.size(), last), 0) << whole.body.substr(last_line);
 }
 
 TEST_F(Server, ReportsAsTheExitReportWouldPrintThem) {

@@ -1,6 +1,7 @@
 // What one thread's slot records per call, read back the way a report reads it.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -87,6 +88,29 @@ TEST(Slot, PendingDurationsAreReadWithoutDraining) {
   EXPECT_EQ(per_site[1].durations.count(), 2u);
   EXPECT_EQ(per_site[1].durations.quantile(1.0), 9.0);
   EXPECT_EQ(thread.state.pending_count, 2u);
+}
+
+// The fixed latency buckets (100 ns, 300 ns, 1 us, ...) counted from the slot and its
+// pending durations are those of the report's histogram, bucket for bucket.
+TEST(Slot, BinnedTotalsCountTheFixedBucketsAsTheHistogramDoes) {
+  const latency_binning binning(1.0);  // a tick is a nanosecond
+  fake_thread thread;
+  for (const uint64_t d : {50ull, 100ull, 101ull, 250ull, 299ull, 5000ull, 20000000000ull}) thread.add(d);
+  const accumulator histogram = thread.read();
+  thread.add(120);  // pending: not yet in the arena
+  binned_totals binned;
+  binned.add(thread.target, thread.arena.data(), binning);
+  std::vector<binned_totals> per_site(2, binned);
+  add_pending_durations(thread.state, per_site, binning);
+  // 50 and 100 (exact buckets) at most 100 ns; 101 (exact), 250 and 299 (buckets whose
+  // midpoints are 251 and 298) at most 300 ns; 5000 at most 10 us; 20 s above every bound.
+  const std::array<uint64_t, latency_binning::bounds + 1> expected = {2, 3, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+  EXPECT_EQ(binned.latency, expected);
+  EXPECT_EQ(binning.cumulative(histogram.durations.nonzero_buckets()),
+            (std::vector<uint64_t>{2, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6}));
+  EXPECT_EQ(per_site[1].latency[1], 4u) << "the pending 120 ns counted at most 300 ns";
+  EXPECT_EQ(binned.calls, 8u);
+  EXPECT_EQ(binned.max, 20000000000u);
 }
 
 TEST(Slot, AClockThatStepsBackCountsZero) {

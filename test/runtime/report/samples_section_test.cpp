@@ -13,6 +13,7 @@ snapshot two_functions() {
   s.clock = "cpu";
   s.total = 400;
   s.dropped = 2;
+  s.probe_samples = 30;
   s.top_functions = {{"parse(std::string_view)", "src/parse.cpp", 0, 300, 0.75}, {"main", "src/main.cpp", 0, 100, 0.25}};
   s.top_lines = {{"parse(std::string_view)", "src/parse.cpp", 12, 280, 0.7}, {"main", "", 0, 100, 0.25}};
   s.threads = {{41, 400, {{"parse(std::string_view)", "src/parse.cpp", 0, 300, 0.75}, {"main", "src/main.cpp", 0, 100, 0.25}}}};
@@ -29,6 +30,7 @@ snapshot two_functions() {
 TEST(SamplesReport, TextNamesTheHottestFunctionsLinesAndThreads) {
   EXPECT_EQ(format_samples_text(two_functions()),
             "samples: 400 at 100 Hz of each thread's CPU time, 2 dropped\n"
+            "  30 samples (7.5%) inside perf's own probes, charged below to the code that called them\n"
             "  hottest functions (innermost frame in the program's own code):\n"
             "   75.0%      300  parse(std::string_view)  src/parse.cpp\n"
             "   25.0%      100  main  src/main.cpp\n"
@@ -38,6 +40,12 @@ TEST(SamplesReport, TextNamesTheHottestFunctionsLinesAndThreads) {
             "  thread 41 (worker): 400 samples; parse(std::string_view)  75.0%, main  25.0%\n"
             "  measured functions, sampled share (samples inside, not in a measured callee):\n"
             "   75.0%      300  parse  (self 2.50 ms)\n");
+}
+
+TEST(SamplesReport, TextLeavesOutTheProbesLineWhenNoSampleWasInThem) {
+  snapshot snap = two_functions();
+  snap.samples.probe_samples = 0;
+  EXPECT_EQ(format_samples_text(snap).find("probes"), std::string::npos);
 }
 
 TEST(SamplesReport, TextIsEmptyWhenSamplingIsOff) {
@@ -50,6 +58,7 @@ TEST(SamplesReport, JsonHasTheDocumentedFields) {
   EXPECT_EQ(j.at("clock"), "cpu");
   EXPECT_EQ(j.at("total"), 400);
   EXPECT_EQ(j.at("dropped"), 2);
+  EXPECT_EQ(j.at("probe_samples"), 30);
   EXPECT_EQ(j.at("top").size(), 2u);
   EXPECT_EQ(j.at("top")[0].at("function"), "parse(std::string_view)");
   EXPECT_EQ(j.at("top")[0].at("samples"), 300);

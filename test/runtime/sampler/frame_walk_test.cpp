@@ -18,10 +18,18 @@ struct fake_stack {
   stack_bounds bounds() const { return {at(0), at(0) + words.size() * sizeof(uintptr_t)}; }
 };
 
-std::vector<uintptr_t> walk(uintptr_t fp, uintptr_t sp, stack_bounds bounds, unsigned depth = 16) {
+std::vector<uintptr_t> walk(uintptr_t fp, uintptr_t sp, stack_bounds bounds, unsigned depth = 16,
+                            const code_ranges* code = nullptr) {
   std::vector<uintptr_t> frames(depth);
-  frames.resize(walk_frame_chain(0x1000, 0x2000, fp, sp, bounds, frames.data(), depth));
+  frames.resize(walk_frame_chain(0x1000, 0x2000, fp, sp, bounds, frames.data(), depth, code));
   return frames;
+}
+
+// Code at [0x400, 0x600).
+code_ranges fake_code() {
+  code_ranges code;
+  code.add(0x400, 0x600);
+  return code;
 }
 
 TEST(FrameWalk, FollowsTheChainToItsEnd) {
@@ -60,6 +68,83 @@ TEST(FrameWalk, UnknownBoundsAskTheKernelAndSurviveAnUnmappedAddress) {
   s.record(4, s.at(10), 0x401);
   s.record(10, 0x8, 0x402);  // page zero: reading it would fault
   EXPECT_EQ(walk(s.at(4), s.at(2), stack_bounds{}), (std::vector<uintptr_t>{0x1000, 0x2000, 0x401, 0x402}));
+}
+
+// Code without frame pointers (the C library's malloc) uses the frame pointer register
+// for data: the chain goes on from the frame pointer it saved on the stack, after the
+// code words below that record.
+TEST(FrameWalk, AChainLostAtTheInterruptedInstructionIsFoundOnTheStack) {
+  fake_stack s;
+  s.words[3] = 0x501;                // a return address (or an old one left in a slot)
+  s.words[4] = s.at(30);             // a pointer up the stack to no frame record:
+  s.record(30, s.at(40), 0x9999);    // its "return address" is not code
+  s.words[5] = s.at(10);             // the saved frame pointer
+  s.words[6] = 0x502;
+  s.words[7] = 0x12345;              // data, not code
+  s.words[8] = 0x503;
+  s.record(10, s.at(20), 0x401);
+  s.record(20, 0, 0);
+  const code_ranges code = fake_code();
+  EXPECT_EQ(walk(0x10, s.at(2), s.bounds(), 16, &code),
+            (std::vector<uintptr_t>{0x1000, 0x2000, 1, 0x501, 0x502, 0x503, 0, 0x401}));
+  // Without the code ranges, the stack ends where the chain was lost.
+  EXPECT_EQ(walk(0x10, s.at(2), s.bounds()), (std::vector<uintptr_t>{0x1000, 0x2000}));
+  // The chain's first return address always finds room after the markers.
+  EXPECT_EQ(walk(0x10, s.at(2), s.bounds(), 5, &code), (std::vector<uintptr_t>{0x1000, 0x2000, 1, 0, 0x401}));
+  EXPECT_EQ(walk(0x10, s.at(2), s.bounds(), 4, &code), (std::vector<uintptr_t>{0x1000, 0x2000}));
+  // A chain that was not lost is followed as it is: nothing is scanned.
+  EXPECT_EQ(walk(s.at(10), s.at(2), s.bounds(), 16, &code), (std::vector<uintptr_t>{0x1000, 0x2000, 0x401}));
+}
+
+TEST(FrameWalk, NoChainOnTheStackLeavesTheStackAsItWas) {
+  fake_stack s;
+  s.words[3] = 0x501;
+  s.words[4] = 0x20;                 // not a stack address
+  s.words[5] = s.at(10);
+  s.record(10, s.at(20), 0x9999);    // a pointer up the stack, to a return address that is not code
+  s.words[12] = s.at(6);             // a pointer down the stack, to a record
+  s.record(6, s.at(20), 0x402);
+  const code_ranges code = fake_code();
+  EXPECT_EQ(walk(0x10, s.at(2), s.bounds(), 16, &code), (std::vector<uintptr_t>{0x1000, 0x2000}));
+}
+
+// A record whose caller's frame pointer is 0 is the outermost (_start and clone clear
+// the register): nothing is looked for above it.
+TEST(FrameWalk, AZeroFramePointerInARecordEndsTheWalk) {
+  fake_stack s;
+  s.record(4, 0, 0x401);
+  s.words[7] = 0x502;
+  s.words[8] = s.at(10);
+  s.record(10, s.at(20), 0x402);
+  const code_ranges code = fake_code();
+  EXPECT_EQ(walk(s.at(4), s.at(2), s.bounds(), 16, &code), (std::vector<uintptr_t>{0x1000, 0x2000, 0x401}));
+}
+
+TEST(FrameWalk, UnknownBoundsScanTheWordsTheKernelReads) {
+  fake_stack s;
+  s.words[3] = 0x501;
+  s.words[5] = s.at(10);
+  s.record(10, s.at(20), 0x402);
+  s.record(20, 0, 0);
+  const code_ranges code = fake_code();
+  EXPECT_EQ(walk(0x10, s.at(2), stack_bounds{}, 16, &code),
+            (std::vector<uintptr_t>{0x1000, 0x2000, 1, 0x501, 0, 0x402}));
+}
+
+// libstdc++ without frame pointers between the program's functions loses the chain
+// again above the first recovered record: it is looked for again, above that record.
+TEST(FrameWalk, AChainLostTwiceIsFoundTwice) {
+  fake_stack s;
+  s.words[3] = 0x501;
+  s.words[4] = s.at(10);
+  s.record(10, 0x30, 0x401);  // its caller held data in the frame pointer register
+  s.words[14] = 0x504;
+  s.words[15] = s.at(20);
+  s.record(20, s.at(30), 0x402);
+  s.record(30, 0, 0);
+  const code_ranges code = fake_code();
+  EXPECT_EQ(walk(0x10, s.at(2), s.bounds(), 16, &code),
+            (std::vector<uintptr_t>{0x1000, 0x2000, 1, 0x501, 0, 0x401, 1, 0x504, 0, 0x402}));
 }
 
 TEST(FrameWalk, TheCallingThreadsBoundsHoldItsStack) {

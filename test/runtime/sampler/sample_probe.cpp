@@ -3,6 +3,7 @@
 //   function <name> <samples>      (the process's top functions)
 //   thread <tid> <samples> <top function>
 //   total <samples>
+//   probe <samples>                (taken inside perf's own probes)
 #include <pthread.h>
 #include <unistd.h>
 
@@ -11,8 +12,12 @@
 #include <ctime>
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
+#include <cstdlib>
 #include <thread>
+#include <vector>
 
+#include "perf/measure.hpp"
 #include "perf/sampler.hpp"
 
 namespace {
@@ -37,6 +42,44 @@ __attribute__((noinline)) void light_thread_work() { PERF_PROBE_CHURN(160 * unit
 __attribute__((noinline)) void heavy_thread_work() { PERF_PROBE_CHURN(320 * unit); }
 __attribute__((noinline)) void late_thread_work() { PERF_PROBE_CHURN(210 * unit); }
 __attribute__((noinline)) void main_thread_work() { PERF_PROBE_CHURN(150 * unit); }
+
+// A measured function so small that its probe (perf::detail::begin and end, called
+// out of line) takes a good part of its time.
+__attribute__((noinline)) void measured_step(uint64_t rounds) {
+  PERF_MEASURE_NO_TICKS("measured_step");
+  PERF_PROBE_CHURN(rounds);
+}
+
+void measured_calls() {
+  for (int call = 0; call < 8000000; ++call) measured_step(20);
+}
+
+// Nearly all the time in libstdc++'s sorting code, inlined here or instantiated in
+// this module (std::__introsort_loop, std::__insertion_sort, ...).
+__attribute__((noinline)) void sort_rounds() {
+  std::vector<uint32_t> values(4096);
+  uint64_t state = sink;
+  for (int round = 0; round < 2000; ++round) {
+    for (uint32_t& v : values) v = static_cast<uint32_t>(state = state * 6364136223846793005u + 1442695040888963407u) >> 7;
+    std::sort(values.begin(), values.end());
+  }
+  sink = values[values.size() / 2];
+}
+
+// Nearly all the time in the C library's malloc and free, whose code keeps no frame
+// pointer: its frame chain is lost where the sample lands.
+__attribute__((noinline)) void allocate_rounds() {
+  void* kept[64] = {};
+  uint64_t state = sink;
+  for (int round = 0; round < 10000000; ++round) {
+    state = state * 6364136223846793005u + 1442695040888963407u;
+    const size_t slot = (state >> 20) % 64;
+    std::free(kept[slot]);
+    kept[slot] = std::malloc(16 + (state >> 40) % 4000);
+  }
+  for (void* p : kept) std::free(p);
+  sink = state;
+}
 
 void ratio() {
   for (int round = 0; round < 100; ++round) {
@@ -94,8 +137,11 @@ int main(int argc, char** argv) {
   else if (std::strcmp(scenario, "threads") == 0) threads();
   else if (std::strcmp(scenario, "late-thread") == 0) late_thread();
   else if (std::strcmp(scenario, "blocked-read") == 0) status = blocked_read();
+  else if (std::strcmp(scenario, "measured-calls") == 0) measured_calls();
+  else if (std::strcmp(scenario, "sort") == 0) sort_rounds();
+  else if (std::strcmp(scenario, "allocate") == 0) allocate_rounds();
   else {
-    std::fprintf(stderr, "usage: %s ratio|threads|late-thread|blocked-read\n", argv[0]);
+    std::fprintf(stderr, "usage: %s ratio|threads|late-thread|blocked-read|measured-calls|sort|allocate\n", argv[0]);
     return 2;
   }
   const perf::sample_summary summary = perf::take_sample_summary(5);
@@ -105,5 +151,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "thread %ld %llu %s\n", t.tid, static_cast<unsigned long long>(t.samples),
                  t.top_functions.empty() ? "-" : t.top_functions.front().function.c_str());
   std::fprintf(stderr, "total %llu\n", static_cast<unsigned long long>(summary.total));
+  std::fprintf(stderr, "probe %llu\n", static_cast<unsigned long long>(summary.probe_samples));
   return status;
 }

@@ -32,6 +32,7 @@ TEST(SampleTable, CountsEachDistinctStackPerThreadAndSite) {
   EXPECT_EQ(held.at({7, 5, a}), 1u);
   EXPECT_EQ(held.at({7, 0, b}), 1u);
   EXPECT_EQ(table.dropped(), 0u);
+  EXPECT_EQ(table.counted(), 6u) << "every weight added, without walking the table";
 }
 
 TEST(SampleTable, CutsStacksToItsDepth) {
@@ -46,6 +47,7 @@ TEST(SampleTable, CountsWhatFindsNoSlotAsDropped) {
   for (uintptr_t pc = 1; pc <= 5; ++pc) table.add(1, 0, &pc, 1, 10);
   EXPECT_EQ(contents(table).size(), 2u);
   EXPECT_EQ(table.dropped(), 30u);
+  EXPECT_EQ(table.counted(), 20u) << "dropped samples are not counted";
 }
 
 TEST(SampleTable, ClearForgetsEverything) {
@@ -54,6 +56,7 @@ TEST(SampleTable, ClearForgetsEverything) {
   table.add(1, 0, &pc, 1, 1);
   table.clear();
   EXPECT_TRUE(contents(table).empty());
+  EXPECT_EQ(table.counted(), 0u);
   table.add(1, 0, &pc, 1, 1);
   EXPECT_EQ(contents(table).at({1, 0, stack{9}}), 1u);
 }
@@ -74,6 +77,7 @@ TEST(SampleTable, ConcurrentAddsLoseNothing) {
   uint64_t total = 0;
   for (const auto& [key, count] : contents(table)) total += count;
   EXPECT_EQ(total, uint64_t{threads} * adds);
+  EXPECT_EQ(table.counted(), total);
   EXPECT_EQ(contents(table).size(), 8u);
 }
 

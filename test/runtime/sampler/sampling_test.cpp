@@ -16,6 +16,7 @@ struct probe_summary {
   std::map<std::string, uint64_t> functions;  // the probe's top functions
   std::map<long, std::pair<uint64_t, std::string>> threads;  // tid -> samples, top function
   uint64_t total = 0;
+  uint64_t probe = 0;  // samples inside perf's own probes
 };
 
 // Parses the probe's "function NAME N", "thread TID N NAME" and "total N" lines.
@@ -38,6 +39,8 @@ probe_summary parse_summary(const std::string& output) {
       summary.threads[tid] = {samples, top};
     } else if (kind == "total") {
       words >> summary.total;
+    } else if (kind == "probe") {
+      words >> summary.probe;
     }
   }
   return summary;
@@ -68,7 +71,7 @@ TEST_F(Sampling, AThreadBlockedInReadGetsItsDataWhileWallClockSamplesArrive) {
 TEST_F(Sampling, ZeroRateTurnsSamplingOff) {
   const probe_result run = run_sample_probe("PERF_SAMPLE_HZ=0", "late-thread");
   ASSERT_EQ(run.status, 0) << run.output;
-  EXPECT_EQ(run.output, "total 0\n");
+  EXPECT_EQ(run.output, "total 0\nprobe 0\n");
 }
 
 TEST_F(Sampling, BadRateIsNamedAndTheDefaultUsed) {
@@ -202,6 +205,63 @@ TEST_F(Sampling, TheExitReportNamesTheHottestFunctionsAndLinesOfEveryThread) {
   ASSERT_LE(threads.size(), 3u) << samples.dump(1);
   EXPECT_EQ(threads[0].at("top")[0].at("function"), "(anonymous namespace)::heavy_thread_work()");
   EXPECT_EQ(threads[1].at("top")[0].at("function"), "(anonymous namespace)::light_thread_work()");
+}
+
+// The probe's own functions (perf::detail::begin and end, called out of line from the
+// measured function) are never the most interesting element: their samples go to the
+// measured function that called them, at its lines, and are counted apart.
+TEST_F(Sampling, SamplesInsideTheProbeGoToTheMeasuredFunctionAndAreCountedApart) {
+  const std::string path = (dir / "report.json").string();
+  const probe_result run =
+      run_probe_program(PERF_SAMPLE_PROBE, "PERF_SAMPLE_HZ=1000 PERF_REPORT=" + path, "measured-calls");
+  ASSERT_EQ(run.status, 0) << run.output;
+  const auto samples = nlohmann::json::parse(read_file(path)).at("samples");
+  const uint64_t total = samples.at("total"), in_probes = samples.at("probe_samples");
+  ASSERT_GT(total, 200u) << samples.dump(1);
+  for (const char* list : {"top", "lines"})
+    for (const auto& entry : samples.at(list))
+      EXPECT_EQ(entry.at("function").get<std::string>().find("perf::"), std::string::npos) << samples.dump(1);
+  const std::string measured = "(anonymous namespace)::measured_step(unsigned long)";
+  const auto& top = samples.at("top")[0];
+  EXPECT_EQ(top.at("function"), measured) << samples.dump(1);
+  EXPECT_GT(top.at("share").get<double>(), 0.8) << samples.dump(1);
+  // Two clock reads and their bookkeeping beside 20 multiplications: a good part of
+  // the time, all of it charged to the measured function.
+  EXPECT_GT(in_probes, total / 10) << samples.dump(1);
+  EXPECT_LE(in_probes, top.at("samples").get<uint64_t>()) << samples.dump(1);
+  // At the measured function's own lines: its signature, the scope, the loop, the brace.
+  const unsigned first = line_of("void measured_step(uint64_t rounds)");
+  uint64_t at_its_lines = 0;
+  for (const auto& line : samples.at("lines")) {
+    if (line.at("function") != measured) continue;
+    EXPECT_GE(line.at("line").get<unsigned>(), first) << samples.dump(1);
+    EXPECT_LE(line.at("line").get<unsigned>(), first + 3) << samples.dump(1);
+    at_its_lines += line.at("samples").get<uint64_t>();
+  }
+  EXPECT_GT(static_cast<double>(at_its_lines), 0.8 * static_cast<double>(total)) << samples.dump(1);
+}
+
+// Runs `scenario` at 1 kHz and expects `function` to be the most interesting element of
+// at least `share` of the samples.
+void expect_charged_to(const std::string& scenario, const std::string& function, double share) {
+  const probe_result run = run_sample_probe("PERF_SAMPLE_HZ=1000", scenario);
+  ASSERT_EQ(run.status, 0) << run.output;
+  const probe_summary s = parse_summary(run.output);
+  ASSERT_GT(s.total, 200u) << run.output;
+  EXPECT_GT(static_cast<double>(samples_of(s, function)), share * static_cast<double>(s.total)) << run.output;
+}
+
+// libstdc++'s code inlined into the program or instantiated in it (std::sort's
+// helpers, from /usr/include/c++) is the library's: the user's function that calls it
+// gets its samples.
+TEST_F(Sampling, InlinedStandardLibraryCodeIsChargedToTheFunctionThatUsesIt) {
+  expect_charged_to("sort", "sort_rounds()", 0.9);
+}
+
+// malloc and free keep no frame pointer (Debian's C library is built without them):
+// the samples inside them still go to the function that calls them.
+TEST_F(Sampling, TimeInMallocIsChargedToItsCaller) {
+  expect_charged_to("allocate", "allocate_rounds()", 0.7);
 }
 
 // The pprof file is read by pprof itself (Debian's golang-go; scripts/setup.sh

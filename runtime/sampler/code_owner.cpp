@@ -1,0 +1,72 @@
+#include "code_owner.hpp"
+
+namespace perf::runtime {
+namespace {
+
+bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
+
+bool is_system_module(std::string_view path) {
+  for (std::string_view prefix : {"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/", "linux-vdso", "linux-gate"})
+    if (starts_with(path, prefix)) return true;
+  return false;
+}
+
+// The runtime's shared libraries: libperfrt and the components packaged apart from it
+// (runtime/CMakeLists.txt, perf_package_library).
+bool is_runtime_module(std::string_view path) {
+  const std::string_view name = path.substr(path.rfind('/') + 1);  // npos + 1: the whole path
+  for (std::string_view library : {"libperfrt.so", "libperfalloc.so", "libperfexport.so", "libperfcompare.so"})
+    if (starts_with(name, library)) return true;
+  return false;
+}
+
+// Headers of the C and C++ libraries and the compilers' own.
+bool is_system_header(std::string_view file) {
+  for (std::string_view prefix : {"/usr/include/", "/usr/lib/gcc/", "/usr/lib/llvm-"})
+    if (starts_with(file, prefix)) return true;
+  return false;
+}
+
+// The sanitizers' functions: C names, or C++ ones in their own namespaces.
+bool is_sanitizer(std::string_view symbol, std::string_view scope) {
+  for (std::string_view prefix : {"__asan", "__tsan", "__ubsan", "__lsan", "__sanitizer", "__interceptor", "__interception"})
+    if (starts_with(symbol, prefix) || starts_with(scope, prefix)) return true;
+  return false;
+}
+
+}  // namespace
+
+std::string_view outermost_scope(std::string_view symbol) {
+  if (!starts_with(symbol, "_Z")) return {};
+  std::string_view rest = symbol.substr(2);
+  // A local entity (_ZZ <function> E <entity>) belongs to its function's scope.
+  if (starts_with(rest, "Z")) rest.remove_prefix(1);
+  const bool nested = starts_with(rest, "N");
+  if (nested) {
+    rest.remove_prefix(1);
+    while (!rest.empty() && (rest[0] == 'r' || rest[0] == 'V' || rest[0] == 'K' || rest[0] == 'R' || rest[0] == 'O'))
+      rest.remove_prefix(1);
+  }
+  // St is std::; Sa, Sb, Ss, Si, So, Sd are std's abbreviations (std::allocator, ...).
+  if (rest.size() >= 2 && rest[0] == 'S' && rest[1] >= 'a' && rest[1] <= 'z') return "std";
+  if (!nested) return {};
+  if (starts_with(rest, "L")) rest.remove_prefix(1);  // internal linkage
+  size_t length = 0, digits = 0;
+  while (digits < rest.size() && rest[digits] >= '0' && rest[digits] <= '9')
+    length = length * 10 + static_cast<size_t>(rest[digits++] - '0');
+  if (digits == 0 || digits + length > rest.size()) return {};
+  return rest.substr(digits, length);
+}
+
+code_owner owner_of(std::string_view symbol, std::string_view file, std::string_view module_path) {
+  if (module_path.empty() || is_system_module(module_path)) return code_owner::library;
+  if (is_runtime_module(module_path)) return code_owner::runtime;
+  const std::string_view scope = outermost_scope(symbol);
+  if (scope == "perf") return code_owner::runtime;
+  if (scope == "std" || scope == "__gnu_cxx" || scope == "__cxxabiv1" || is_sanitizer(symbol, scope))
+    return code_owner::library;
+  if (is_system_header(file)) return code_owner::library;
+  return code_owner::program;
+}
+
+}  // namespace perf::runtime
