@@ -129,17 +129,32 @@ TEST(EditSet, FunctionsWithoutABodyAreListedOnceInFileOrder) {
 
 TEST(ApplyEdits, PutsThePrefixFirstAndReplacesAtOffsets) {
   file_edits edits{true, {{9, {0, " A"}}, {20, {3, "B"}}}};
-  EXPECT_EQ(apply_edits("int f() {}\nint g() {xyz}\n", "/src/a.cpp", edits),
+  EXPECT_EQ(apply_edits("int f() {}\nint g() {xyz}\n", "/src/a.cpp", edits, destination::renamed_copy),
             file_prefix("/src/a.cpp") + "int f() { A}\nint g() {B}\n");
 }
 
 TEST(ApplyEdits, KeepsAByteOrderMarkFirstAndAPrefixOnce) {
   const std::string bom = "\xEF\xBB\xBF";
   const file_edits prefix_only{true, {}};
-  const std::string once = apply_edits(bom + "int x;\n", "/a.cpp", prefix_only);
+  const std::string once = apply_edits(bom + "int x;\n", "/a.cpp", prefix_only, destination::renamed_copy);
   EXPECT_EQ(once, bom + file_prefix("/a.cpp") + "int x;\n");
-  EXPECT_EQ(apply_edits(once, "/a.cpp", prefix_only), once);
+  EXPECT_EQ(apply_edits(once, "/a.cpp", prefix_only, destination::renamed_copy), once);
   EXPECT_EQ(remove_instrumentation(once), bom + "int x;\n");
+}
+
+TEST(ApplyEdits, InPlaceTheHeaderTakesAnEmptyLeadingLineAndNoLineMoves) {
+  const std::string original = "#include <vector>\n\nint f() {}\n";
+  const file_edits edits{true, {{28, {0, " A"}}}};
+  const std::string once = apply_edits(original, "/src/a.cpp", edits, destination::same_file);
+  EXPECT_EQ(once, "#include <vector>\n#include <perf/instrumented.hpp> // perf-instrument\nint f() { A}\n");
+  EXPECT_EQ(apply_edits(once, "/src/a.cpp", file_edits{true, {}}, destination::same_file), once);
+  EXPECT_EQ(remove_instrumentation(once), "#include <vector>\n\nint f() { A}\n");
+  // A copy under another name names the original: the prefix, whatever the empty lines.
+  EXPECT_EQ(apply_edits(original, "/src/a.cpp", edits, destination::renamed_copy),
+            file_prefix("/src/a.cpp") + "#include <vector>\n\nint f() { A}\n");
+  // No empty line among the leading ones: the prefix.
+  EXPECT_EQ(apply_edits("int f() {}\n\n", "/src/a.cpp", file_edits{true, {}}, destination::same_file),
+            file_prefix("/src/a.cpp") + "int f() {}\n\n");
 }
 
 }  // namespace

@@ -13,6 +13,47 @@ TEST(InstrumentationText, PrefixIncludesTheHeaderAndRestoresLineNumbers) {
             "#include <perf/instrumented.hpp> // perf-instrument\n#line 1 \"C:\\\\odd \\\"name\\\".cpp\"\n");
 }
 
+TEST(InstrumentationText, TheHeaderTakesAnEmptyLineAmongTheLeadingCommentsAndDirectives) {
+  EXPECT_EQ(empty_line_for_header("\nint x;\n"), 0u);
+  EXPECT_EQ(empty_line_for_header("// license\n#include <a>\n\n#include <b>\n\nint x;\n"), 24u);
+  EXPECT_EQ(empty_line_for_header("\xEF\xBB\xBF\nint x;\n"), 3u);  // after a byte order mark
+  // After the first line of code nothing qualifies: the header would come after a use.
+  EXPECT_EQ(empty_line_for_header("int x;\n\nint y;\n"), std::nullopt);
+  // Lines that only look empty: inside a comment, continuing a directive or a comment.
+  EXPECT_EQ(empty_line_for_header("/* a\n\n*/\nint x;\n"), std::nullopt);
+  EXPECT_EQ(empty_line_for_header("/* a */ /* b\n\n*/\n\nint x;\n"), 17u);
+  EXPECT_EQ(empty_line_for_header("#define A 1 \\\n\nint x;\n"), std::nullopt);
+  EXPECT_EQ(empty_line_for_header("// a \\\n\nint x;\n"), std::nullopt);
+  EXPECT_EQ(empty_line_for_header("#include \"/*\"\n\nint x;\n"), 14u);  // no comment opens in a literal
+  EXPECT_EQ(empty_line_for_header(" \nint x;\n"), std::nullopt);          // spaces are not empty
+  EXPECT_EQ(empty_line_for_header("\r\nint x;\r\n"), std::nullopt);
+  EXPECT_EQ(empty_line_for_header("int x;"), std::nullopt);
+}
+
+TEST(InstrumentationText, AConditionalHoldsTheHeaderOnlyWhenItIsTheIncludeGuardOfTheWholeFile) {
+  EXPECT_EQ(empty_line_for_header("#ifdef A\n\n#endif\nint x;\n"), std::nullopt);
+  EXPECT_EQ(empty_line_for_header("#ifdef A\n#endif\n\nint x;\n"), 16u);
+  const std::string guarded = "#ifndef A_H\n#define A_H\n\nint x;\n#endif  // A_H\n";
+  EXPECT_EQ(empty_line_for_header(guarded), 24u);
+  EXPECT_EQ(empty_line_for_header(guarded + "// after it\n"), 24u);
+  EXPECT_EQ(empty_line_for_header(guarded + "int y;\n"), std::nullopt);  // code outside the guard
+  EXPECT_EQ(empty_line_for_header(guarded + "#define B\n"), std::nullopt);
+  EXPECT_EQ(empty_line_for_header("#ifndef A_H\n#define A_H\n\nint x;\n#else\nint y;\n#endif\n"), std::nullopt);
+  EXPECT_EQ(empty_line_for_header("#ifndef A_H\n#define B_H\n\nint x;\n#endif\n"), std::nullopt);
+  EXPECT_EQ(empty_line_for_header("#ifndef A_H\n#define A_H\n\nint x;\n"), std::nullopt);  // never closed
+  EXPECT_EQ(empty_line_for_header("#ifndef A_H\n#define A_H\n#if B\n\n#endif\nint x;\n#endif\n"), std::nullopt);
+}
+
+TEST(InstrumentationText, RecognisesTheHeaderInEitherPlace) {
+  EXPECT_TRUE(has_runtime_header(file_prefix("a.cpp") + "int x;\n"));
+  EXPECT_TRUE(has_runtime_header("#include <perf/instrumented.hpp> // perf-instrument\nint x;\n"));
+  EXPECT_TRUE(has_runtime_header("#include <a>\n#include <perf/instrumented.hpp> // perf-instrument\nint x;\n"));
+  EXPECT_FALSE(has_runtime_header("#include <perf/perf.hpp>\nint x;\n"));
+  EXPECT_FALSE(has_runtime_header("// #include <perf/instrumented.hpp> // perf-instrument\n"));
+  EXPECT_FALSE(has_runtime_header(std::string(header_search_bytes, '\n') +
+                                  "#include <perf/instrumented.hpp> // perf-instrument\n"));
+}
+
 TEST(InstrumentationText, LabelsStayOnOneLineAndMeanWhatTheySay) {
   EXPECT_EQ(string_literal_body("a\nb\tc\r\x01" "1"), "a\\nb\\tc\\015\\0011");
   EXPECT_EQ(string_literal_body("what?" "?!"), "what?\\?!");  // no trigraph

@@ -13,9 +13,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Enough of a file's start to hold the prefix, whatever the path in it.
-constexpr std::size_t prefix_probe = 4096;
-
 }  // namespace
 
 llvm::Expected<change_set> instrumentation_changes(const resolved_edits& edits) {
@@ -23,7 +20,7 @@ llvm::Expected<change_set> instrumentation_changes(const resolved_edits& edits) 
   for (const auto& [path, file] : edits.files) {
     std::optional<std::string> before = read_file(path);
     if (!before) return error("cannot read " + path);
-    std::string after = apply_edits(*before, path, file);
+    std::string after = apply_edits(*before, path, file, destination::same_file);
     if (after != *before) changes[path] = {std::move(*before), std::move(after)};
   }
   return changes;
@@ -37,8 +34,8 @@ change_set revert_changes(const project& editable) {
     if (failure) break;
     if (entry->is_symlink() || !entry->is_regular_file()) continue;
     const std::string path = entry->path().string();
-    const std::optional<std::string> start = read_file(path, prefix_probe);
-    if (!start || file_prefix_length(*start) == 0) continue;
+    const std::optional<std::string> start = read_file(path, header_search_bytes);
+    if (!start || !has_runtime_header(*start)) continue;
     std::optional<std::string> before = read_file(path);
     if (!before) continue;
     std::string after = remove_instrumentation(*before);

@@ -20,8 +20,14 @@ struct file_edits {
   std::map<unsigned, replacement> replacements;  // by offset in the file as it is
 };
 
-// `original` (the file at `path`) with `edits` applied.
-std::string apply_edits(std::string_view original, std::string_view path, const file_edits& edits);
+// Where a file's text goes: back to its own path (in-place edits), where the runtime
+// header takes an empty line when it can (see empty_line_for_header), or to a copy
+// under another name, whose file_prefix() names the original.
+enum class destination { same_file, renamed_copy };
+
+// `original` (the file at `path`) with `edits` applied, for `where`.
+std::string apply_edits(std::string_view original, std::string_view path, const file_edits& edits,
+                        destination where);
 
 }  // namespace perf::tool
 

@@ -3,6 +3,7 @@
 #define PERF_TOOL_INSTRUMENTATION_TEXT_HPP
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -13,9 +14,30 @@ namespace perf::tool {
 // put) and means the same under every standard and compiler.
 std::string string_literal_body(std::string_view text);
 
+// How far into a file the rewriter puts and looks for the runtime header.
+constexpr std::size_t header_search_bytes = 16384;
+
 // The lines put before the first line of an instrumented file: the runtime header,
 // then `#line 1 "<original_path>"` so every later line keeps its number and name.
+// For a copy under another name (a mirror), and for a file edited in place that has
+// no empty_line_for_header().
 std::string file_prefix(std::string_view original_path);
+
+// The line, without its newline, that includes the runtime header.
+std::string_view header_include_line();
+
+// Where a file edited in place takes header_include_line() so that no line moves and
+// no `#line` is needed (GCC quotes a diagnostic's source line from the file by the
+// number `#line` gives, two lines off in a prefixed file): the offset of an empty line
+// among the file's leading comments, blank lines and directives, within
+// header_search_bytes, outside every conditional but an include guard that holds the
+// whole file. None when the file has no such line.
+std::optional<std::size_t> empty_line_for_header(std::string_view text);
+
+// Whether `text` includes the runtime header as the rewriter puts it: file_prefix()
+// at file_prefix_offset(), or header_include_line() on a line of its own within
+// header_search_bytes.
+bool has_runtime_header(std::string_view text);
 
 // Where file_prefix() goes in `text`: at the start, or after a UTF-8 byte order mark
 // (which must stay the file's first bytes).
@@ -38,8 +60,9 @@ std::string scope_statement(std::string_view label, scope_kind kind, tick_events
 // right after a body's opening brace) starts with one; else 0.
 std::size_t scope_statement_length(std::string_view body_text);
 
-// `text` without anything file_prefix() and scope_statement() put in it: the file
-// as it was before the rewriter ran, byte for byte.
+// `text` without anything file_prefix(), header_include_line() (on the empty line it
+// took) and scope_statement() put in it: the file as it was before the rewriter ran,
+// byte for byte.
 std::string remove_instrumentation(std::string_view text);
 
 }  // namespace perf::tool

@@ -23,7 +23,7 @@ llvm::Expected<mirror> mirror::make(const std::string& output_dir, const project
     std::optional<std::string> text = read_file(path);
     if (!text) return error("cannot read " + path);
     const auto found = edits.files.find(path);
-    made.texts_[path] = found == edits.files.end() ? std::move(*text) : apply_edits(*text, path, found->second);
+    made.texts_[path] = found == edits.files.end() ? std::move(*text) : apply_edits(*text, path, found->second, destination::renamed_copy);
   }
   return made;
 }

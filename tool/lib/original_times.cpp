@@ -91,7 +91,7 @@ llvm::Error write_instrumentation(const change_set& changes, const std::string& 
   std::map<std::string, std::int64_t> originals;
   for (const auto& [path, change] : changes) {
     const std::optional<std::int64_t> now = modification_time(path);
-    if (now && file_prefix_length(change.before) == 0) originals[path] = *now;
+    if (now && !has_runtime_header(change.before)) originals[path] = *now;
     else if (now && untouched_since(store, path, *now)) originals[path] = store[path].original;
   }
   if (llvm::Error error = write_changes(changes)) return error;
