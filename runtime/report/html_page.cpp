@@ -255,7 +255,10 @@ function diffPage() {
       show: r => r.status === 'added' || r.status === 'removed' ? '' : r.fig[f][0] ? 'x' + (r.fig[f][1] / r.fig[f][0]).toFixed(3) : '-',
       style: r => r.fig[f][2] ? 'beyond ' + (r.fig[f][1] > r.fig[f][0] ? 'slower' : 'faster') : ''});
   }
-  const rows = D.rows.map((r, k) => Object.assign({key: k}, r));
+  const C = D.rows;  // columns: a row each
+  const rows = C.name.map((name, k) => ({key: k, name: name, file: D.files[C.file[k]], line: C.line[k],
+    status: C.status[k], probe: C.probe[k] === 1, impact: C.impact[k], hb: C.hb[k], hn: C.hn[k],
+    fig: Object.fromEntries(Object.keys(C.fig).map(f => [f, [C.fig[f].b[k], C.fig[f].n[k], C.fig[f].x[k] === 1]]))}));
   const detail = el('div', {id: 'detail', class: 'plots'});
   // Without the distributions, the marks are the sides' p50 and p99 as compared.
   const side = (r, k, color, label) => { const bs = buckets(k ? r.hn : r.hb);

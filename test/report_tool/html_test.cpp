@@ -78,16 +78,20 @@ TEST(DiffPage, EmbedsBothSidesOfTheLargestChangesThatFitTheBudget) {
                            compact_counts(d.functions[0].now.durations).size();
   const json data = diff_page_data(d, big_texts);
   EXPECT_EQ(data["distributions"], 1);
-  EXPECT_EQ(data["rows"][0]["hb"], page_histogram(d.functions[0].base.durations));
-  EXPECT_EQ(data["rows"][0]["hn"], page_histogram(d.functions[0].now.durations));
-  EXPECT_TRUE(data["rows"][1]["hb"].is_null());
-  EXPECT_TRUE(data["rows"][1]["hn"].is_null());
+  const json& rows = data["rows"];
+  EXPECT_EQ(rows["name"], json::array({"big", "small"}));
+  EXPECT_EQ(rows["hb"][0], page_histogram(d.functions[0].base.durations));
+  EXPECT_EQ(rows["hn"][0], page_histogram(d.functions[0].now.durations));
+  EXPECT_TRUE(rows["hb"][1].is_null());
+  EXPECT_TRUE(rows["hn"][1].is_null());
   // Its figures are there, to 6 significant digits.
   const change& p50 = d.functions[1][metric::p50];
-  const json& shown = data["rows"][1]["fig"]["p50"];
-  EXPECT_NEAR(shown[0].get<double>(), p50.base, p50.base * 5e-6);
-  EXPECT_NEAR(shown[1].get<double>(), p50.now, p50.now * 5e-6);
-  EXPECT_EQ(shown[2], true);
+  const json& shown = rows["fig"]["p50"];
+  EXPECT_NEAR(shown["b"][1].get<double>(), p50.base, p50.base * 5e-6);
+  EXPECT_NEAR(shown["n"][1].get<double>(), p50.now, p50.now * 5e-6);
+  EXPECT_EQ(shown["x"][1], 1);
+  EXPECT_EQ(data["files"], json::array({"/src/big.cpp", "/src/small.cpp"}));
+  EXPECT_EQ(rows["file"], json::array({0, 1}));
 }
 
 }  // namespace

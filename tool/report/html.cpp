@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 #include <sstream>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -36,6 +37,21 @@ std::vector<bool> embedded_distributions(const std::vector<double>& weight, cons
 
 // `v` to 6 significant digits: the page shows 3 of a ratio.
 double significant_digits(double v) { return v == 0 || !std::isfinite(v) ? v : std::stod(fmt::format("{:.6g}", v)); }
+
+// The pages name files by index: a program's functions share a few hundred files.
+class file_table {
+ public:
+  size_t index_of(const std::string& file) {
+    const auto [found, fresh] = index_.try_emplace(file, files_.size());
+    if (fresh) files_.push_back(file);
+    return found->second;
+  }
+  json take() { return std::move(files_); }
+
+ private:
+  json files_ = json::array();
+  std::unordered_map<std::string, size_t> index_;
+};
 
 // The length of a page_histogram's counts text, which the budget counts.
 size_t text_size(const json& histogram) {
@@ -86,19 +102,15 @@ json report_page_data(const report& r, const std::string& folded, size_t distrib
                   {"p99", json::array()},   {"ac", json::array()},   {"ab", json::array()},   {"share", json::array()},
                   {"probe", json::array()}, {"h", json::array()}};
   const std::unordered_map<std::string, double> shares = r.sample_shares();
-  // Files by index: a program's functions share a few hundred files.
-  json files = json::array();
-  std::unordered_map<std::string, size_t> file_index;
+  file_table files;
   std::vector<json> histograms;
   std::vector<double> totals;
   std::vector<size_t> sizes;
   for (const function_record& f : r.functions) {
     const auto share = shares.find(f.name);
     const double calls = static_cast<double>(std::max<uint64_t>(f.calls, 1));
-    const auto [file, fresh] = file_index.try_emplace(f.file, files.size());
-    if (fresh) files.push_back(f.file);
     columns["name"].push_back(f.name);
-    columns["file"].push_back(file->second);
+    columns["file"].push_back(files.index_of(f.file));
     columns["line"].push_back(f.line);
     columns["calls"].push_back(f.calls);
     columns["total"].push_back(tenth(f.total_ns));
@@ -123,7 +135,7 @@ json report_page_data(const report& r, const std::string& folded, size_t distrib
     columns["h"].push_back(embedded[i] ? std::move(histograms[i]) : json());
   json data = {{"kind", "report"},
                {"title", r.path},
-               {"files", std::move(files)},
+               {"files", files.take()},
                {"functions", std::move(columns)},
                {"distributions", std::count(embedded.begin(), embedded.end(), true)}};
   for (const char* key : {"pid", "clock", "threads", "allocations", "ticklog", "merged_pids"})
@@ -143,45 +155,54 @@ std::string html_report_page(const report& r, const std::string& folded, size_t 
 }
 
 json diff_page_data(const diff_result& d, size_t distribution_bytes) {
-  json rows = json::array();
+  // Columns, as a report's page has them: keys written once, not once a row.
+  json figures = json::object();
+  for (size_t i = 0; i < metric_count; ++i)
+    figures[metric_name(static_cast<metric>(i))] = {{"b", json::array()}, {"n", json::array()}, {"x", json::array()}};
+  json rows = {{"name", json::array()},   {"file", json::array()},   {"line", json::array()},
+               {"status", json::array()}, {"probe", json::array()},  {"impact", json::array()},
+               {"hb", json::array()},     {"hn", json::array()}};
+  file_table files;
   std::vector<json> base_histograms, new_histograms;
   std::vector<double> impacts;
   std::vector<size_t> sizes;
   for (const function_diff& f : d.functions) {
-    json figures = json::object();
     for (size_t i = 0; i < metric_count; ++i) {
       const change& c = f.changes[i];
-      figures[metric_name(static_cast<metric>(i))] = {significant_digits(c.base), significant_digits(c.now),
-                                                       c.beyond_noise};
+      json& figure = figures[metric_name(static_cast<metric>(i))];
+      figure["b"].push_back(significant_digits(c.base));
+      figure["n"].push_back(significant_digits(c.now));
+      figure["x"].push_back(c.beyond_noise ? 1 : 0);
     }
     const char* status = f.where == presence::added     ? "added"
                          : f.where == presence::removed ? "removed"
                          : f.too_few_calls              ? "few calls"
                          : f.slower_or_faster()         ? "changed"
                                                         : "noise";
-    rows.push_back({{"name", f.name},
-                    {"file", f.file},
-                    {"line", f.line},
-                    {"status", status},
-                    {"probe", f.probe_dominated()},
-                    {"impact", tenth(f.impact_ns)},
-                    {"fig", std::move(figures)}});
+    rows["name"].push_back(f.name);
+    rows["file"].push_back(files.index_of(f.file));
+    rows["line"].push_back(f.line);
+    rows["status"].push_back(status);
+    rows["probe"].push_back(f.probe_dominated() ? 1 : 0);
+    rows["impact"].push_back(tenth(f.impact_ns));
     base_histograms.push_back(page_histogram(f.base.durations));
     new_histograms.push_back(page_histogram(f.now.durations));
     impacts.push_back(std::abs(f.impact_ns));
     sizes.push_back(text_size(base_histograms.back()) + text_size(new_histograms.back()));
   }
   const std::vector<bool> embedded = embedded_distributions(impacts, sizes, distribution_bytes);
-  for (size_t i = 0; i < rows.size(); ++i) {
-    rows[i]["hb"] = embedded[i] ? std::move(base_histograms[i]) : json();
-    rows[i]["hn"] = embedded[i] ? std::move(new_histograms[i]) : json();
+  for (size_t i = 0; i < embedded.size(); ++i) {
+    rows["hb"].push_back(embedded[i] ? std::move(base_histograms[i]) : json());
+    rows["hn"].push_back(embedded[i] ? std::move(new_histograms[i]) : json());
   }
+  rows["fig"] = std::move(figures);
   return {{"kind", "diff"},
           {"title", "perf-report diff"},
           {"verdict", d.verdict},
           {"broken", d.broken},
           {"base_runs", d.base_runs},
           {"new_runs", d.new_runs},
+          {"files", files.take()},
           {"rows", std::move(rows)},
           {"distributions", std::count(embedded.begin(), embedded.end(), true)}};
 }

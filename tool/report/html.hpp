@@ -31,7 +31,9 @@ std::string html_diff_page(const diff_result& d, size_t distribution_bytes = def
 // by index into "files", "distributions" the number of rows whose histogram is embedded.
 nlohmann::json report_page_data(const report& r, const std::string& folded,
                                 size_t distribution_bytes = default_distribution_bytes);
-// A diff's rows, by impact, "hb" and "hn" their base and new histograms (or null).
+// A diff's rows, by impact, as columns (files by index into "files"): "fig" holds each
+// figure's base ("b"), new ("n") and beyond-noise ("x", 0 or 1) columns, "hb" and "hn"
+// the base and new histograms (or null).
 nlohmann::json diff_page_data(const diff_result& d, size_t distribution_bytes = default_distribution_bytes);
 
 }  // namespace perf::report_tool
