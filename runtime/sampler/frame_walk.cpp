@@ -156,9 +156,24 @@ bool is_leaf_caller(uintptr_t candidate, uintptr_t code_start) noexcept {
 #if defined(__x86_64__)
   auto byte = [&](unsigned back) { return *reinterpret_cast<const unsigned char*>(candidate - back); };
   if (candidate >= code_start + 5 && byte(5) == 0xe8) return true;  // call rel32
-  if (candidate >= code_start + 6 && byte(6) == 0xff && byte(5) == 0x15) return true;  // call *disp32(%rip)
-  if (candidate >= code_start + 2 && byte(2) == 0xff && (byte(1) & 0xf8) == 0xd0) return true;  // call *%reg
-  if (candidate >= code_start + 3 && byte(3) == 0xff && (byte(2) & 0xf8) == 0x50) return true;  // call *disp8(%reg)
+  // call r/m64 (FF /2: a ModRM byte whose reg field is 2), 2 to 7 bytes long by the
+  // ModRM's mod and rm: a register, or memory with a SIB byte and a displacement
+  // (a virtual call `*(%rax)`, `*0x88(%rax)`, a table `*disp32(,%rax,8)`, `*disp32(%rip)`).
+  for (unsigned length = 2; length <= 7; ++length) {
+    if (candidate < code_start + length || byte(length) != 0xff) continue;
+    const unsigned modrm = byte(length - 1), mod = modrm >> 6, rm = modrm & 7;
+    if (((modrm >> 3) & 7) != 2) continue;
+    unsigned size = 2;
+    if (mod != 3 && rm == 4) {  // a SIB byte follows the ModRM
+      if (length < 3) continue;
+      size += 1;
+      if (mod == 0 && (byte(length - 2) & 7) == 5) size += 4;  // no base: disp32
+    }
+    if (mod == 0 && rm == 5) size += 4;  // disp32(%rip)
+    if (mod == 1) size += 1;
+    if (mod == 2) size += 4;
+    if (size == length) return true;
+  }
   return false;
 #elif defined(__aarch64__)
   if (candidate < code_start + 4 || candidate % 4 != 0) return false;

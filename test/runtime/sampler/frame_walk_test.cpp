@@ -163,6 +163,37 @@ TEST(FrameWalk, ALeafCallerFollowsACallInstruction) {
   EXPECT_FALSE(is_leaf_caller(start + 9, start));
   EXPECT_FALSE(is_leaf_caller(start + 3, start));  // too near the start to hold a call
 }
+
+TEST(FrameWalk, EveryFormOfIndirectCallIsACall) {
+  // Each: a nop, the call, then its return address (the end of the array).
+  const std::vector<std::vector<unsigned char>> calls = {
+      {0xff, 0xd0},                                // call *%rax
+      {0x41, 0xff, 0xd3},                          // call *%r11
+      {0xff, 0x10},                                // call *(%rax): a virtual call
+      {0xff, 0x50, 0x18},                          // call *0x18(%rax)
+      {0xff, 0x90, 0x88, 0x00, 0x00, 0x00},        // call *0x88(%rax)
+      {0xff, 0x14, 0x24},                          // call *(%rsp)
+      {0xff, 0x54, 0x24, 0x08},                    // call *0x8(%rsp)
+      {0xff, 0x15, 0x00, 0x10, 0x00, 0x00},        // call *0x1000(%rip)
+      {0xff, 0x14, 0xc5, 0x00, 0x10, 0x00, 0x00},  // call *0x1000(,%rax,8)
+  };
+  for (const std::vector<unsigned char>& call : calls) {
+    std::vector<unsigned char> code = {0x90};
+    code.insert(code.end(), call.begin(), call.end());
+    const auto start = reinterpret_cast<uintptr_t>(code.data());
+    EXPECT_TRUE(is_leaf_caller(start + code.size(), start)) << "call of " << call.size() << " bytes";
+  }
+  // Not calls: a jump through a register (FF /4), an inc (FF /0), the multi-byte nop
+  // that pads functions, and a call one byte short of the candidate.
+  for (const std::vector<unsigned char>& code : std::vector<std::vector<unsigned char>>{
+           {0x90, 0xff, 0xe0},
+           {0x90, 0xff, 0xc0},
+           {0x66, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00},
+           {0x90, 0xff, 0x50, 0x18, 0x90}}) {
+    const auto start = reinterpret_cast<uintptr_t>(code.data());
+    EXPECT_FALSE(is_leaf_caller(start + code.size(), start)) << "code of " << code.size() << " bytes";
+  }
+}
 #endif
 
 }  // namespace
