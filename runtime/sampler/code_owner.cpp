@@ -69,4 +69,8 @@ code_owner owner_of(std::string_view symbol, std::string_view file, std::string_
   return code_owner::program;
 }
 
+code_owner owner_of_unnamed(std::string_view module_path, bool return_address) {
+  return return_address ? code_owner::library : owner_of("", "", module_path);
+}
+
 }  // namespace perf::runtime

@@ -26,6 +26,15 @@ enum class code_owner : uint8_t { program, runtime, library };
 // __gnu_cxx, of a sanitizer, or inlined from a system header (/usr/include/...).
 code_owner owner_of(std::string_view symbol, std::string_view file, std::string_view module_path);
 
+// The owner of a frame that no symbol or debug information names, in the module at
+// `module_path`. An interrupted instruction's is as owner_of() says of the module (a
+// stripped program's own code is the program's). A return address's is a library's:
+// one that no function holds is a padding byte's neighbour or a code pointer that a
+// frame-pointer chain, run through a register used for data by code built without
+// frame pointers, took for a return address (a vtable's entry): nothing to charge a
+// sample to.
+code_owner owner_of_unnamed(std::string_view module_path, bool return_address);
+
 // The outermost namespace (or class) of the mangled C++ name `symbol`: "perf" for
 // _ZN4perf6detail3endILb1EEEvRNS0_12thread_stateERNS0_5frameE, "std" for _ZSt4sortIPiEvT_S1_
 // and _ZNKSt6vectorIiSaIiEE4sizeEv. Empty for a name that is not mangled or is in the

@@ -97,7 +97,7 @@ profile_location symbolize(backtrace_state* state, const std::vector<loaded_modu
     source_frame frame;
     frame.function = module != nullptr ? fmt::format("{}+{:#x}", base_name(module->path), pc - module->bias)
                                        : fmt::format("{:#x}", pc);
-    frame.owner = owner_of("", "", module_path);
+    frame.owner = owner_of_unnamed(module_path, return_address);
     location.frames.push_back(std::move(frame));
   }
   return location;

@@ -57,5 +57,13 @@ TEST(CodeOwner, TheRestIsTheProgramsOwn) {
             code_owner::program);  // not perf's, nor its library
 }
 
+TEST(CodeOwner, AnUnnamedReturnAddressIsNoFunctionsToChargeAnUnnamedInstructionIsItsModules) {
+  EXPECT_EQ(owner_of_unnamed(program, false), code_owner::program);  // a stripped program
+  EXPECT_EQ(owner_of_unnamed(program, true), code_owner::library);   // e.g. a vtable entry a broken chain read
+  EXPECT_EQ(owner_of_unnamed("/usr/lib/x86_64-linux-gnu/libc.so.6", false), code_owner::library);
+  EXPECT_EQ(owner_of_unnamed("/opt/perf/lib/libperfrt.so.0", false), code_owner::runtime);
+  EXPECT_EQ(owner_of_unnamed("", false), code_owner::library);  // in no module
+}
+
 }  // namespace
 }  // namespace perf::runtime
