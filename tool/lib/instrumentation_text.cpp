@@ -1,10 +1,12 @@
 #include "instrumentation_text.hpp"
 
+#include "source_chars.hpp"
+
 namespace perf::tool {
 namespace {
 
-constexpr std::string_view include_text = "#include <perf/instrumented.hpp> // perf-instrument";
 constexpr std::string_view include_line = "#include <perf/instrumented.hpp> // perf-instrument\n";
+constexpr std::string_view include_text = include_line.substr(0, include_line.size() - 1);  // without its newline
 constexpr std::string_view line_directive = "#line 1 \"";
 constexpr std::string_view byte_order_mark = "\xEF\xBB\xBF";
 // The statement's opening, by scope_kind and tick_events.
@@ -14,13 +16,13 @@ constexpr std::string_view scope_openings[2][2] = {
 
 bool starts_with(std::string_view text, std::string_view start) { return text.substr(0, start.size()) == start; }
 
-// The length of a string literal's body and closing quote at the start of `text`
-// (what string_literal_body() writes, then '"'), 0 if the literal does not end on
-// this line.
-std::size_t literal_rest_length(std::string_view text) {
+// The length of a literal's body and closing `quote` at the start of `text` (for a
+// string, what string_literal_body() writes, then '"'), 0 if the literal does not end
+// on this line.
+std::size_t literal_rest_length(std::string_view text, char quote = '"') {
   for (std::size_t i = 0; i < text.size(); ++i) {
     if (text[i] == '\n') return 0;
-    if (text[i] == '"') return i + 1;
+    if (text[i] == quote) return i + 1;
     if (text[i] == '\\') ++i;
   }
   return 0;
@@ -75,7 +77,8 @@ class line_scanner {
         in_comment_ = true;
         ++i;
       } else if (text[i] == '"' || text[i] == '\'') {
-        i = literal_end(text, i);
+        const std::size_t rest = literal_rest_length(text.substr(i + 1), text[i]);
+        i = rest == 0 ? text.size() : i + rest;  // its closing quote; unclosed: the end of the line
       }
     }
     const bool continued = text.size() > 0 && (text.back() == '\\' || (text.size() > 1 && text.back() == '\r' && text[text.size() - 2] == '\\'));
@@ -98,13 +101,9 @@ class line_scanner {
  private:
   enum class continuation { none, directive, line_comment, code };
 
-  static bool is_name_char(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-  }
-
   static std::string_view word_at(std::string_view text, std::size_t i) {
     std::size_t end = i;
-    while (end < text.size() && is_name_char(text[end])) ++end;
+    while (end < text.size() && is_identifier_char(text[end])) ++end;
     return text.substr(i, end - i);
   }
 
@@ -118,7 +117,7 @@ class line_scanner {
         if (close == std::string_view::npos) return text.size();
         in_comment_ = false;
         i = close + 2;
-      } else if (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\f' || text[i] == '\v') {
+      } else if (is_space(text[i])) {
         ++i;
       } else if (text.substr(i, 2) == "/*") {
         in_comment_ = true;
@@ -128,15 +127,6 @@ class line_scanner {
       }
     }
     return i;
-  }
-
-  // The index of the quote that closes the literal opening at `i` (else the last).
-  static std::size_t literal_end(std::string_view text, std::size_t i) {
-    for (std::size_t j = i + 1; j < text.size(); ++j) {
-      if (text[j] == '\\') ++j;
-      else if (text[j] == text[i]) return j;
-    }
-    return text.size() - 1;
   }
 
   // A directive's effect on the conditionals; `text` follows its '#'. (Comments

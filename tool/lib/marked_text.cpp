@@ -1,20 +1,16 @@
 #include "marked_text.hpp"
 
-#include <cctype>
 #include <filesystem>
 #include <set>
 #include <vector>
 
 #include "files.hpp"
+#include "source_chars.hpp"
 
 namespace perf::tool {
 namespace {
 
 namespace fs = std::filesystem;
-
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-
-bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
 
 std::size_t skip_spaces(std::string_view text, std::size_t at) {
   while (at < text.size() && is_space(text[at])) ++at;
