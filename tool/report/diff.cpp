@@ -10,6 +10,7 @@
 #include "function_location.hpp"
 #include "merge.hpp"
 #include "noise.hpp"
+#include "sample_lists.hpp"
 
 namespace perf::report_tool {
 namespace {
@@ -30,17 +31,15 @@ struct side {
 
   side(std::vector<report> given, bool index_runs) : reports(std::move(given)) {
     // samples.measured summed by name over the reports, as merge_reports sums them.
-    std::unordered_map<std::string, uint64_t> measured;
+    std::vector<const nlohmann::json*> measured;
     for (const report& r : reports) {
       const auto samples = r.document.find("samples");
       if (samples == r.document.end()) continue;
       samples_total += samples->value("total", uint64_t{0});
-      if (!samples->contains("measured")) continue;
-      for (const nlohmann::json& m : samples->at("measured"))
-        measured[m.value("name", "")] += m.value("samples", uint64_t{0});
+      if (samples->contains("measured")) measured.push_back(&samples->at("measured"));
     }
-    for (const auto& [name, count] : measured)
-      shares[name] = samples_total == 0 ? 0.0 : static_cast<double>(count) / static_cast<double>(samples_total);
+    for (const nlohmann::json& m : summed_samples(measured, {"name"}, samples_total))
+      shares[m.value("name", "")] = m.value("share", 0.0);
     if (reports.size() == 1) {
       functions = std::move(reports.front().functions);
       return;
