@@ -1,4 +1,5 @@
-// The allocation counters' part of perf::snapshot: every thread record, oldest first.
+// The allocation counters' part of perf::snapshot: every thread that allocated or
+// freed, oldest first.
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -26,6 +27,9 @@ allocation_stats read_allocations() {
   allocation_stats read;
   read.counting = counting_name(counters::mode());
   for (const counters::thread_counters* record = counters::newest_record(); record != nullptr; record = record->next) {
+    // A record that the runtime's own work attached and then put back to zero
+    // (core/uncounted_allocations.hpp): its thread allocated and freed nothing.
+    if (counters::load_relaxed(record->allocations) == 0 && counters::load_relaxed(record->frees) == 0) continue;
     thread_allocations t;
     t.tid = record->tid;
     t.exited = __atomic_load_n(&record->state, __ATOMIC_ACQUIRE) == counters::exited;

@@ -5,6 +5,8 @@
 #include <mutex>
 #include <tuple>
 
+#include "core/uncounted_allocations.hpp"
+
 namespace perf::runtime {
 namespace {
 
@@ -30,6 +32,7 @@ const char* signal_safe_site_names[max_sites];
 }  // namespace
 
 unsigned register_site(detail::site& s) {
+  const uncounted_allocations runtime_work;
   site_table& t = table();
   std::lock_guard lock(t.mutex);
   if (unsigned existing = __atomic_load_n(&s.key, __ATOMIC_RELAXED); existing != 0) return existing;

@@ -12,6 +12,7 @@
 #include "core/settings.hpp"
 #include "core/sites.hpp"
 #include "core/thread_name.hpp"
+#include "core/uncounted_allocations.hpp"
 
 namespace perf::detail {
 
@@ -41,6 +42,7 @@ void release(thread_record* thread) {
 }
 
 void on_thread_exit(void* record) {
+  const uncounted_allocations runtime_work;
   auto* thread = static_cast<thread_record*>(record);
   thread_registry& r = registry();
   {
@@ -110,6 +112,7 @@ namespace perf::detail {
 
 thread_state* attach_thread() noexcept {
   using namespace runtime;
+  const uncounted_allocations runtime_work;
   const pthread_key_t key = exit_key();
   auto* thread = new thread_record{};
   thread->state.clock = current_settings().clock;

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <new>
 
+#include "core/uncounted_allocations.hpp"
 #include "perf/detail/compiler.hpp"
 #include "sampler.hpp"
 
@@ -34,8 +35,11 @@ struct launch {
 
 void* start_sampled_thread(void* record) {
   const launch what = *static_cast<launch*>(record);
-  delete static_cast<launch*>(record);
-  arm_calling_thread();
+  {
+    const uncounted_allocations runtime_work;
+    delete static_cast<launch*>(record);
+    arm_calling_thread();
+  }
   return what.start(what.argument);
 }
 
@@ -50,9 +54,16 @@ extern "C" PERF_DETAIL_EXPORT int pthread_create(pthread_t* thread, const pthrea
   using namespace perf::runtime;
   const create_function real = real_pthread_create();
   if (!sampling_new_threads()) return real(thread, attributes, start, argument);
-  auto* record = new (std::nothrow) launch{start, argument};
+  launch* record;
+  {
+    const uncounted_allocations runtime_work;
+    record = new (std::nothrow) launch{start, argument};
+  }
   if (record == nullptr) return real(thread, attributes, start, argument);  // unsampled rather than not started
   const int error = real(thread, attributes, start_sampled_thread, record);
-  if (error != 0) delete record;
+  if (error != 0) {
+    const uncounted_allocations runtime_work;
+    delete record;
+  }
   return error;
 }

@@ -20,6 +20,8 @@ void allocate_40() { sink = new char[40]; }
 void release() {
   delete[] sink;
   delete[] second_sink;
+  sink = nullptr;
+  second_sink = nullptr;
 }
 
 TEST(AllocGtest, AnEmptyStatementMeasuresExactlyNothing) {
@@ -60,6 +62,7 @@ TEST(AllocGtest, ByteBudgetNamesTheLimitTheCountAndTheSizes) {
                           "static_cast<char*>(std::malloc(1000)); }`, but it made 2 allocations of 1040 bytes; "
                           "sizes of the first allocations: 40, 1000");
   delete[] sink;
+  sink = nullptr;
   std::free(second_sink);
   second_sink = nullptr;
   EXPECT_FATAL_FAILURE(ASSERT_ALLOCATIONS_AT_MOST(39, allocate_40()), "Expected at most 39 bytes allocated");

@@ -1,0 +1,51 @@
+// Runtime work done on a program's thread whose heap allocations that thread's
+// allocation counters (perf/alloc.hpp) must not show: registering a site or the
+// thread itself, arming a new thread's sampling timer. Without it, a thread that
+// allocates nothing would get a row of the runtime's allocations, and a function's
+// first measured call would carry its own registration.
+#ifndef PERF_RUNTIME_CORE_UNCOUNTED_ALLOCATIONS_HPP
+#define PERF_RUNTIME_CORE_UNCOUNTED_ALLOCATIONS_HPP
+
+#include <stdint.h>
+
+#include "perf/detail/alloc_counters.hpp"
+
+namespace perf::runtime {
+
+// While an uncounted_allocations lives, the calling thread's counters count as
+// always; when it is destroyed they are put back to what they were when it was
+// made, so the region's allocations and frees vanish from them (its peak too).
+// Use it on one thread, as a local; regions nest. A reader on another thread may
+// see the counters move during the region and go back after it. Allocates nothing.
+class uncounted_allocations {
+ public:
+  uncounted_allocations() noexcept : saved_(*alloc::detail::current) {}
+  ~uncounted_allocations() {
+    alloc::detail::thread_counters& record = *alloc::detail::current;
+    if (record.state == alloc::detail::unattached) return;  // nothing was counted
+    // A record attached in the region goes back to the placeholder's zeros.
+    using alloc::detail::store_relaxed;
+    store_relaxed(record.allocations, saved_.allocations);
+    store_relaxed(record.bytes, saved_.bytes);
+    store_relaxed(record.frees, saved_.frees);
+    store_relaxed(record.bytes_freed, saved_.bytes_freed);
+    store_relaxed(record.peak_live, saved_.peak_live);
+    store_relaxed(record.sizes_seen, saved_.sizes_seen);
+  }
+  uncounted_allocations(const uncounted_allocations&) = delete;
+  uncounted_allocations& operator=(const uncounted_allocations&) = delete;
+
+ private:
+  struct saved_counters {
+    explicit saved_counters(const alloc::detail::thread_counters& record) noexcept
+        : allocations(record.allocations), bytes(record.bytes), frees(record.frees),
+          bytes_freed(record.bytes_freed), peak_live(record.peak_live), sizes_seen(record.sizes_seen) {}
+    uint64_t allocations, bytes, frees, bytes_freed, peak_live;
+    uint32_t sizes_seen;
+  };
+  saved_counters saved_;
+};
+
+}  // namespace perf::runtime
+
+#endif  // PERF_RUNTIME_CORE_UNCOUNTED_ALLOCATIONS_HPP
