@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "perf/detail/alloc_counters.hpp"
+#include "perf/alloc.hpp"
 
 namespace perf::runtime {
 
@@ -19,7 +19,7 @@ namespace perf::runtime {
 // see the counters move during the region and go back after it. Allocates nothing.
 class uncounted_allocations {
  public:
-  uncounted_allocations() noexcept : saved_(*alloc::detail::current) {}
+  uncounted_allocations() noexcept : saved_(alloc::this_thread()), saved_sizes_seen_(alloc::detail::current->sizes_seen) {}
   ~uncounted_allocations() {
     alloc::detail::thread_counters& record = *alloc::detail::current;
     if (record.state == alloc::detail::unattached) return;  // nothing was counted
@@ -30,20 +30,14 @@ class uncounted_allocations {
     store_relaxed(record.frees, saved_.frees);
     store_relaxed(record.bytes_freed, saved_.bytes_freed);
     store_relaxed(record.peak_live, saved_.peak_live);
-    store_relaxed(record.sizes_seen, saved_.sizes_seen);
+    store_relaxed(record.sizes_seen, saved_sizes_seen_);
   }
   uncounted_allocations(const uncounted_allocations&) = delete;
   uncounted_allocations& operator=(const uncounted_allocations&) = delete;
 
  private:
-  struct saved_counters {
-    explicit saved_counters(const alloc::detail::thread_counters& record) noexcept
-        : allocations(record.allocations), bytes(record.bytes), frees(record.frees),
-          bytes_freed(record.bytes_freed), peak_live(record.peak_live), sizes_seen(record.sizes_seen) {}
-    uint64_t allocations, bytes, frees, bytes_freed, peak_live;
-    uint32_t sizes_seen;
-  };
-  saved_counters saved_;
+  const alloc::counters saved_;
+  const uint32_t saved_sizes_seen_;
 };
 
 }  // namespace perf::runtime
