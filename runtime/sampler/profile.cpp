@@ -3,6 +3,7 @@
 #include "code_owner.hpp"
 #include "frame_walk.hpp"
 #include "function_name.hpp"
+#include "linker_stubs.hpp"
 
 #include <backtrace.h>
 
@@ -26,6 +27,7 @@ struct symbolizer {
   backtrace_state* state = nullptr;
   size_t modules_seen = 0;
   std::map<std::pair<uintptr_t, bool>, profile_location> known;  // (address, is a return address)
+  std::map<std::string, std::vector<link_time_range>> linker_stubs;  // by module path, read when first needed
 };
 
 symbolizer& shared_symbolizer() {
@@ -39,6 +41,17 @@ void refresh(symbolizer& symbols, size_t module_count) {
   symbols.state = backtrace_create_state(nullptr, /*threaded=*/1, ignore_error, nullptr);
   symbols.modules_seen = module_count;
   symbols.known.clear();
+  symbols.linker_stubs.clear();
+}
+
+// With the symbolizer's mutex held: whether `pc` is in one of `module`'s linker stubs.
+bool in_linker_stub(symbolizer& symbols, const loaded_module& module, uintptr_t pc) {
+  auto found = symbols.linker_stubs.find(module.path);
+  if (found == symbols.linker_stubs.end())
+    found = symbols.linker_stubs.emplace(module.path, linker_stub_ranges(module.path)).first;
+  for (const link_time_range& stub : found->second)
+    if (pc - module.bias >= stub.start && pc - module.bias < stub.limit) return true;
+  return false;
 }
 
 struct lookup {
@@ -68,8 +81,10 @@ std::string base_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-profile_location symbolize(backtrace_state* state, const std::vector<loaded_module>& modules, uintptr_t address,
+// With the symbolizer's mutex held.
+profile_location symbolize(symbolizer& symbols, const std::vector<loaded_module>& modules, uintptr_t address,
                            bool return_address) {
+  backtrace_state* const state = symbols.state;
   profile_location location;
   location.address = address;
   // A return address is the instruction after the call: the call's line is one byte back.
@@ -95,9 +110,12 @@ profile_location symbolize(backtrace_state* state, const std::vector<loaded_modu
   }
   if (location.frames.empty()) {
     source_frame frame;
-    frame.function = module != nullptr ? fmt::format("{}+{:#x}", base_name(module->path), pc - module->bias)
+    // A sample in a linker stub is in a call to a library: its caller gets it.
+    const bool stub = module != nullptr && !return_address && in_linker_stub(symbols, *module, pc);
+    frame.function = module != nullptr ? fmt::format("{}+{:#x}{}", base_name(module->path), pc - module->bias,
+                                                     stub ? " (PLT)" : "")
                                        : fmt::format("{:#x}", pc);
-    frame.owner = owner_of_unnamed(module_path, return_address);
+    frame.owner = stub ? code_owner::library : owner_of_unnamed(module_path, return_address);
     location.frames.push_back(std::move(frame));
   }
   return location;
@@ -165,7 +183,7 @@ profile collect_profile(const sample_table& table, unsigned hz, sample_clock clo
       if (inserted) {
         auto known = symbols.known.find(key);
         if (known == symbols.known.end())
-          known = symbols.known.emplace(key, symbolize(symbols.state, result.modules, key.first, key.second)).first;
+          known = symbols.known.emplace(key, symbolize(symbols, result.modules, key.first, key.second)).first;
         result.locations.push_back(known->second);
       }
       locations.push_back(at->second);
