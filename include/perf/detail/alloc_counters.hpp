@@ -60,21 +60,10 @@ PERF_DETAIL_ALWAYS_INLINE thread_counters& this_thread_record() noexcept {
 }
 
 using ::perf::detail::load_relaxed;
+using ::perf::detail::add_relaxed;
 using ::perf::detail::store_relaxed;
 
 PERF_DETAIL_EXPORT void record_size(thread_counters& record, uint64_t bytes) noexcept;
-
-// Adds `delta` to `field`, which only the calling thread writes, with one store.
-// On x86-64 one instruction (load, add and store in one macro-op) instead of three,
-// which a 32-byte malloc/free pair measures (docs/performance.md); a reader on
-// another thread sees the value before or after it, as with store_relaxed.
-PERF_DETAIL_ALWAYS_INLINE void add_relaxed(uint64_t& field, uint64_t delta) noexcept {
-#if defined(__x86_64__)
-  __asm__("addq %1, %0" : "+m"(field) : "er"(delta));
-#else
-  store_relaxed(field, field + delta);
-#endif
-}
 
 // Adds one allocation of a block of `bytes` to `record`, the calling thread's own,
 // leaving its recorded sizes alone.
