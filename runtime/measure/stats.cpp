@@ -167,8 +167,9 @@ const latency_binning& fixed_latency_binning() {
   return *binning;
 }
 
-void call_totals::add(const detail::slot& s) {
+bool call_totals::add(const detail::slot& s) {
   const uint64_t n = load_relaxed(s.calls);
+  if (n == 0) return false;
   calls += n;
   total += load_relaxed(s.total);
   self += load_relaxed(s.self);
@@ -178,9 +179,11 @@ void call_totals::add(const detail::slot& s) {
   alloc_bytes += load_relaxed(s.alloc_bytes);
   distribution.merge(moments::from_shifted(n, load_relaxed(s.reference), load_relaxed(s.sum_deviation),
                                            load_relaxed(s.sum_squared_deviation)));
+  return true;
 }
 
-void call_totals::merge(const call_totals& other) {
+bool call_totals::merge(const call_totals& other) {
+  if (other.calls == 0) return false;
   calls += other.calls;
   total += other.total;
   self += other.self;
@@ -189,23 +192,21 @@ void call_totals::merge(const call_totals& other) {
   alloc_count += other.alloc_count;
   alloc_bytes += other.alloc_bytes;
   distribution.merge(other.distribution);
+  return true;
 }
 
 void accumulator::add(const detail::slot& s, const uint64_t* arena) {
-  if (load_relaxed(s.calls) == 0) return;
-  call_totals::add(s);
+  if (!call_totals::add(s)) return;
   for_each_block(s, arena, [&](unsigned block, const uint64_t* counters) { durations.add_block(block, counters); });
 }
 
 void accumulator::merge(const accumulator& other) {
-  if (other.calls == 0) return;
-  call_totals::merge(other);
+  if (!call_totals::merge(other)) return;
   durations.merge(other.durations);
 }
 
 void binned_totals::add(const detail::slot& s, const uint64_t* arena, const latency_binning& binning) {
-  if (load_relaxed(s.calls) == 0) return;
-  call_totals::add(s);
+  if (!call_totals::add(s)) return;
   for_each_block(s, arena, [&](unsigned block, const uint64_t* counters) {
     for (unsigned j = 0; j < detail::histogram_block_size; ++j)
       latency[binning(block * detail::histogram_block_size + j)] += load_relaxed(counters[j]);
@@ -213,8 +214,7 @@ void binned_totals::add(const detail::slot& s, const uint64_t* arena, const late
 }
 
 void binned_totals::merge(const binned_totals& other) {
-  if (other.calls == 0) return;
-  call_totals::merge(other);
+  if (!call_totals::merge(other)) return;
   for (size_t b = 0; b < latency.size(); ++b) latency[b] += other.latency[b];
 }
 

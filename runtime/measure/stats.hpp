@@ -99,9 +99,9 @@ struct call_totals {
   moments distribution;
 
   // Adds a slot's figures but its histogram; its own thread may still be writing
-  // it (fields read atomically).
-  void add(const detail::slot& s);
-  void merge(const call_totals& other);
+  // it (fields read atomically). Both return false, having added nothing, for no calls.
+  bool add(const detail::slot& s);
+  bool merge(const call_totals& other);
 };
 
 // Everything the report shows of one function, in ticks.
