@@ -54,11 +54,7 @@ unsigned register_site(detail::site& s) {
 
 unsigned site_count() noexcept { return __atomic_load_n(&table().count, __ATOMIC_ACQUIRE); }
 
-std::vector<site_info> copy_sites() {
-  site_table& t = table();
-  std::lock_guard lock(t.mutex);
-  return t.sites;
-}
+std::vector<site_info> copy_sites() { return copy_sites_from(0); }
 
 std::vector<site_info> copy_sites_from(unsigned first) {
   site_table& t = table();

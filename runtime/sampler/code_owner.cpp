@@ -3,11 +3,9 @@
 namespace perf::runtime {
 namespace {
 
-bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
-
 bool is_system_module(std::string_view path) {
   for (std::string_view prefix : {"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/", "linux-vdso", "linux-gate"})
-    if (starts_with(path, prefix)) return true;
+    if (path.starts_with(prefix)) return true;
   return false;
 }
 
@@ -16,32 +14,32 @@ bool is_system_module(std::string_view path) {
 bool is_runtime_module(std::string_view path) {
   const std::string_view name = path.substr(path.rfind('/') + 1);  // npos + 1: the whole path
   for (std::string_view library : {"libperfrt.so", "libperfalloc.so", "libperfexport.so", "libperfcompare.so"})
-    if (starts_with(name, library)) return true;
+    if (name.starts_with(library)) return true;
   return false;
 }
 
 // Headers of the C and C++ libraries and the compilers' own.
 bool is_system_header(std::string_view file) {
   for (std::string_view prefix : {"/usr/include/", "/usr/lib/gcc/", "/usr/lib/llvm-"})
-    if (starts_with(file, prefix)) return true;
+    if (file.starts_with(prefix)) return true;
   return false;
 }
 
 // The sanitizers' functions: C names, or C++ ones in their own namespaces.
 bool is_sanitizer(std::string_view symbol, std::string_view scope) {
   for (std::string_view prefix : {"__asan", "__tsan", "__ubsan", "__lsan", "__sanitizer", "__interceptor", "__interception"})
-    if (starts_with(symbol, prefix) || starts_with(scope, prefix)) return true;
+    if (symbol.starts_with(prefix) || scope.starts_with(prefix)) return true;
   return false;
 }
 
 }  // namespace
 
 std::string_view outermost_scope(std::string_view symbol) {
-  if (!starts_with(symbol, "_Z")) return {};
+  if (!symbol.starts_with("_Z")) return {};
   std::string_view rest = symbol.substr(2);
   // A local entity (_ZZ <function> E <entity>) belongs to its function's scope.
-  if (starts_with(rest, "Z")) rest.remove_prefix(1);
-  const bool nested = starts_with(rest, "N");
+  if (rest.starts_with("Z")) rest.remove_prefix(1);
+  const bool nested = rest.starts_with("N");
   if (nested) {
     rest.remove_prefix(1);
     while (!rest.empty() && (rest[0] == 'r' || rest[0] == 'V' || rest[0] == 'K' || rest[0] == 'R' || rest[0] == 'O'))
@@ -50,7 +48,7 @@ std::string_view outermost_scope(std::string_view symbol) {
   // St is std::; Sa, Sb, Ss, Si, So, Sd are std's abbreviations (std::allocator, ...).
   if (rest.size() >= 2 && rest[0] == 'S' && rest[1] >= 'a' && rest[1] <= 'z') return "std";
   if (!nested) return {};
-  if (starts_with(rest, "L")) rest.remove_prefix(1);  // internal linkage
+  if (rest.starts_with("L")) rest.remove_prefix(1);  // internal linkage
   size_t length = 0, digits = 0;
   while (digits < rest.size() && rest[digits] >= '0' && rest[digits] <= '9')
     length = length * 10 + static_cast<size_t>(rest[digits++] - '0');

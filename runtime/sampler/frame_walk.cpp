@@ -15,21 +15,9 @@ struct frame_record {
   uintptr_t return_address;
 };
 
-// Reads the record at `fp` unless it could fault. The stack is read as it is, so
-// AddressSanitizer must not check these loads against its redzones.
-__attribute__((no_sanitize("address", "thread"))) bool read_record(uintptr_t fp, const stack_bounds& bounds,
-                                                                    frame_record& out) noexcept {
-  if (bounds.high != 0) {
-    if (fp < bounds.low || fp > bounds.high - sizeof(frame_record)) return false;
-    out = *reinterpret_cast<const frame_record*>(fp);
-    return true;
-  }
-  iovec local{&out, sizeof out};
-  iovec remote{reinterpret_cast<void*>(fp), sizeof out};
-  return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == static_cast<ssize_t>(sizeof out);
-}
-
 // Reads up to `count` words from `from` into `out` without faulting; returns how many.
+// The stack is read as it is, so AddressSanitizer must not check these loads
+// against its redzones.
 __attribute__((no_sanitize("address", "thread"))) unsigned read_words(uintptr_t from, unsigned count,
                                                                        const stack_bounds& bounds,
                                                                        uintptr_t* out) noexcept {
@@ -45,6 +33,14 @@ __attribute__((no_sanitize("address", "thread"))) unsigned read_words(uintptr_t 
   iovec remote{reinterpret_cast<void*>(from), count * sizeof(uintptr_t)};
   const ssize_t read = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
   return read > 0 ? static_cast<unsigned>(static_cast<size_t>(read) / sizeof(uintptr_t)) : 0;
+}
+
+// Reads the record at `fp` unless it could fault.
+bool read_record(uintptr_t fp, const stack_bounds& bounds, frame_record& out) noexcept {
+  uintptr_t words[2];
+  if (read_words(fp, 2, bounds, words) != 2) return false;
+  out = {words[0], words[1]};
+  return true;
 }
 
 // Whether `fp`, above `lowest`, can be read as a frame record.

@@ -59,7 +59,7 @@ std::string value_type(string_table& strings, const std::string& type, const std
 std::string encode_pprof(const profile& p) {
   string_table strings;
   protobuf_writer out;
-  const std::string time_type = p.clock == sample_clock::wall ? "wall" : "cpu";
+  const std::string time_type = clock_name(p.clock);
   const uint64_t period_ns = p.hz != 0 ? 1000000000u / p.hz : 0;
   out.bytes_field(field::sample_type, value_type(strings, "samples", "count"));
   out.bytes_field(field::sample_type, value_type(strings, time_type, "nanoseconds"));

@@ -20,6 +20,8 @@ unsigned parse_bounded(const char* variable, std::string_view value, unsigned lo
 
 }  // namespace
 
+const char* clock_name(sample_clock clock) { return clock == sample_clock::wall ? "wall" : "cpu"; }
+
 sample_config parse_sample_config(const std::function<const char*(const char*)>& getenv_fn) {
   sample_config result;
   if (const char* hz = getenv_fn("PERF_SAMPLE_HZ"); hz != nullptr && *hz != '\0')

@@ -18,6 +18,9 @@ constexpr unsigned max_sample_depth = 256;
 
 enum class sample_clock { cpu, wall };
 
+// "cpu" or "wall", as PERF_SAMPLE_CLOCK, the report and the pprof sample type spell it.
+const char* clock_name(sample_clock clock);
+
 struct sample_config {
   unsigned hz = default_sample_hz;  // 0: sampling off
   sample_clock clock = sample_clock::cpu;

@@ -48,7 +48,7 @@ sample_summary take_sample_summary(unsigned top) {
   if (runtime::sampled_stacks() == nullptr) return summary;
   const runtime::profile p = current_profile();
   summary.hz = p.hz;
-  summary.clock = p.clock == runtime::sample_clock::wall ? "wall" : "cpu";
+  summary.clock = runtime::clock_name(p.clock);
   summary.total = p.total;
   summary.dropped = p.dropped;
   std::map<location_key, uint64_t> functions, lines;
@@ -104,7 +104,7 @@ sample_summary sample_counts() {
   const sample_table* table = sampled_stacks();
   if (table == nullptr) return counts;
   counts.hz = sampling_hz();
-  counts.clock = current_sample_config().clock == sample_clock::wall ? "wall" : "cpu";
+  counts.clock = clock_name(current_sample_config().clock);
   counts.total = table->counted();
   counts.dropped = table->dropped();
   return counts;
