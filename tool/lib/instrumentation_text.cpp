@@ -7,6 +7,8 @@ namespace {
 
 constexpr std::string_view include_line = "#include <perf/instrumented.hpp> // perf-instrument\n";
 constexpr std::string_view include_text = include_line.substr(0, include_line.size() - 1);  // without its newline
+constexpr std::string_view include_after_a_line = "\n#include <perf/instrumented.hpp> // perf-instrument\n";
+static_assert(include_after_a_line.substr(1) == include_line);
 constexpr std::string_view line_directive = "#line 1 \"";
 constexpr std::string_view byte_order_mark = "\xEF\xBB\xBF";
 // The statement's opening, by scope_kind and tick_events.
@@ -164,12 +166,13 @@ class line_scanner {
 };
 
 // The offset of header_include_line() standing on a line of its own within
-// header_search_bytes (the in-place form), if `text` has it.
+// header_search_bytes (the in-place form), if `text` has it. Only for a text
+// without file_prefix(), whose first line is that same include.
 std::optional<std::size_t> header_line_offset(std::string_view text) {
   const std::size_t start = file_prefix_offset(text);
   const std::string_view searched = text.substr(0, header_search_bytes);
-  if (searched.substr(start, include_line.size()) == include_line && file_prefix_length(text) == 0) return start;
-  const std::size_t found = searched.find("\n" + std::string(include_line));
+  if (searched.substr(start, include_line.size()) == include_line) return start;
+  const std::size_t found = searched.find(include_after_a_line);
   if (found == std::string_view::npos) return std::nullopt;
   return found + 1;
 }
