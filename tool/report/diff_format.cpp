@@ -38,8 +38,8 @@ std::string cell(const function_diff& d, metric m) {
   return fmt::format("{} {}", figure(m, c.now), ratio(c));
 }
 
-// The function's name, " (probe)" after it when it is probe-dominated on a side.
-std::string shown_name(const function_diff& d) { return d.probe_dominated() ? d.name + " (probe)" : d.name; }
+// What follows the function's name: " (probe)" when it is probe-dominated on a side.
+const char* probe_mark(const function_diff& d) { return d.probe_dominated() ? " (probe)" : ""; }
 
 std::string legend(const diff_result& r) {
   return fmt::format(
@@ -56,7 +56,7 @@ std::string format_diff_text(const diff_result& r) {
   for (metric m : shown) out += fmt::format(" {:>20}", metric_name(m));
   out += '\n';
   for (const function_diff& d : r.functions) {
-    const std::string full = shown_name(d);
+    const std::string full = d.name + probe_mark(d);
     const std::string name = full.size() > 40 ? full.substr(0, 19) + ".." + full.substr(full.size() - 19) : full;
     out += fmt::format("{:<40} {:>9} {:>10}", name, status(d), figure(metric::mean, d.impact_ns));
     for (metric m : shown) out += fmt::format(" {:>20}", cell(d, m));
@@ -82,7 +82,7 @@ std::string format_diff_markdown(const diff_result& r) {
   for (size_t i = 0; i < shown.size(); ++i) out += "---:|";
   out += '\n';
   for (const function_diff& d : r.functions) {
-    out += fmt::format("| `{}`{} | {} | {} |", d.name, d.probe_dominated() ? " (probe)" : "", status(d),
+    out += fmt::format("| `{}`{} | {} | {} |", d.name, probe_mark(d), status(d),
                        figure(metric::mean, d.impact_ns));
     for (metric m : shown) out += fmt::format(" {} |", escape(cell(d, m)));
     out += '\n';

@@ -188,7 +188,7 @@ class function_fields {
     check(alloc_total_bytes, where, non_negative);
     check(histogram, where, "an array");
     if (!histogram_well_formed_) fail(where, "\"histogram\" holds an entry that is not [bucket, count]");
-    if (states_[probe_dominated] == state::wrong_type) fail(where, "\"probe_dominated\" is not a boolean");
+    if (states_[probe_dominated] != state::missing) check(probe_dominated, where, "a boolean");
     record_.line = static_cast<unsigned>(line_);
     record_.durations.normalize();
     if (record_.durations.count() != record_.calls)

@@ -48,7 +48,7 @@ listing read_listing(const json& rows, uint64_t samples, const json& given_unlis
     at_most += row.value("samples_at_most", n);
     listed += n;
     least = std::min(least, n);
-    first_rows.emplace(where, row);
+    first_rows.try_emplace(where, row);
   }
   // A list holds its hottest: one it leaves out has no more than the least listed,
   // nor more than the samples the list does not account for.
