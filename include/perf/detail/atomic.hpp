@@ -9,6 +9,8 @@
 #ifndef PERF_DETAIL_ATOMIC_HPP
 #define PERF_DETAIL_ATOMIC_HPP
 
+#include <stdint.h>
+
 #include "perf/detail/compiler.hpp"
 
 namespace perf {
