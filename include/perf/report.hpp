@@ -69,6 +69,10 @@ struct function_stats {
 // many probe costs.
 constexpr double probe_dominated_factor = 2;
 
+// A thread, or a row of exited threads: the first 64 to exit have a row each (tid
+// and name), the later ones a row per name (tid 0; PERF_THREADS in docs/usage.md),
+// so that the rows stay bounded however many threads come and go. Figures are the
+// sums over the row's threads.
 struct thread_stats {
   long tid = 0;
   std::string name;
@@ -76,6 +80,7 @@ struct thread_stats {
   bool exited = false;
   uint64_t tick_events = 0;   // tick-log events its ring holds
   uint64_t tick_dropped = 0;  // older events the ring overwrote
+  uint64_t threads = 1;       // threads in the row: above 1 only in a row of exited threads
 };
 
 struct ticklog_stats {
@@ -115,14 +120,15 @@ struct probe_overhead {
 // One thread's heap allocations (perf/alloc.hpp): every thread that allocated,
 // measured or not. Bytes are the blocks' usable sizes.
 struct thread_allocations {
-  long tid = 0;
+  long tid = 0;      // 0: a row of exited threads, folded by name as in thread_stats
   std::string name;  // pthread_getname_np's, when it exited; /proc's while it runs
   bool exited = false;
   uint64_t allocations = 0;
   uint64_t bytes = 0;
   uint64_t frees = 0;
   uint64_t bytes_freed = 0;
-  uint64_t peak_live_bytes = 0;  // highest `bytes - bytes_freed` of the thread
+  uint64_t peak_live_bytes = 0;  // highest `bytes - bytes_freed` of the thread (of a row: of its threads)
+  uint64_t threads = 1;          // threads in the row
 };
 
 struct allocation_stats {

@@ -1,9 +1,10 @@
 // The allocation counters' part of perf::snapshot: every thread that allocated or
-// freed, oldest first.
+// freed, the exited ones in bounded rows.
 #include <algorithm>
 #include <cstring>
 #include <string>
 
+#include "core/settings.hpp"
 #include "core/snapshot.hpp"
 #include "core/startup.hpp"
 #include "core/thread_name.hpp"
@@ -23,26 +24,42 @@ const char* counting_name(counters::counting_mode mode) {
   return "inactive";
 }
 
+// Exited threads first, in rows as the thread list keeps them (core/threads.hpp:
+// the first to start one by one, the later ones folded by name; a row's peak is
+// its threads' highest), then the living ones; each in the order they started.
 allocation_stats read_allocations() {
   allocation_stats read;
   read.counting = counting_name(counters::mode());
+  std::vector<const counters::thread_counters*> oldest_first;
   for (const counters::thread_counters* record = counters::newest_record(); record != nullptr; record = record->next) {
     // A record that the runtime's own work attached and then put back to zero
     // (core/uncounted_allocations.hpp): its thread allocated and freed nothing.
     if (counters::load_relaxed(record->allocations) == 0 && counters::load_relaxed(record->frees) == 0) continue;
-    thread_allocations t;
-    t.tid = record->tid;
-    t.exited = __atomic_load_n(&record->state, __ATOMIC_ACQUIRE) == counters::exited;
-    t.name = t.exited ? std::string(record->name, strnlen(record->name, sizeof record->name))
-                      : thread_name(record->tid);
-    t.allocations = counters::load_relaxed(record->allocations);
-    t.bytes = counters::load_relaxed(record->bytes);
-    t.frees = counters::load_relaxed(record->frees);
-    t.bytes_freed = counters::load_relaxed(record->bytes_freed);
-    t.peak_live_bytes = counters::load_relaxed(record->peak_live);
-    read.threads.push_back(std::move(t));
+    oldest_first.push_back(record);
   }
-  std::reverse(read.threads.begin(), read.threads.end());
+  std::reverse(oldest_first.begin(), oldest_first.end());
+  std::vector<thread_allocations> living;
+  size_t listed = 0;
+  const uint64_t one_by_one = current_settings().environment.exited_threads_listed;
+  for (const counters::thread_counters* record : oldest_first) {
+    const bool exited = __atomic_load_n(&record->state, __ATOMIC_ACQUIRE) == counters::exited;
+    thread_allocations* t = nullptr;
+    if (exited) {
+      t = &read.threads[exited_row(read.threads, listed, one_by_one, record->tid,
+                                   std::string(record->name, strnlen(record->name, sizeof record->name)))];
+    } else {
+      t = &living.emplace_back();
+      t->tid = record->tid;
+      t->name = thread_name(record->tid);
+    }
+    t->exited = exited;
+    t->allocations += counters::load_relaxed(record->allocations);
+    t->bytes += counters::load_relaxed(record->bytes);
+    t->frees += counters::load_relaxed(record->frees);
+    t->bytes_freed += counters::load_relaxed(record->bytes_freed);
+    t->peak_live_bytes = std::max<uint64_t>(t->peak_live_bytes, counters::load_relaxed(record->peak_live));
+  }
+  read.threads.insert(read.threads.end(), living.begin(), living.end());
   return read;
 }
 

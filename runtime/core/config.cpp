@@ -21,6 +21,28 @@ uint64_t parse_ring_events(std::string_view value, std::vector<std::string>& war
   return capacity;
 }
 
+// PERF_THREADS: `all`, or how many exited threads the report lists one by one.
+uint64_t parse_exited_threads_listed(std::string_view value, std::vector<std::string>& warnings) {
+  if (value == "all") return all_exited_threads_listed;
+  uint64_t count = 0;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), count);
+  if (error == std::errc() && end == value.data() + value.size()) return count;
+  warnings.push_back(fmt::format("PERF_THREADS='{}' is neither `all` nor a count; listing {} exited threads", value,
+                                 default_exited_threads_listed));
+  return default_exited_threads_listed;
+}
+
+// PERF_RINGS_KEPT: how many exited threads keep their tick rings, 0 to 4096.
+uint64_t parse_rings_kept(std::string_view value, std::vector<std::string>& warnings) {
+  constexpr uint64_t most = 4096;
+  uint64_t count = 0;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), count);
+  if (error == std::errc() && end == value.data() + value.size() && count <= most) return count;
+  warnings.push_back(
+      fmt::format("PERF_RINGS_KEPT='{}' is not a count from 0 to {}; using {}", value, most, default_rings_kept));
+  return default_rings_kept;
+}
+
 }  // namespace
 
 config parse_config(const std::function<const char*(const char*)>& getenv_fn) {
@@ -50,6 +72,10 @@ config parse_config(const std::function<const char*(const char*)>& getenv_fn) {
     result.ring_events = parse_ring_events(events, result.warnings);
   if (const char* path = getenv_fn("PERF_TICKLOG")) result.ticklog_path = path;
   if (const char* path = getenv_fn("PERF_TRACE")) result.trace_path = path;
+  if (const char* listed = getenv_fn("PERF_THREADS"); listed != nullptr && *listed != '\0')
+    result.exited_threads_listed = parse_exited_threads_listed(listed, result.warnings);
+  if (const char* kept = getenv_fn("PERF_RINGS_KEPT"); kept != nullptr && *kept != '\0')
+    result.rings_kept = parse_rings_kept(kept, result.warnings);
   return result;
 }
 

@@ -21,6 +21,13 @@ struct report_destination {
 constexpr uint64_t default_ring_events = uint64_t{1} << 16;
 constexpr uint64_t max_ring_events = uint64_t{1} << 28;
 
+// Exited threads the report lists one by one (the first to exit) unless PERF_THREADS
+// says otherwise; the later ones are folded into a row per thread name.
+constexpr uint64_t default_exited_threads_listed = 64;
+constexpr uint64_t all_exited_threads_listed = UINT64_MAX;  // PERF_THREADS=all
+// Exited threads whose tick rings are kept unless PERF_RINGS_KEPT says otherwise.
+constexpr uint64_t default_rings_kept = 8;
+
 struct config {
   report_destination report;
   std::string clock;  // PERF_CLOCK as given; runtime/clock.cpp interprets it
@@ -28,6 +35,8 @@ struct config {
   uint64_t ring_events = default_ring_events;  // PERF_RING_EVENTS, a power of two
   std::string ticklog_path;  // PERF_TICKLOG, %p not yet expanded; empty: none
   std::string trace_path;    // PERF_TRACE, likewise
+  uint64_t exited_threads_listed = default_exited_threads_listed;  // PERF_THREADS
+  uint64_t rings_kept = default_rings_kept;                         // PERF_RINGS_KEPT
   // One line per value that could not be used, naming the variable.
   std::vector<std::string> warnings;
 };

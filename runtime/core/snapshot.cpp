@@ -19,14 +19,15 @@ snapshot take_snapshot(const thread_list& threads, snapshot_depth depth) {
   const settings& chosen = current_settings();
   s.clock = {std::string(clock_name(chosen.clock)), rate.ticks_per_ns, rate.origin,
              static_cast<double>(chosen.clock_resolution) / rate.ticks_per_ns};
-  auto add_row = [&](long tid, std::string name, bool exited) {
+  auto add_row = [&](long tid, std::string name, uint64_t threads_in_row, bool exited) {
     thread_stats& row = s.threads.emplace_back();
     row.tid = tid;
     row.name = std::move(name);
+    row.threads = threads_in_row;
     row.exited = exited;
   };
-  for (const exited_thread& t : threads.exited) add_row(t.tid, t.name, true);
-  for (const thread_record* t : threads.living) add_row(t->tid, thread_name(t->tid), false);
+  for (const exited_thread& t : threads.exited) add_row(t.tid, t.name, t.threads, true);
+  for (const thread_record* t : threads.living) add_row(t->tid, thread_name(t->tid), 1, false);
   for (snapshot_part part : registered<snapshot_part>()) part(s, threads, depth);
   return s;
 }

@@ -27,6 +27,7 @@ struct thread_registry {
   std::mutex mutex;
   std::vector<thread_record*> living;
   std::vector<exited_thread> exited;
+  size_t listed_one_by_one = 0;  // the first rows of `exited`; the rest are per name
 };
 
 // Never destroyed: the exit outputs read it after static destructors have run.
@@ -47,9 +48,10 @@ void on_thread_exit(void* record) {
   thread_registry& r = registry();
   {
     std::lock_guard lock(r.mutex);
+    const size_t row = exited_row(r.exited, r.listed_one_by_one, current_settings().environment.exited_threads_listed,
+                                  thread->tid, thread_name(thread->tid));
     for (const thread_hooks& h : registered<thread_hooks>())
-      if (h.exit != nullptr) h.exit(*thread, r.exited.size());
-    r.exited.push_back({thread->tid, thread_name(thread->tid)});
+      if (h.exit != nullptr) h.exit(*thread, row);
     r.living.erase(std::find(r.living.begin(), r.living.end(), thread));
   }
   release(thread);
@@ -79,6 +81,7 @@ void after_fork_in_child() {
     r.living.push_back(survivor);
   }
   r.exited.clear();
+  r.listed_one_by_one = 0;
   for (const thread_hooks& h : registered<thread_hooks>())
     if (h.fork_child != nullptr) h.fork_child(survivor);
   // This very thread took the locks before fork(); it releases them here.

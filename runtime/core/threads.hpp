@@ -24,15 +24,54 @@ struct thread_record {
 };
 static_assert(offsetof(thread_record, state) == 0);
 
-// What the list remembers of a thread that has exited.
+// What the list remembers of exited threads: one row per thread for the first
+// config::exited_threads_listed to exit (PERF_THREADS), then a row per thread name
+// (`tid` 0) that the later ones are folded into, for the first
+// `exited_names_listed` names; later names share the row `other_exited_threads`.
+// The rows thus stay bounded however many threads come and go.
 struct exited_thread {
-  long tid = 0;
+  long tid = 0;          // 0: a row of several threads
   std::string name;
+  uint64_t threads = 1;  // threads folded into the row
 };
+constexpr size_t exited_names_listed = 64;
+constexpr const char* other_exited_threads = "(other names)";
+
+// The index of the row of `rows` (rows of exited threads as above, of any type
+// with `tid`, `name` and `threads`, its first `listed` of one thread each) that the
+// exited thread `tid` called `name` becomes or is folded into; a new row is
+// appended, with its `tid`, `name` and `threads` = 1 (else value-initialized), a
+// row it is folded into gets `threads` + 1. `one_by_one`: how many rows of one
+// thread each there may be (config::exited_threads_listed).
+template <typename Row>
+size_t exited_row(std::vector<Row>& rows, size_t& listed, uint64_t one_by_one, long tid, std::string name) {
+  auto append = [&](long row_tid, std::string row_name) {
+    Row& row = rows.emplace_back();
+    row.tid = row_tid;
+    row.name = std::move(row_name);
+    row.threads = 1;
+    return rows.size() - 1;
+  };
+  if (listed == rows.size() && listed < one_by_one) {
+    ++listed;
+    return append(tid, std::move(name));
+  }
+  const size_t names = rows.size() - listed;
+  auto named = [&](const std::string& wanted) {
+    for (size_t i = listed; i < rows.size(); ++i)
+      if (rows[i].name == wanted) return i;
+    return rows.size();
+  };
+  size_t row = named(name);
+  if (row == rows.size() && names >= exited_names_listed) row = named(other_exited_threads);
+  if (row == rows.size()) return append(0, names < exited_names_listed ? std::move(name) : other_exited_threads);
+  ++rows[row].threads;
+  return row;
+}
 
 // The list, as hooks and visitors see it while it is locked. Its order is the
-// order of the report's thread rows: exited threads first, in the order they
-// exited, then the living ones, in the order they attached.
+// order of the report's thread rows: exited threads first (the rows above, in the
+// order they were made), then the living ones, in the order they attached.
 struct thread_list {
   const std::vector<exited_thread>& exited;
   const std::vector<thread_record*>& living;
@@ -46,8 +85,9 @@ struct thread_hooks {
   // On the new thread, after its record is made and before it is listed: fills in
   // the component's part of `thread.state`.
   void (*attach)(thread_record& thread) = nullptr;
-  // On the exiting thread, before it leaves the list, where it becomes
-  // `list.exited[exited_index]`: keeps what the component reports of it.
+  // On the exiting thread, before it leaves the list, where it becomes or is folded
+  // into `list.exited[exited_index]` (a row new or already there): adds what the
+  // component reports of it to that row's.
   void (*exit)(thread_record& thread, size_t exited_index) = nullptr;
   // After `exit`, unlocked: frees the component's per-thread memory. Also called,
   // in the child of fork(), for the threads that do not exist there.

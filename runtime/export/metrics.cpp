@@ -207,7 +207,8 @@ metrics_page::metrics_page(metrics_content content, metrics_format format)
     std::string& text = thread_label_text_[static_cast<size_t>(set) - 1];
     const size_t start = text.size();
     char digits[24];
-    append_label(text, start, "tid", std::string_view(digits, static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, tid).ptr - digits)));
+    // tid 0: a row of exited threads, folded by name (served_metrics()).
+    append_label(text, start, "tid", tid == 0 ? std::string_view("exited") : std::string_view(digits, static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, tid).ptr - digits)));
     append_label(text, start, "thread", name);
     thread_label_ends_[static_cast<size_t>(set) - 1].push_back(text.size());
   };

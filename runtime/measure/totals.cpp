@@ -26,7 +26,7 @@ constexpr size_t slots_bytes = size_t{max_sites} * sizeof(detail::slot);
 struct exited_totals {
   std::vector<accumulator> per_site;   // index = site id
   std::vector<binned_totals> binned;   // the same, for /metrics
-  std::vector<uint64_t> calls;         // index = exited thread
+  std::vector<uint64_t> calls;         // index = row of exited threads
 };
 
 exited_totals& exited() {
@@ -69,8 +69,8 @@ void merge_exiting(thread_record& thread, size_t exited_index) {
     totals.per_site[id].add(thread.state.slots[id], thread.state.arena);
     totals.binned[id].add(thread.state.slots[id], thread.state.arena, binning);
   }
-  totals.calls.resize(exited_index + 1);
-  totals.calls[exited_index] = thread_calls(thread, count);
+  if (totals.calls.size() <= exited_index) totals.calls.resize(exited_index + 1);
+  totals.calls[exited_index] += thread_calls(thread, count);
 }
 
 void release_statistics(thread_record& thread) {

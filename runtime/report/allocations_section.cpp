@@ -25,8 +25,8 @@ std::string allocation_lines(const snapshot& s) {
                                 a.counting, format_count(total.allocations), format_count(total.bytes),
                                 format_count(total.frees), format_count(total.bytes_freed));
   for (const thread_allocations& t : a.threads)
-    out += fmt::format("  thread {} ({}{}): {} allocations, {} bytes; {} frees, {} bytes; peak {} live bytes\n", t.tid,
-                       printable(t.name), t.exited ? ", exited" : "", format_count(t.allocations),
+    out += fmt::format("  {}: {} allocations, {} bytes; {} frees, {} bytes; peak {} live bytes\n",
+                       thread_title(t.tid, t.name, t.threads, t.exited), format_count(t.allocations),
                        format_count(t.bytes), format_count(t.frees), format_count(t.bytes_freed),
                        format_count(t.peak_live_bytes));
   return out;
@@ -37,10 +37,10 @@ std::string allocation_json(const snapshot& s) {
   for (size_t i = 0; i < s.allocations.threads.size(); ++i) {
     const thread_allocations& t = s.allocations.threads[i];
     out += fmt::format(
-        "{}{{\"tid\": {}, \"name\": {}, \"exited\": {}, \"allocations\": {}, \"bytes\": {}, \"frees\": {}, "
-        "\"bytes_freed\": {}, \"peak_live_bytes\": {}}}",
-        i == 0 ? "" : ", ", t.tid, json_string(t.name), t.exited, t.allocations, t.bytes, t.frees, t.bytes_freed,
-        t.peak_live_bytes);
+        "{}{{\"tid\": {}, \"name\": {}, \"threads\": {}, \"exited\": {}, \"allocations\": {}, \"bytes\": {}, "
+        "\"frees\": {}, \"bytes_freed\": {}, \"peak_live_bytes\": {}}}",
+        i == 0 ? "" : ", ", t.tid, json_string(t.name), t.threads, t.exited, t.allocations, t.bytes, t.frees,
+        t.bytes_freed, t.peak_live_bytes);
   }
   return out + "]}";
 }

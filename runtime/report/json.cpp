@@ -38,8 +38,9 @@ std::string format_json(const snapshot& s) {
   for (size_t i = 0; i < s.threads.size(); ++i) {
     const thread_stats& t = s.threads[i];
     out += fmt::format(
-        "{}\n    {{\"tid\": {}, \"name\": {}, \"calls\": {}, \"exited\": {}, \"tick_events\": {}, \"tick_dropped\": {}}}",
-        i == 0 ? "" : ",", t.tid, json_string(t.name), t.calls, t.exited, t.tick_events, t.tick_dropped);
+        "{}\n    {{\"tid\": {}, \"name\": {}, \"threads\": {}, \"calls\": {}, \"exited\": {}, \"tick_events\": {}, "
+        "\"tick_dropped\": {}}}",
+        i == 0 ? "" : ",", t.tid, json_string(t.name), t.threads, t.calls, t.exited, t.tick_events, t.tick_dropped);
   }
   out += s.threads.empty() ? "]" : "\n  ]";
   for (const runtime::report_section& section : runtime::report_sections())

@@ -89,13 +89,16 @@ std::string function_table(const std::vector<function_stats>& functions, double 
 }  // namespace
 
 std::string format_text(const snapshot& s) {
-  size_t exited = 0;
-  for (const thread_stats& t : s.threads) exited += t.exited ? 1 : 0;
+  uint64_t threads = 0, exited = 0;
+  for (const thread_stats& t : s.threads) {
+    threads += t.threads;
+    exited += t.exited ? t.threads : 0;
+  }
   std::string out = fmt::format(
       "perf-instrument report (pid {}): {} function{} measured on {} thread{} ({} exited); clock {} at {:.3f} GHz "
       "({}{}){}\n",
-      s.pid, s.functions.size(), s.functions.size() == 1 ? "" : "s", s.threads.size(),
-      s.threads.size() == 1 ? "" : "s", exited, s.clock.source, s.clock.ghz, s.clock.frequency,
+      s.pid, s.functions.size(), s.functions.size() == 1 ? "" : "s", format_count(threads), threads == 1 ? "" : "s",
+      format_count(exited), s.clock.source, s.clock.ghz, s.clock.frequency,
       s.clock.resolution_ns > 0 ? ", resolution " + format_duration(s.clock.resolution_ns) : "",
       s.clock.probe_ns > 0 ? fmt::format("; probe {} a call ({} inside), {}", format_duration(s.clock.probe_ns),
                                          format_duration(s.clock.probe_inside_ns),

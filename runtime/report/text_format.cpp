@@ -36,6 +36,12 @@ std::string format_per_call(double n) {
 }
 
 // `text` on one line: control characters written as C escapes.
+std::string thread_title(long tid, const std::string& name, uint64_t threads, bool exited) {
+  if (tid == 0 && exited)
+    return fmt::format("{} exited thread{} ({})", format_count(threads), threads == 1 ? "" : "s", printable(name));
+  return fmt::format("thread {} ({}{})", tid, printable(name), exited ? ", exited" : "");
+}
+
 std::string printable(const std::string& text) {
   std::string out;
   for (const char c : text) {

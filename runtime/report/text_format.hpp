@@ -23,6 +23,10 @@ std::string format_per_call(double n);
 // `text` on one line: control characters written as C escapes.
 std::string printable(const std::string& text);
 
+// How a line names a thread, or a row of exited threads folded by name (tid 0):
+// "thread 4242 (worker)", "thread 4242 (worker, exited)", "9,936 exited threads (worker)".
+std::string thread_title(long tid, const std::string& name, uint64_t threads, bool exited);
+
 // Display width of UTF-8 text, counting code points.
 size_t display_width(const std::string& text);
 

@@ -18,10 +18,24 @@ std::string ticklog_lines(const snapshot& s) {
       fmt::format("tick log: {} event{} kept, {} dropped (ring of {} events per thread{})\n", format_count(t.events),
                   t.events == 1 ? "" : "s", format_count(t.dropped), format_count(t.ring_events),
                   t.dropped == 0 ? "" : "; PERF_RING_EVENTS keeps more");
-  for (const thread_stats& thread : s.threads)
-    if (thread.tick_dropped != 0)
-      out += fmt::format("  thread {} ({}): {} kept, {} dropped\n", thread.tid, printable(thread.name),
-                         format_count(thread.tick_events), format_count(thread.tick_dropped));
+  // Rows whose rings went to newer threads (PERF_RINGS_KEPT) on one line: they
+  // overflowed nothing, and a program with a thread per task has thousands.
+  uint64_t gave_up_threads = 0, gave_up_dropped = 0;
+  for (const thread_stats& thread : s.threads) {
+    if (thread.tick_dropped == 0) continue;
+    if (thread.exited && thread.tick_events == 0) {
+      gave_up_threads += thread.threads;
+      gave_up_dropped += thread.tick_dropped;
+      continue;
+    }
+    out += fmt::format("  {}: {} kept, {} dropped\n", thread_title(thread.tid, thread.name, thread.threads, thread.exited),
+                       format_count(thread.tick_events), format_count(thread.tick_dropped));
+  }
+  if (gave_up_threads != 0)
+    out += fmt::format("  {} exited thread{} gave {} ring{} to newer threads: {} dropped (PERF_RINGS_KEPT keeps more)\n",
+                       format_count(gave_up_threads), gave_up_threads == 1 ? "" : "s",
+                       gave_up_threads == 1 ? "its" : "their", gave_up_threads == 1 ? "" : "s",
+                       format_count(gave_up_dropped));
   return out;
 }
 

@@ -66,9 +66,55 @@ ring_record* create_ring(uint64_t capacity, long tid) {
   return record;
 }
 
-void reuse_ring(ring_record& record, long tid) noexcept {
+namespace {
+
+// Gives the pages of [`from`, `to`) bytes into `memory` that hold nothing of it back
+// to the kernel: they read as zero until written again.
+void release_pages(void* memory, size_t from, size_t to) noexcept {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  from = (from + page - 1) / page * page;
+  if (from < to) madvise(static_cast<char*>(memory) + from, to - from, MADV_DONTNEED);
+}
+
+}  // namespace
+
+void trim_ring(ring_record& record) noexcept {
+  const tick_ring& ring = record.ring;
+  const uint64_t written = __atomic_load_n(&ring.written, __ATOMIC_ACQUIRE);
+  if (written >= capacity(ring)) return;  // every event's memory holds one
+  release_pages(ring.events, events_bytes(written), events_bytes(capacity(ring)));
+  if (ring.labels_committed) release_pages(ring.labels, labels_bytes(written), labels_bytes(capacity(ring)));
+}
+
+void empty_ring(ring_record& record) noexcept {
+  tick_ring& ring = record.ring;
+  __atomic_store_n(&ring.written, uint64_t{0}, __ATOMIC_RELEASE);
+  release_pages(ring.events, 0, events_bytes(capacity(ring)));
+  if (ring.labels_committed) release_pages(ring.labels, 0, labels_bytes(capacity(ring)));
+  ring.labels_committed = false;
+}
+
+void move_events(ring_record& from, ring_record& to) noexcept {
+  tick_ring &source = from.ring, &target = to.ring;
+  const uint64_t written = __atomic_load_n(&source.written, __ATOMIC_ACQUIRE);
+  for (uint64_t i = 0; i < written; ++i) {
+    const detail::tick_event& event = source.events[i];
+    target.events[i] = event;
+    const uint64_t label_length = (event.meta >> 8) & 0xff;
+    for (unsigned w = 0; w * 8 < label_length; ++w)
+      target.labels[i * detail::label_words + w] = source.labels[i * detail::label_words + w];
+  }
+  __atomic_store_n(&to.tid, from.tid, __ATOMIC_RELAXED);
+  __atomic_store_n(&target.written, written, __ATOMIC_RELEASE);
+  __atomic_store_n(&source.written, uint64_t{0}, __ATOMIC_RELEASE);
+  if (source.labels_committed) release_pages(source.labels, 0, labels_bytes(capacity(source)));
+  target.labels_committed = source.labels_committed;  // for an exited thread's: "may be resident"
+  source.labels_committed = false;
+}
+
+void reuse_ring(ring_record& record, long tid, bool committed) noexcept {
   __atomic_store_n(&record.tid, tid, __ATOMIC_RELAXED);
-  __atomic_store_n(&record.ring.written, uint64_t{0}, __ATOMIC_RELEASE);
+  if (!committed) commit_pages(record.ring.events, events_bytes(capacity(record.ring)));
 }
 
 ring_record* newest_ring() noexcept { return __atomic_load_n(&all_rings, __ATOMIC_ACQUIRE); }

@@ -34,9 +34,25 @@ static_assert(offsetof(ring_record, ring) == 0);
 // (detail::commit_labels). Never freed, so a thread's events outlive it.
 ring_record* create_ring(uint64_t capacity, long tid);
 
-// Empties `record` and gives it to the thread `tid`: the events it held are gone.
-// Nobody may be reading it but the crash dump (best effort anyway).
-void reuse_ring(ring_record& record, long tid) noexcept;
+// Gives back the memory of the events that `record` does not hold (committed for
+// a thread that has exited after logging fewer events than the ring's capacity):
+// a kept ring then costs what its events take. Its thread must have exited.
+void trim_ring(ring_record& record) noexcept;
+
+// Empties `record`, whose thread has exited, and gives back all of its memory: the
+// events it held are gone. Nobody may be reading it but the crash dump (best effort
+// anyway), which reads zeros.
+void empty_ring(ring_record& record) noexcept;
+
+// Moves the events of `from`, whose thread has exited and which has not wrapped,
+// into `to`, emptied and as large, which then stands for that thread; `from` is left
+// empty, its events' memory still committed (its labels' given back), so that a
+// new thread can take it without a page fault.
+void move_events(ring_record& from, ring_record& to) noexcept;
+
+// Gives `record`, emptied, to the thread `tid`, its events committed again unless
+// `committed` (it was left so by move_events).
+void reuse_ring(ring_record& record, long tid, bool committed) noexcept;
 
 // The newest ring made; follow `next` for the others. Async-signal-safe.
 ring_record* newest_ring() noexcept;

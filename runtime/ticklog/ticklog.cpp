@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <utility>
 
 #include "core/settings.hpp"
 #include "core/snapshot.hpp"
@@ -15,12 +16,17 @@ namespace {
 // What exited threads leave behind. Touched only by thread hooks, snapshot parts
 // and visitors, under the thread list's lock, which guards it.
 struct exited_rings {
-  std::vector<ring_counts> counts;  // index = exited thread
+  std::vector<ring_counts> counts;  // index = row of exited threads
   struct kept {
     ring_record* record;
-    size_t thread;  // its exited thread
+    size_t row;       // its row of exited threads
+    uint64_t events;  // what it holds, part of counts[row].kept
   };
-  std::deque<kept> rings;  // oldest first
+  std::deque<kept> rings;  // the newest config::rings_kept, oldest first
+  // Empty rings for new threads: `ready` with their events' memory committed (at
+  // most one: a thread that takes it meets no page fault), `emptied` without.
+  ring_record* ready = nullptr;
+  std::vector<ring_record*> emptied;
 };
 
 exited_rings& exited() {
@@ -39,28 +45,57 @@ ring_counts counts_of(const thread_record& thread) {
 void give_ring(thread_record& thread) {
   const config& environment = current_settings().environment;
   if (!environment.ticks) return;
-  const uint64_t capacity = environment.ring_events;
   exited_rings& gone = exited();
   ring_record* record = nullptr;
-  if (gone.rings.size() < rings_kept_after_exit(capacity)) {
-    record = create_ring(capacity, thread.tid);
+  if (gone.ready != nullptr) {
+    record = std::exchange(gone.ready, nullptr);
+    reuse_ring(*record, thread.tid, true);
+  } else if (!gone.emptied.empty()) {
+    record = gone.emptied.back();
+    gone.emptied.pop_back();
+    reuse_ring(*record, thread.tid, false);
   } else {
-    const exited_rings::kept oldest = gone.rings.front();
-    gone.rings.pop_front();
-    ring_counts& counts = gone.counts[oldest.thread];
-    counts.dropped += counts.kept;
-    counts.kept = 0;
-    reuse_ring(*oldest.record, thread.tid);
-    record = oldest.record;
+    record = create_ring(environment.ring_events, thread.tid);
   }
   thread.state.ring = &record->ring;
 }
 
+// The oldest kept ring is emptied: its events count as dropped, and it waits for
+// a new thread without holding memory.
+void give_up_oldest(exited_rings& gone) {
+  const exited_rings::kept oldest = gone.rings.front();
+  gone.rings.pop_front();
+  ring_counts& row = gone.counts[oldest.row];
+  row.kept -= oldest.events;
+  row.dropped += oldest.events;
+  empty_ring(*oldest.record);
+  gone.emptied.push_back(oldest.record);
+}
+
+// The exiting thread's ring joins the kept ones, the oldest beyond the limit
+// emptied. A ring that did not wrap (a short-lived thread's) hands its events to an
+// emptied one, whose memory grows only by the pages they take, and stays ready for
+// the next thread: a thread per job then costs neither memory nor page faults.
 void keep_ring(thread_record& thread, size_t exited_index) {
   exited_rings& gone = exited();
-  gone.counts.resize(exited_index + 1);
-  gone.counts[exited_index] = counts_of(thread);
-  if (thread.state.ring != nullptr) gone.rings.push_back({record_of(thread.state.ring), exited_index});
+  if (gone.counts.size() <= exited_index) gone.counts.resize(exited_index + 1);
+  const ring_counts counts = counts_of(thread);
+  gone.counts[exited_index].kept += counts.kept;
+  gone.counts[exited_index].dropped += counts.dropped;
+  if (thread.state.ring == nullptr) return;
+  const uint64_t limit = current_settings().environment.rings_kept;
+  while (!gone.rings.empty() && gone.rings.size() >= limit) give_up_oldest(gone);
+  ring_record* record = record_of(thread.state.ring);
+  if (counts.dropped == 0 && gone.ready == nullptr && !gone.emptied.empty()) {
+    ring_record* const target = gone.emptied.back();
+    gone.emptied.pop_back();
+    move_events(*record, *target);
+    gone.ready = std::exchange(record, target);
+  } else {
+    trim_ring(*record);
+  }
+  gone.rings.push_back({record, exited_index, counts.kept});
+  if (limit == 0) give_up_oldest(gone);
 }
 
 void keep_survivor_ring(thread_record* survivor) {
@@ -92,27 +127,22 @@ PERF_RUNTIME_ON_START(register_rings) {
 
 }  // namespace
 
-uint64_t rings_kept_after_exit(uint64_t capacity) {
-  constexpr uint64_t budget = uint64_t{96} << 20;
-  return std::clamp<uint64_t>(budget / events_bytes(capacity), 64, 4096);
-}
-
 tick_view collect_ticks(const detail::tick_ring* caller) {
   tick_view view;
   visit_threads([&](const thread_list& threads) {
     view.sites = copy_sites();
+    // A row's kept rings, each with its own thread's id; then what the row's
+    // other rings held, gone to newer threads, as a row of dropped events.
     const exited_rings& gone = exited();
-    auto ring = gone.rings.begin();  // in the order of their threads
     for (size_t i = 0; i < threads.exited.size(); ++i) {
-      thread_ticks ticks{threads.exited[i].tid, threads.exited[i].name, {}};
-      const uint64_t dropped = i < gone.counts.size() ? gone.counts[i].dropped : 0;
-      if (ring != gone.rings.end() && ring->thread == i)
-        ticks.contents = copy_events((ring++)->record->ring, true);
-      else if (dropped != 0)
-        ticks.contents.dropped = dropped;  // its ring went to a newer thread
-      else
-        continue;  // it logged nothing
-      view.threads.push_back(std::move(ticks));
+      uint64_t dropped = i < gone.counts.size() ? gone.counts[i].dropped : 0;
+      for (const exited_rings::kept& ring : gone.rings) {
+        if (ring.row != i) continue;
+        thread_ticks ticks{ring.record->tid, threads.exited[i].name, copy_events(ring.record->ring, true)};
+        dropped -= std::min(dropped, ticks.contents.dropped);
+        view.threads.push_back(std::move(ticks));
+      }
+      if (dropped != 0) view.threads.push_back({threads.exited[i].tid, threads.exited[i].name, {{}, dropped}});
     }
     for (const thread_record* thread : threads.living) {
       if (thread->state.ring == nullptr) continue;

@@ -1,5 +1,9 @@
 // The tick log's per-thread side: every thread that attaches gets a ring (unless
-// PERF_TICKS=off), kept after the thread exits, and read back for the outputs.
+// PERF_TICKS=off), and read back for the outputs. The rings of the newest
+// config::rings_kept exited threads (PERF_RINGS_KEPT) are kept; an older one is
+// emptied, its events counted as dropped, and given to a thread that attaches
+// later, so that the rings stay as many as the most threads ever living at once
+// plus those kept.
 #ifndef PERF_RUNTIME_TICKLOG_TICKLOG_HPP
 #define PERF_RUNTIME_TICKLOG_TICKLOG_HPP
 
@@ -28,11 +32,6 @@ struct tick_view {
 // The tick logs of every thread; `caller` (may be null) is the calling thread's
 // ring, which is not being written while this runs. Takes the thread list's lock.
 tick_view collect_ticks(const detail::tick_ring* caller);
-
-// How many exited threads keep their rings: those of about 96 MiB of events (64 at
-// the default size), within 64 to 4096. A thread attaching beyond that takes over
-// the oldest of them, emptied: its thread's events then count as dropped.
-uint64_t rings_kept_after_exit(uint64_t capacity);
 
 }  // namespace perf::runtime
 

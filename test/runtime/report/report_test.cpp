@@ -96,9 +96,9 @@ TEST(TextReport, CountedAllocationsAddColumnsAndASection) {
   EXPECT_EQ(report.at("functions").at(0).at("alloc_bytes"), 1234.4);
   EXPECT_EQ(report.at("allocations"), nlohmann::json::parse(R"({"counting": "interposed", "threads": [
       {"tid": 101, "name": "main", "exited": false, "allocations": 12, "bytes": 1200, "frees": 10,
-       "bytes_freed": 1000, "peak_live_bytes": 400},
+       "bytes_freed": 1000, "peak_live_bytes": 400, "threads": 1},
       {"tid": 102, "name": "worker", "exited": true, "allocations": 1, "bytes": 40, "frees": 1,
-       "bytes_freed": 40, "peak_live_bytes": 40}]})"));
+       "bytes_freed": 40, "peak_live_bytes": 40, "threads": 1}]})"));
 }
 
 TEST(TextReport, ATickLogThatDroppedNothingIsOneLine) {
@@ -214,8 +214,8 @@ TEST(JsonReport, ParsesAndCarriesEveryField) {
   EXPECT_EQ(report.at("schema_version"), json_schema_version);
   EXPECT_EQ(report.at("functions").at(2).at("name"), "say \"hi\"\n");
   EXPECT_EQ(report.at("threads"), nlohmann::json::parse(R"([
-      {"tid": 101, "name": "main", "calls": 1234567, "exited": false, "tick_events": 65536, "tick_dropped": 2469070},
-      {"tid": 102, "name": "worker", "calls": 1, "exited": true, "tick_events": 2, "tick_dropped": 0}])"));
+      {"tid": 101, "name": "main", "calls": 1234567, "exited": false, "tick_events": 65536, "tick_dropped": 2469070, "threads": 1},
+      {"tid": 102, "name": "worker", "calls": 1, "exited": true, "tick_events": 2, "tick_dropped": 0, "threads": 1}])"));
   EXPECT_EQ(report.at("ticklog"),
             nlohmann::json::parse(R"({"enabled": true, "events": 65538, "dropped": 2469070, "ring_events": 65536})"));
 }

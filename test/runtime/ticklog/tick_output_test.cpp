@@ -154,25 +154,43 @@ TEST_F(TickOutput, AFullRingKeepsTheNewestEvents) {
   EXPECT_EQ(lines.back().n, "99");
 }
 
-TEST_F(TickOutput, NewThreadsTakeOverTheRingsOfTheOldestExitedOnesBeyondALimit) {
+TEST_F(TickOutput, TheNewestExitedThreadsKeepTheirRingsAndNewThreadsTakeTheOthers) {
   const fs::path report = dir / "report.json", ticks = dir / "ticks.txt";
   EXPECT_EQ(run_tick_probe("PERF_REPORT=" + report.string() + " PERF_TICKLOG=" + ticks.string(), "churn"), "");
   const json parsed = json::parse(read_file(report));
-  // At the default ring size, 64 exited threads keep their rings: the 65th thread
-  // takes the first one's, ..., the 70th the 6th one's.
+  // 70 threads of 3 events: the first 64 to exit have a row each, the last 6 share
+  // their name's; the newest 8 keep their rings (PERF_RINGS_KEPT), the 62 before
+  // them gave theirs to later threads.
   const json& threads = parsed.at("threads");
-  ASSERT_EQ(threads.size(), 70u);
-  for (size_t t = 0; t < threads.size(); ++t) {
+  ASSERT_EQ(threads.size(), 65u);
+  for (size_t t = 0; t < 64; ++t) {
     EXPECT_TRUE(threads[t].at("exited").get<bool>());
-    EXPECT_EQ(threads[t].at("tick_events"), t < 6 ? 0 : 3) << t;
-    EXPECT_EQ(threads[t].at("tick_dropped"), t < 6 ? 3 : 0) << t;
+    EXPECT_EQ(threads[t].at("threads"), 1) << t;
+    EXPECT_EQ(threads[t].at("tick_events"), t < 62 ? 0 : 3) << t;
+    EXPECT_EQ(threads[t].at("tick_dropped"), t < 62 ? 3 : 0) << t;
   }
+  EXPECT_EQ(threads[64].at("tid"), 0);
+  EXPECT_EQ(threads[64].at("threads"), 6);
+  EXPECT_EQ(threads[64].at("tick_events"), 18);
+  EXPECT_EQ(threads[64].at("tick_dropped"), 0);
   EXPECT_EQ(parsed.at("ticklog"),
-            json::parse(R"({"enabled": true, "events": 192, "dropped": 18, "ring_events": 65536})"));
+            json::parse(R"({"enabled": true, "events": 24, "dropped": 186, "ring_events": 65536})"));
   std::vector<std::string> header;
-  EXPECT_EQ(parse_dump(read_file(ticks), &header).size(), 192u);
+  EXPECT_EQ(parse_dump(read_file(ticks), &header).size(), 24u);
   ASSERT_FALSE(header.empty());
-  EXPECT_NE(header[0].find(": 192 events of 70 threads, 18 older ones dropped"), std::string::npos) << header[0];
+  EXPECT_NE(header[0].find(": 24 events of 70 threads, 186 older ones dropped"), std::string::npos) << header[0];
+}
+
+TEST_F(TickOutput, RingsKeptSetsHowManyExitedThreadsKeepTheirRings) {
+  const fs::path report = dir / "report.json";
+  EXPECT_EQ(run_tick_probe("PERF_RINGS_KEPT=0 PERF_REPORT=" + report.string(), "churn"), "");
+  EXPECT_EQ(json::parse(read_file(report)).at("ticklog"),
+            json::parse(R"({"enabled": true, "events": 0, "dropped": 210, "ring_events": 65536})"));
+  EXPECT_EQ(run_tick_probe("PERF_RINGS_KEPT=100 PERF_REPORT=" + report.string(), "churn"), "");
+  EXPECT_EQ(json::parse(read_file(report)).at("ticklog"),
+            json::parse(R"({"enabled": true, "events": 210, "dropped": 0, "ring_events": 65536})"));
+  EXPECT_EQ(run_tick_probe("PERF_RINGS_KEPT=lots PERF_REPORT=" + report.string(), "churn"),
+            "perf: PERF_RINGS_KEPT='lots' is not a count from 0 to 4096; using 8\n");
 }
 
 TEST_F(TickOutput, ABadRingSizeWarnsAndTheDefaultHolds) {
