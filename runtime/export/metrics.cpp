@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <map>
 
 namespace perf::runtime {
 namespace {
@@ -97,6 +98,46 @@ uint64_t per_call_total(double per_call, uint64_t calls) {
   return static_cast<uint64_t>(std::llround(per_call * static_cast<double>(calls)));
 }
 
+// Exited threads leave the per-thread series: each row of exited threads is folded
+// into one per name (tid 0, the label tid="exited"), with `add(into, row)` adding the
+// figures, so that every series is a counter that only grows (Prometheus's rule) and
+// their number stays bounded however many threads come and go.
+template <typename Rows, typename Add>
+void fold_exited_by_name(Rows& rows, Add add) {
+  Rows folded;
+  std::map<std::string, size_t> by_name;  // bounded: so are the snapshot's rows of exited threads
+  for (auto& row : rows) {
+    if (!row.exited) {
+      folded.push_back(std::move(row));
+      continue;
+    }
+    const auto [at, made] = by_name.try_emplace(row.name, folded.size());
+    if (made) {
+      row.tid = 0;
+      folded.push_back(std::move(row));
+    } else {
+      folded[at->second].threads += row.threads;
+      add(folded[at->second], row);
+    }
+  }
+  rows = std::move(folded);
+}
+
+void fold_exited_by_name(snapshot& s) {
+  fold_exited_by_name(s.threads, [](thread_stats& into, const thread_stats& row) {
+    into.calls += row.calls;
+    into.tick_events += row.tick_events;
+    into.tick_dropped += row.tick_dropped;
+  });
+  fold_exited_by_name(s.allocations.threads, [](thread_allocations& into, const thread_allocations& row) {
+    into.allocations += row.allocations;
+    into.bytes += row.bytes;
+    into.frees += row.frees;
+    into.bytes_freed += row.bytes_freed;
+    into.peak_live_bytes = std::max(into.peak_live_bytes, row.peak_live_bytes);
+  });
+}
+
 }  // namespace
 
 metrics_format metrics_format_for(std::string_view accept) {
@@ -149,6 +190,7 @@ metrics_page::metrics_page(const snapshot& taken, metrics_format format) : metri
 
 metrics_page::metrics_page(metrics_content content, metrics_format format)
     : c_(std::move(content)), openmetrics_(format == metrics_format::openmetrics) {
+  fold_exited_by_name(c_.counts);
   const snapshot& counts = c_.counts;
   const bool allocations = counts.allocations.counting != "inactive";
   using fs = label_set;

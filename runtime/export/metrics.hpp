@@ -68,7 +68,10 @@ struct metrics_content {
 
 // The page of one snapshot, written piece by piece into the caller's buffer: the
 // server sends each piece as it comes, so a page of tens of megabytes (10,000
-// functions) is never held whole. One thread at a time.
+// functions) is never held whole. One thread at a time. Exited threads have no
+// series of their own: their rows are folded into one per thread name, labelled
+// tid="exited", so that the series stay few however many threads come and go, and
+// each is a counter that only grows.
 class metrics_page {
  public:
   // The page of `taken`, its functions' labels escaped here.

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <map>
 #include <mutex>
 
 #include "core/settings.hpp"
@@ -30,46 +29,6 @@ void erase_server_rows(snapshot& s) {
   erase_server_rows(s.threads, tid);
   erase_server_rows(s.allocations.threads, tid);
   erase_server_rows(s.samples.threads, tid);
-}
-
-// Exited threads leave the per-thread series: each row of exited threads is folded
-// into one per name (tid 0, the label tid="exited"), with `add(into, row)` adding the
-// figures, so that every series is a counter that only grows (Prometheus's rule) and
-// their number stays bounded however many threads come and go.
-template <typename Rows, typename Add>
-void fold_exited_by_name(Rows& rows, Add add) {
-  Rows folded;
-  std::map<std::string, size_t> by_name;  // bounded: so are the snapshot's rows of exited threads
-  for (auto& row : rows) {
-    if (!row.exited) {
-      folded.push_back(std::move(row));
-      continue;
-    }
-    const auto [at, made] = by_name.try_emplace(row.name, folded.size());
-    if (made) {
-      row.tid = 0;
-      folded.push_back(std::move(row));
-    } else {
-      folded[at->second].threads += row.threads;
-      add(folded[at->second], row);
-    }
-  }
-  rows = std::move(folded);
-}
-
-void fold_exited_by_name(snapshot& s) {
-  fold_exited_by_name(s.threads, [](thread_stats& into, const thread_stats& row) {
-    into.calls += row.calls;
-    into.tick_events += row.tick_events;
-    into.tick_dropped += row.tick_dropped;
-  });
-  fold_exited_by_name(s.allocations.threads, [](thread_allocations& into, const thread_allocations& row) {
-    into.allocations += row.allocations;
-    into.bytes += row.bytes;
-    into.frees += row.frees;
-    into.bytes_freed += row.bytes_freed;
-    into.peak_live_bytes = std::max(into.peak_live_bytes, row.peak_live_bytes);
-  });
 }
 
 // The functions with calls, in the page's order, with the figures
@@ -123,7 +82,6 @@ metrics_content served_metrics() {
   });
   for (size_t row = 0; row < content.counts.threads.size(); ++row) content.counts.threads[row].calls = totals.thread_calls[row];
   erase_server_rows(content.counts);
-  fold_exited_by_name(content.counts);
   content.functions = page_functions(*cache, totals.per_site);
   return content;
 }

@@ -5,6 +5,7 @@ function(perf_add_export_tests label runtime)
   set(dir ${CMAKE_CURRENT_FUNCTION_LIST_DIR})
   add_executable(export_tests_${label} ${dir}/listen_address_test.cpp ${dir}/metrics_test.cpp ${dir}/served_metrics_test.cpp
     ${dir}/server_test.cpp)
+  target_sources(export_tests_${label} PRIVATE ${dir}/thread_series_test.cpp)
   target_link_libraries(export_tests_${label} PRIVATE ${runtime} perf_export GTest::gtest_main nlohmann_json::nlohmann_json)
   target_compile_options(export_tests_${label} PRIVATE ${PERF_WARNINGS} ${flags})
   # The runtime finds the transport linked in through a weak reference, which alone
