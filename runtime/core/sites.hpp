@@ -23,8 +23,10 @@ struct site_info {
 
 // Gives `s` its key (and returns it; see detail::site_key): a new id on its first
 // registration, from 1 up, and the row of the first site registered with its name
-// and location. The sites beyond max_sites - 2 share the last id, shown as an
-// overflow row. Thread-safe.
+// and location. A site of a library unloaded and loaded again (the same module path,
+// offset in it, name and location) gets the id it had before, so that reloading a
+// plugin uses up no ids. The sites beyond max_sites - 2 share the last id, shown as
+// an overflow row. Thread-safe; takes the dynamic loader's lock before the table's.
 unsigned register_site(detail::site& s);
 
 // One more than the highest id handed out so far. Thread-safe, lock-free.
