@@ -35,7 +35,7 @@ struct exited_thread {
   uint64_t threads = 1;  // threads folded into the row
 };
 constexpr size_t exited_names_listed = 64;
-constexpr const char* other_exited_threads = "(other names)";
+constexpr const char* other_exited_threads = "other names";
 
 // The index of the row of `rows` (rows of exited threads as above, of any type
 // with `tid`, `name` and `threads`, its first `listed` of one thread each) that the

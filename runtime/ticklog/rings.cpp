@@ -97,12 +97,17 @@ void empty_ring(ring_record& record) noexcept {
 void move_events(ring_record& from, ring_record& to) noexcept {
   tick_ring &source = from.ring, &target = to.ring;
   const uint64_t written = __atomic_load_n(&source.written, __ATOMIC_ACQUIRE);
+  // Relaxed atomic stores, as the owner's: the crash dump may read `to` meanwhile.
   for (uint64_t i = 0; i < written; ++i) {
-    const detail::tick_event& event = source.events[i];
-    target.events[i] = event;
-    const uint64_t label_length = (event.meta >> 8) & 0xff;
-    for (unsigned w = 0; w * 8 < label_length; ++w)
-      target.labels[i * detail::label_words + w] = source.labels[i * detail::label_words + w];
+    const tick_event& event = source.events[i];
+    const uint64_t meta = load_relaxed(event.meta);
+    detail::store_relaxed(target.events[i].time, load_relaxed(event.time));
+    detail::store_relaxed(target.events[i].value, load_relaxed(event.value));
+    detail::store_relaxed(target.events[i].meta, meta);
+    const uint64_t label_length = (meta >> 8) & 0xff;
+    const uint64_t* label = source.labels + i * detail::label_words;
+    uint64_t* label_copy = target.labels + i * detail::label_words;
+    for (unsigned w = 0; w * 8 < label_length; ++w) detail::store_relaxed(label_copy[w], load_relaxed(label[w]));
   }
   __atomic_store_n(&to.tid, from.tid, __ATOMIC_RELAXED);
   __atomic_store_n(&target.written, written, __ATOMIC_RELEASE);
