@@ -249,8 +249,8 @@ metrics_page::metrics_page(metrics_content content, metrics_format format)
     std::string& text = thread_label_text_[static_cast<size_t>(set) - 1];
     const size_t start = text.size();
     char digits[24];
-    // tid 0: a row of exited threads, folded by name (served_metrics()).
-    append_label(text, start, "tid", tid == 0 ? std::string_view("exited") : std::string_view(digits, static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, tid).ptr - digits)));
+    const std::string_view tid_text(digits, static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, tid).ptr - digits));
+    append_label(text, start, "tid", tid == 0 ? "exited" : tid_text);  // 0: a row folded by name
     append_label(text, start, "thread", name);
     thread_label_ends_[static_cast<size_t>(set) - 1].push_back(text.size());
   };

@@ -28,11 +28,13 @@ std::string ticklog_lines(const snapshot& s) {
       gave_up_dropped += thread.tick_dropped;
       continue;
     }
-    out += fmt::format("  {}: {} kept, {} dropped\n", thread_title(thread.tid, thread.name, thread.threads, thread.exited),
+    out += fmt::format("  {}: {} kept, {} dropped\n",
+                       thread_title(thread.tid, thread.name, thread.threads, thread.exited),
                        format_count(thread.tick_events), format_count(thread.tick_dropped));
   }
   if (gave_up_threads != 0)
-    out += fmt::format("  {} exited thread{} gave {} ring{} to newer threads: {} dropped (PERF_RINGS_KEPT keeps more)\n",
+    out += fmt::format("  {} exited thread{} gave {} ring{} to newer threads: {} dropped "
+                       "(PERF_RINGS_KEPT keeps more)\n",
                        format_count(gave_up_threads), gave_up_threads == 1 ? "" : "s",
                        gave_up_threads == 1 ? "its" : "their", gave_up_threads == 1 ? "" : "s",
                        format_count(gave_up_dropped));
