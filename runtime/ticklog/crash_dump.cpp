@@ -68,7 +68,7 @@ ring_record* earliest() {
   return best;
 }
 
-// What a failed write's errno means, without strerror (not async-signal-safe).
+// What a failed write's errno means, without strerror (which is not async-signal-safe).
 const char* write_error_text(int error) {
   switch (error) {
     case ENOSPC: return "no space left on device";

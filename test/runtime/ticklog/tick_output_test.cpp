@@ -317,8 +317,11 @@ TEST_F(TickOutput, AForkedChildsCrashDumpIsItsOwnAndTheParentsExitLeavesIt) {
     return std::count_if(lines.begin(), lines.end(), [&](const dump_line& l) { return l.event == event; });
   };
   EXPECT_EQ(count(crash, "child"), 3);
+  EXPECT_EQ(count(crash, "> step"), 3);  // its measured calls
+  EXPECT_EQ(count(crash, "< step"), 3);
   EXPECT_EQ(count(exit, "parent"), 3);
   EXPECT_EQ(count(exit, "child"), 0);
+  EXPECT_EQ(count(exit, "> step"), 0);
 }
 
 TEST_F(TickOutput, ACrashDumpThatCannotBeWrittenSaysSoOnStderr) {

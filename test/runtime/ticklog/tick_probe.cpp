@@ -13,8 +13,8 @@
 //   tick_probe abort     ticks 1..3, then abort()
 //   tick_probe dump PATH ticks 1..2, perf::dump_ticks(PATH), tick 3
 //   tick_probe fork-abort
-//                        ticks 1..3 "parent"; a forked child ticks 1..3 "child" and aborts; the
-//                        parent waits for it and exits
+//                        ticks 1..3 "parent"; a forked child ticks 1..3 "child", calls step(1..3)
+//                        and aborts; the parent waits for it and exits
 //   tick_probe abort-fsize
 //                        files limited to 4096 bytes (SIGXFSZ ignored), 1000 ticks "filler", abort()
 #include <pthread.h>
@@ -122,6 +122,7 @@ int main(int argc, char** argv) {
     const pid_t child = fork();
     if (child == 0) {
       for (int i = 1; i <= 3; ++i) perf::tick(i, "child");
+      for (int i = 1; i <= 3; ++i) step(i);
       std::abort();
     }
     int status = 0;
