@@ -151,13 +151,14 @@ std::string_view clock_name(clock_source source) {
 void start_calibration(clock_source source) { calibration_start = read_pair(source); }
 
 uint64_t typical_step(const std::function<uint64_t()>& read) {
-  constexpr int batches = 5;
+  constexpr size_t batches = 7;           // odd, as below
   constexpr size_t steps_per_batch = 63;  // odd: the median is one of them
   constexpr long reads_per_batch = 4096;  // after which a batch that saw a step ends
   constexpr long reads_without_a_step = 1'000'000;
-  uint64_t least = UINT64_MAX;
+  uint64_t medians[batches];
+  size_t measured = 0;
   uint64_t steps[steps_per_batch];
-  for (int batch = 0; batch < batches; ++batch) {
+  for (size_t batch = 0; batch < batches; ++batch) {
     size_t count = 0;
     uint64_t previous = read();
     for (long reads = 1;
@@ -169,9 +170,11 @@ uint64_t typical_step(const std::function<uint64_t()>& read) {
     }
     if (count == 0) continue;
     std::nth_element(steps, steps + count / 2, steps + count);
-    least = std::min(least, steps[count / 2]);
+    medians[measured++] = steps[count / 2];
   }
-  return least == UINT64_MAX ? 0 : least;
+  if (measured == 0) return 0;
+  std::nth_element(medians, medians + measured / 2, medians + measured);
+  return medians[measured / 2];
 }
 
 uint64_t measure_resolution(clock_source source) {

@@ -51,13 +51,14 @@ void start_calibration(detail::clock_source source);
 clock_rate measure_rate(detail::clock_source source);
 
 // The step between two successive values of `read` that differ, as a clock read
-// over and over shows it: the median of 63 such steps (reading a clock that has
-// not moved up to a million times to see one), the least of 5 such medians. A
-// median ignores the odd step that an interrupt lengthens or that a hypervisor's
-// adjustment shortens to a tick, and the least median the batches that load
-// slowed throughout, so the figure is the same from run to run on one machine.
-// For a clock finer than its read, the time a read takes; for a coarser one, its
-// tick. No duration the clock gives can be told apart below it. 0 if it never moved.
+// over and over shows it: the median of 7 batches' medians of 63 such steps (a
+// clock that has not moved is read up to a million times for a batch to see one).
+// A median ignores the odd step that an interrupt lengthens or that a hypervisor's
+// adjustment shortens to a tick, and the median of the batches a batch that load
+// slowed throughout or that such adjustments filled, so the figure is the same
+// from run to run on one machine. For a clock finer than its read, the time a read
+// takes; for a coarser one, its tick. No duration the clock gives can be told
+// apart below it. 0 if it never moved.
 uint64_t typical_step(const std::function<uint64_t()>& read);
 
 // typical_step() of `source`, in its ticks: a few microseconds at start-up (a

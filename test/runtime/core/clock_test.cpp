@@ -107,6 +107,13 @@ TEST(ClockResolution, AnOddShortStepDoesNotDecideIt) {
   EXPECT_EQ(typical_step(fake_clock(values, 1)), 20u);
 }
 
+TEST(ClockResolution, ABatchOfShortStepsDoesNotDecideIt) {
+  // A first batch of 1-tick steps (a hypervisor catching up), then steps of 20.
+  std::vector<uint64_t> values = {1000};
+  for (int i = 0; i < 1000; ++i) values.push_back(values.back() + (i < 64 ? 1 : 20));
+  EXPECT_EQ(typical_step(fake_clock(values, 1)), 20u);
+}
+
 TEST(ClockResolution, ACoarseClockIsReadUntilItMoves) {
   // 2000 reads of one value, far beyond the few hundred the measure takes at least.
   EXPECT_EQ(typical_step(fake_clock({5000, 5400}, 2000)), 400u);
