@@ -56,7 +56,7 @@ struct function_stats {
   uint64_t alloc_total_count = 0;
   uint64_t alloc_total_bytes = 0;
   std::vector<std::pair<unsigned, uint64_t>> histogram;
-  // The mean is below probe_dominated_factor probe costs (clock_stats::probe_ns):
+  // The median is below probe_dominated_factor probe costs (clock_stats::probe_ns):
   // measuring the function costs a third or more of its time, and its figures are
   // mostly the probe's rounding and noise.
   bool probe_dominated = false;
@@ -65,7 +65,7 @@ struct function_stats {
   std::vector<uint64_t> latency_buckets;
 };
 
-// A function is probe-dominated when its mean, without the probe, is below this
+// A function is probe-dominated when its median, without the probe, is below this
 // many probe costs.
 constexpr double probe_dominated_factor = 2;
 

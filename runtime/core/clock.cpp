@@ -150,19 +150,35 @@ std::string_view clock_name(clock_source source) {
 
 void start_calibration(clock_source source) { calibration_start = read_pair(source); }
 
-uint64_t smallest_step(const std::function<uint64_t()>& read) {
-  uint64_t smallest = UINT64_MAX;
-  uint64_t previous = read();
-  for (int i = 0; i < 256 || (smallest == UINT64_MAX && i < 1'000'000); ++i) {
-    const uint64_t now = read();
-    if (now > previous) smallest = std::min(smallest, now - previous);
-    previous = now;
+uint64_t typical_step(const std::function<uint64_t()>& read) {
+  constexpr size_t batches = 7;           // odd, as below
+  constexpr size_t steps_per_batch = 63;  // odd: the median is one of them
+  constexpr long reads_per_batch = 4096;  // after which a batch that saw a step ends
+  constexpr long reads_without_a_step = 1'000'000;
+  uint64_t medians[batches];
+  size_t measured = 0;
+  uint64_t steps[steps_per_batch];
+  for (size_t batch = 0; batch < batches; ++batch) {
+    size_t count = 0;
+    uint64_t previous = read();
+    for (long reads = 1;
+         count < steps_per_batch && (reads < reads_per_batch || (count == 0 && reads < reads_without_a_step));
+         ++reads) {
+      const uint64_t now = read();
+      if (now > previous) steps[count++] = now - previous;
+      previous = now;
+    }
+    if (count == 0) continue;
+    std::nth_element(steps, steps + count / 2, steps + count);
+    medians[measured++] = steps[count / 2];
   }
-  return smallest == UINT64_MAX ? 0 : smallest;
+  if (measured == 0) return 0;
+  std::nth_element(medians, medians + measured / 2, medians + measured);
+  return medians[measured / 2];
 }
 
 uint64_t measure_resolution(clock_source source) {
-  return smallest_step([source] { return detail::clock_now(source); });
+  return typical_step([source] { return detail::clock_now(source); });
 }
 
 double quick_ticks_per_ns(clock_source source) noexcept {

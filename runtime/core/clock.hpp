@@ -50,12 +50,19 @@ void start_calibration(detail::clock_source source);
 // the program has run for a while; call it off the hot path.
 clock_rate measure_rate(detail::clock_source source);
 
-// The smallest step between two successive values of `read`, over a few hundred
-// reads (more while it has not moved at all, up to a million); 0 if it never moved.
-// Measures a clock's resolution: no duration it gives is finer than that.
-uint64_t smallest_step(const std::function<uint64_t()>& read);
+// The step between two successive values of `read` that differ, as a clock read
+// over and over shows it: the median of 7 batches' medians of 63 such steps (a
+// clock that has not moved is read up to a million times for a batch to see one).
+// A median ignores the odd step that an interrupt lengthens or that a hypervisor's
+// adjustment shortens to a tick, and the median of the batches a batch that load
+// slowed throughout or that such adjustments filled, so the figure is the same
+// from run to run on one machine. For a clock finer than its read, the time a read
+// takes; for a coarser one, its tick. No duration the clock gives can be told
+// apart below it. 0 if it never moved.
+uint64_t typical_step(const std::function<uint64_t()>& read);
 
-// smallest_step() of `source`, in its ticks: a few microseconds at start-up.
+// typical_step() of `source`, in its ticks: a few microseconds at start-up (a
+// millisecond at most for a clock coarser than its read).
 uint64_t measure_resolution(detail::clock_source source);
 
 // One estimate of the rate of `source` from the start_calibration() pair to now,

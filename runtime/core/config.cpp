@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cstring>
 
 namespace perf::runtime {
 namespace {
@@ -79,16 +80,31 @@ config parse_config(const std::function<const char*(const char*)>& getenv_fn) {
   return result;
 }
 
-std::string expand_pid(std::string_view pattern, long pid) {
-  std::string out;
+bool expand_pid(std::string_view pattern, long pid, char* out, size_t capacity) noexcept {
+  char digits[24];
+  size_t digit_count = 0;
+  for (unsigned long rest = static_cast<unsigned long>(pid); digit_count == 0 || rest != 0; rest /= 10)
+    digits[digit_count++] = static_cast<char>('0' + rest % 10);
+  size_t used = 0;
   for (size_t i = 0; i < pattern.size(); ++i) {
-    if (pattern[i] == '%' && i + 1 < pattern.size() && pattern[i + 1] == 'p') {
-      out += std::to_string(pid);
+    const bool is_pid = pattern[i] == '%' && i + 1 < pattern.size() && pattern[i + 1] == 'p';
+    const size_t needed = is_pid ? digit_count : 1;
+    if (used + needed >= capacity) return false;
+    if (is_pid) {
+      for (size_t d = digit_count; d != 0; --d) out[used++] = digits[d - 1];
       ++i;
     } else {
-      out += pattern[i];
+      out[used++] = pattern[i];
     }
   }
+  out[used] = '\0';
+  return true;
+}
+
+std::string expand_pid(std::string_view pattern, long pid) {
+  std::string out(pattern.size() * 12 + 1, '\0');  // "%p" becomes at most 20 digits
+  expand_pid(pattern, pid, out.data(), out.size());
+  out.resize(std::strlen(out.c_str()));
   return out;
 }
 

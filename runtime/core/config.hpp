@@ -48,6 +48,10 @@ config parse_config(const std::function<const char*(const char*)>& getenv_fn);
 // `pattern` with every "%p" replaced by `pid`.
 std::string expand_pid(std::string_view pattern, long pid);
 
+// The same into `out` (NUL-terminated) without allocating, for a signal handler;
+// false when it takes `capacity` bytes or more. Async-signal-safe.
+bool expand_pid(std::string_view pattern, long pid, char* out, size_t capacity) noexcept;
+
 }  // namespace perf::runtime
 
 #endif  // PERF_RUNTIME_CORE_CONFIG_HPP

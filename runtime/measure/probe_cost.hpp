@@ -23,15 +23,27 @@ struct probe_cost {
   // reads: what an empty measured function records beyond what the same function
   // takes unmeasured. Part of `outside`.
   double inside = 0;
+  // What a call of the empty function takes unmeasured: no compensated duration is
+  // shown below it.
+  double empty_call = 0;
 };
 
 // Measures the probe of PERF_MEASURE (with its tick-log events when `ticks`) on
 // `clock`: an empty measured function against an empty plain one, called from
-// inside a measured caller, in interleaved batches, the least time of each over the
-// batches. Runs the real inline probe on a private thread block, so no site, thread
-// or statistics of the program are touched. About 8,000 calls: a fraction of a
-// millisecond.
+// inside a measured caller, in 32 interleaved batches of 128 calls, the least time
+// of each over the batches (an interrupt or a preemption lengthens a batch or two,
+// not the least). Load that lasts longer (another process's burst, a slowed core)
+// lengthens every batch: settle_probe_cost() repeats the measurement until two
+// agree. Runs the real inline probe on a private thread block, so no site, thread
+// or statistics of the program are touched. A fraction of a millisecond on a quiet
+// machine, a few on a busy one.
 probe_cost measure_probe_cost(detail::clock_source clock, bool ticks);
+
+// Calls `measure` until a figure agrees with the lowest before it within 3% (the
+// consistency check), at most 8 times, 1 ms apart from the third on, and returns
+// the lowest: a figure that load inflated is followed by a lower one that disagrees
+// with it, and a pair that agrees is the machine's own cost.
+probe_cost settle_probe_cost(const std::function<probe_cost()>& measure);
 
 struct compensation_config {
   bool on = true;  // PERF_COMPENSATE: on (the default) or off
@@ -56,9 +68,12 @@ struct compensation {
 const compensation& current_compensation();
 
 // Fills in the probe's figures in `s.clock` (its cost in nanoseconds, whether it was
-// subtracted), marks the probe-dominated functions of `s.functions` (their mean,
-// less the probe's inside part where `c` did not subtract it, below
-// probe_dominated_factor probe costs) and sums what the probe cost in `s.overhead`.
+// subtracted); where `c` subtracted it, raises every function's min, mean, max and
+// percentiles that the subtraction took below the cost of an empty call to that
+// cost; marks the probe-dominated functions of `s.functions` (their median, less the
+// probe's inside part where `c` did not subtract it, below probe_dominated_factor
+// probe costs: the median, unlike the mean, is not moved by a few long calls, so two
+// runs agree) and sums what the probe cost in `s.overhead`.
 void add_probe_figures(snapshot& s, const compensation& c, double ticks_per_ns);
 
 }  // namespace perf::runtime

@@ -14,21 +14,30 @@ std::string percent_of(double part, double whole) {
   return whole > 0 ? fmt::format("{:.1f}%", 100 * part / whole) : "-";
 }
 
+// `part` as a share of the process's CPU time `cpu_ns` (and that time when `shown`),
+// or, where the probe's cost per call times the calls comes to more than all of it
+// (a start-up figure too high for the run), no share at all.
+std::string cpu_share(double part, double cpu_ns, bool shown) {
+  const std::string cpu = shown ? " (" + format_duration(cpu_ns) + ")" : "";
+  if (part > cpu_ns && cpu_ns > 0)
+    return "more than the process's CPU time" + cpu + ": the cost per call is too high for this run";
+  return percent_of(part, cpu_ns) + " of the process's CPU time" + cpu;
+}
+
 std::string probe_overhead_lines(const snapshot& s) {
   const probe_overhead& o = s.overhead;
   if (o.calls == 0) return {};
-  std::string out = fmt::format("probe: {} measured call{} x {} = {}, {} of the process's CPU time ({})\n",
-                                format_count(o.calls), o.calls == 1 ? "" : "s", format_duration(s.clock.probe_ns),
-                                format_duration(o.ns), percent_of(o.ns, o.process_cpu_ns),
-                                format_duration(o.process_cpu_ns));
+  std::string out = fmt::format("probe: {} measured call{} x {} = {}, {}\n", format_count(o.calls),
+                                o.calls == 1 ? "" : "s", format_duration(s.clock.probe_ns), format_duration(o.ns),
+                                cpu_share(o.ns, o.process_cpu_ns, true));
   if (o.dominated_functions != 0)
     out += fmt::format(
-        "  * probe-dominated (mean below {} probe costs, {}): {} function{}, {} call{}, {} of probe time: {} of "
-        "all probe time, {} of the process's CPU time\n",
+        "  * probe-dominated (median below {} probe costs, {}): {} function{}, {} call{}, {} of probe time: {} of "
+        "all probe time, {}\n",
         probe_dominated_factor, format_duration(probe_dominated_factor * s.clock.probe_ns),
         format_count(o.dominated_functions), o.dominated_functions == 1 ? "" : "s", format_count(o.dominated_calls),
         o.dominated_calls == 1 ? "" : "s", format_duration(o.dominated_ns), percent_of(o.dominated_ns, o.ns),
-        percent_of(o.dominated_ns, o.process_cpu_ns));
+        cpu_share(o.dominated_ns, o.process_cpu_ns, false));
   return out;
 }
 

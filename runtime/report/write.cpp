@@ -35,7 +35,7 @@ void write_exit_report() {
   const snapshot s = take_snapshot();
   if (destination.where == runtime::report_destination::kind::file) {
     const std::string path = runtime::expand_path(destination.path);
-    const std::string error = runtime::replace_file(path, [&](int fd) { return write_snapshot(fd, path, s); });
+    const std::string error = runtime::write_file(path, [&](int fd) { return write_snapshot(fd, path, s); });
     if (error.empty()) return;
     runtime::warn("cannot write the report to '" + path + "': " + error + "; writing it to stderr instead");
   } else if (s.threads.empty()) {

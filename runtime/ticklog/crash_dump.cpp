@@ -3,10 +3,13 @@
 // lock, only write(2) and friends; the rings are read as they are.
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 
+#include "core/config.hpp"
 #include "core/output_file.hpp"
 #include "core/settings.hpp"
 #include "core/signals.hpp"
@@ -24,7 +27,9 @@ namespace {
 constexpr uint64_t events_per_thread_to_file = 4096;
 constexpr uint64_t events_per_thread_to_stderr = 64;
 
-char dump_path[4096];  // empty: stderr
+// PERF_TICKLOG as given; empty: stderr. %p is expanded when the dump is written, so
+// that a forked child's dump is its own.
+char dump_pattern[4096];
 
 const char* signal_name(int signal) {
   switch (signal) {
@@ -63,11 +68,66 @@ ring_record* earliest() {
   return best;
 }
 
+// What a failed write's errno means, without strerror (which is not async-signal-safe).
+const char* write_error_text(int error) {
+  switch (error) {
+    case ENOSPC: return "no space left on device";
+    case EFBIG: return "file too large";
+    case EDQUOT: return "disk quota exceeded";
+    case EIO: return "input/output error";
+    case EPIPE: return "broken pipe";
+  }
+  return "write error";
+}
+
+// The descriptor for the dump at `path` (%p expanded into it), or -1 for stderr:
+// the descriptor `path` names (named_descriptor), or the file opened (a link
+// followed, a device or FIFO in place). A FIFO without a reader, a socket or a file
+// that cannot be opened give -1: a dying process must not wait. `opened` says
+// whether the descriptor is to be closed.
+int open_dump(char (&path)[sizeof dump_pattern], bool& opened) noexcept {
+  opened = false;
+  if (dump_pattern[0] == '\0' || !expand_pid(dump_pattern, static_cast<long>(getpid()), path, sizeof path)) return -1;
+  if (const int fd = named_descriptor(path); fd >= 0) return fd;
+  const int fd = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0644);
+  if (fd < 0) return -1;
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);  // a FIFO's reader may read slowly
+  opened = true;
+  return fd;
+}
+
+// After a failed write to the dump at `path`: ends a regular file with a marker
+// line (in place of its last bytes where there is no room after them) and says on
+// stderr that the dump is cut short.
+void report_cut_short(int fd, const char* path, int error) noexcept {
+  char marker[96] = "\n# perf: the dump is cut short here: ";
+  std::strcat(marker, write_error_text(error));
+  std::strcat(marker, "\n");
+  const size_t length = std::strlen(marker);
+  struct stat status;
+  bool marked = false;
+  if (::fstat(fd, &status) == 0 && S_ISREG(status.st_mode)) {
+    const off_t end = ::lseek(fd, 0, SEEK_CUR);
+    marked = write_all(fd, marker, length);
+    if (!marked && end >= static_cast<off_t>(length)) {
+      const off_t room = end - static_cast<off_t>(length);
+      marked = ::ftruncate(fd, room) == 0 && ::lseek(fd, room, SEEK_SET) == room && write_all(fd, marker, length);
+    }
+  }
+  if (fd == STDERR_FILENO) return;
+  for (const char* part : {"perf: the crash dump to '", path, "' is cut short: ", write_error_text(error),
+                           marked ? "; its last line says where\n" : "\n"})
+    write_all(STDERR_FILENO, part, std::strlen(part));
+}
+
 void dump(int signal) noexcept {
-  const int fd = dump_path[0] == '\0' ? -1 : ::open(dump_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  tick_line_writer out(fd >= 0 ? fd : STDERR_FILENO);
+  char path[sizeof dump_pattern];
+  bool opened = false;
+  const int chosen = open_dump(path, opened);
+  const int fd = chosen >= 0 ? chosen : STDERR_FILENO;
+  tick_line_writer out(fd);
   const double ticks_per_ns = quick_ticks_per_ns(current_settings().clock);
-  const uint64_t events_per_thread = fd >= 0 ? events_per_thread_to_file : events_per_thread_to_stderr;
+  const uint64_t events_per_thread = chosen >= 0 ? events_per_thread_to_file : events_per_thread_to_stderr;
   const unsigned threads = start_reading(events_per_thread);
   out.text("# perf-instrument tick log, pid ");
   out.number(static_cast<uint64_t>(getpid()));
@@ -91,20 +151,20 @@ void dump(int signal) noexcept {
     r->crash.previous_time = time;
     if (++r->crash.next < r->crash.end) r->crash.next_time = read_event(r->ring, r->crash.next).time;
   }
-  out.flush();
-  if (fd >= 0) ::close(fd);
+  if (!out.flush()) report_cut_short(fd, chosen >= 0 ? path : "stderr", out.error());
+  if (opened) ::close(fd);
 }
 
 // Makes the fatal signals dump the last events of every thread to PERF_TICKLOG
-// (%p expanded; stderr when unset) before the signal takes its course.
+// (%p expanded then; stderr when unset) before the signal takes its course.
 PERF_RUNTIME_ON_START(install_crash_dump) {
   const config& environment = current_settings().environment;
   if (!environment.ticks) return;
-  const std::string path = environment.ticklog_path.empty() ? std::string() : expand_path(environment.ticklog_path);
-  if (path.size() >= sizeof dump_path) {
+  const std::string& pattern = environment.ticklog_path;
+  if (pattern.size() >= sizeof dump_pattern) {
     warn("PERF_TICKLOG is too long a path for the crash dump; it would go to stderr");
   } else {
-    std::memcpy(dump_path, path.c_str(), path.size() + 1);
+    std::memcpy(dump_pattern, pattern.c_str(), pattern.size() + 1);
   }
   use_alternate_signal_stacks();
   add_fatal_signal_handler(dump);

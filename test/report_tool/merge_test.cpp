@@ -114,10 +114,10 @@ nlohmann::json dominated(nlohmann::json row, bool is) {
   return row;
 }
 
-TEST(Merge, JudgesProbeDominationOnTheMergedMeanAndAddsUpTheProbeOverhead) {
+TEST(Merge, JudgesProbeDominationOnTheMergedMedianAndAddsUpTheProbeOverhead) {
   // f: 1000 calls of 50 ns at probe 10 ns (not dominated: 50 >= 2 x 10), and 10 calls
-  // of 15 ns at probe 12 ns (dominated: 15 < 24); merged, its mean (50150 / 1010 =
-  // 49.65 ns) is not below 2 x the call-weighted probe (10.02 ns): not dominated.
+  // of 15 ns at probe 12 ns (dominated: 15 < 24); merged, its median (50 ns) is not
+  // below 2 x the call-weighted probe (10.02 ns): not dominated.
   // g: 100 calls of 5 ns and 50 of 6 ns: dominated on both sides and merged.
   // h: 20 calls of 22 ns with 4 ns of the probe inside (not compensated): 18 < 2 x 12.
   const nlohmann::json a = with_probe(
@@ -149,6 +149,18 @@ TEST(Merge, JudgesProbeDominationOnTheMergedMeanAndAddsUpTheProbeOverhead) {
   const report again = parsed(to_json(merged));
   EXPECT_FALSE(named(again, "f").probe_dominated);
   EXPECT_TRUE(named(again, "g").probe_dominated);
+}
+
+TEST(Merge, AFewLongCallsDoNotTakeTheProbeDominatedMarkAway) {
+  // k: 99 calls of 5 ns and one of 10 us at probe 10 ns: a mean of 105 ns, a median of 5 ns.
+  std::vector<uint64_t> ticks(99, 10);
+  ticks.push_back(20000);
+  const nlohmann::json overhead = nlohmann::json::parse(R"({"calls": 100, "ns": 1000.0, "dominated_functions": 1,
+    "dominated_calls": 100, "dominated_ns": 1000.0, "process_cpu_ns": 1000000.0})");
+  const nlohmann::json one = with_probe(report_json(11, 2.0, {dominated(function_row("k", ticks, 2.0), true)}), 10.0,
+                                        0.0, true, overhead);
+  const report merged = merge_reports({parsed(one), parsed(one)});
+  EXPECT_TRUE(named(merged, "k").probe_dominated);
 }
 
 TEST(Merge, SumsTheSamplesByFunctionAndRecomputesTheShares) {

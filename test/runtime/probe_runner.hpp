@@ -3,10 +3,14 @@
 #define PERF_TEST_RUNTIME_PROBE_RUNNER_HPP
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -38,6 +42,14 @@ inline std::string read_file(const std::filesystem::path& path) {
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+// A private copy of the character device `major`:`minor` (1:3 is /dev/null, 1:7
+// /dev/full), so that no test writes to the system's /dev. Needs root: fails the
+// test, not skips it, without.
+inline void make_character_device(const std::filesystem::path& path, unsigned major, unsigned minor) {
+  ASSERT_EQ(::mknod(path.c_str(), S_IFCHR | 0666, makedev(major, minor)), 0)
+      << "mknod " << path << ": " << std::strerror(errno) << " (the test needs to run as root)";
 }
 
 // A test with a fresh directory of its own, removed afterwards.

@@ -11,7 +11,7 @@ namespace perf::report_tool {
 // Adds `b` to `a` exactly: calls, totals, extremes, allocation totals; the moments
 // by Chan et al.'s parallel formula; histograms bucket by bucket (rebinned at their
 // midpoints in ns when the clock rates differ). The probe's cost is weighted by calls
-// and probe_dominated judged again on the merged mean (not an OR: a function
+// and probe_dominated judged again on the merged median (not an OR: a function
 // dominated in a short run and not in a long one is, merged, not dominated).
 void merge_function(function_record& a, const function_record& b);
 

@@ -20,7 +20,7 @@ using nlohmann::json;
 double function_record::stddev_ns() const { return calls < 2 ? 0.0 : std::sqrt(m2_ns2 / static_cast<double>(calls)); }
 
 bool function_record::probe_dominates() const {
-  return std::max(0.0, mean_ns - probe_inside_ns) < probe_dominated_factor * probe_ns;
+  return std::max(0.0, quantile_ns(0.5) - probe_inside_ns) < probe_dominated_factor * probe_ns;
 }
 
 double function_record::quantile_ns(double q) const {

@@ -48,7 +48,7 @@ struct function_record {
   bool probe_dominated = false;
 
   double stddev_ns() const;
-  // The mean without the probe is below perf::probe_dominated_factor probe costs, as
+  // The median without the probe is below perf::probe_dominated_factor probe costs, as
   // the runtime judges it (false without a probe cost).
   bool probe_dominates() const;
   // The value at quantile q, as the runtime reports it: the histogram's bucket

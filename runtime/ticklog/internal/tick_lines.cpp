@@ -1,5 +1,6 @@
 #include "ticklog/internal/tick_lines.hpp"
 
+#include <cerrno>
 #include <cstring>
 
 #include "core/output_file.hpp"
@@ -78,9 +79,9 @@ void tick_line_writer::event(uint64_t time_ns, uint64_t delta_ns, long tid, cons
 }
 
 bool tick_line_writer::flush() noexcept {
-  if (used_ != 0 && !write_all(fd_, buffer_, used_)) failed_ = true;
+  if (used_ != 0 && error_ == 0 && !write_all(fd_, buffer_, used_)) error_ = errno != 0 ? errno : EIO;
   used_ = 0;
-  return !failed_;
+  return error_ == 0;
 }
 
 }  // namespace perf::runtime

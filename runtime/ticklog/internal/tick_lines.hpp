@@ -33,8 +33,11 @@ class tick_line_writer {
   void column_headings() noexcept;
   // One event; `site_name` names the site of an enter or exit event (may be null).
   void event(uint64_t time_ns, uint64_t delta_ns, long tid, const event_copy& e, const char* site_name) noexcept;
-  // Writes what is buffered; false if any write failed.
+  // Writes what is buffered; false if any write failed. After a failed write
+  // nothing more is written, so what did go out has no gap.
   bool flush() noexcept;
+  // The errno of the write that failed, 0 while none has.
+  int error() const noexcept { return error_; }
 
  private:
   void bytes(const char* data, size_t size) noexcept;
@@ -42,7 +45,7 @@ class tick_line_writer {
   void padded_number(uint64_t value, bool negative, size_t width) noexcept;
 
   int fd_;
-  bool failed_ = false;
+  int error_ = 0;
   size_t used_ = 0;
   char buffer_[8192];
 };

@@ -50,5 +50,14 @@ TEST(ExpandPid, ReplacesEveryPercentP) {
   EXPECT_EQ(expand_pid("plain", 7), "plain");
 }
 
+TEST(ExpandPid, IntoABufferSaysWhenItDoesNotFit) {
+  char out[12];
+  ASSERT_TRUE(expand_pid("d-%p.txt", 12345, out, sizeof out));
+  EXPECT_STREQ(out, "d-12345.txt");
+  EXPECT_FALSE(expand_pid("d-%p.txt", 123456, out, sizeof out));  // 12 bytes and the NUL
+  EXPECT_TRUE(expand_pid("", 1, out, 1));
+  EXPECT_STREQ(out, "");
+}
+
 }  // namespace
 }  // namespace perf::runtime

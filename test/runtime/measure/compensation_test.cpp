@@ -3,7 +3,13 @@
 // in a snapshot.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <functional>
+#include <atomic>
+#include <limits>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "core/settings.hpp"
 #include "core/sites.hpp"
@@ -121,22 +127,122 @@ TEST(ProbeCalibration, MeasuresACostAndLeavesTheProgramsStatisticsAlone) {
   EXPECT_EQ(detail::current_thread, thread_before);
 }
 
+// A measurement that gives `outside` figures in turn, counting its calls.
+std::function<probe_cost()> measurements(std::vector<double> outside, int& calls) {
+  return [outside = std::move(outside), &calls] {
+    const double figure = outside[std::min(static_cast<size_t>(calls), outside.size() - 1)];
+    ++calls;
+    return probe_cost{figure, figure / 2};
+  };
+}
+
+TEST(ProbeCalibration, TwoMeasurementsThatAgreeSettleIt) {
+  int calls = 0;
+  EXPECT_EQ(settle_probe_cost(measurements({21.0, 21.5, 99}, calls)).outside, 21.0);
+  EXPECT_EQ(calls, 2);
+}
+
+TEST(ProbeCalibration, AnInflatedMeasurementIsRepeatedAndTheLowestKept) {
+  int calls = 0;
+  const probe_cost settled = settle_probe_cost(measurements({30.0, 21.0, 40.0, 21.3}, calls));
+  EXPECT_EQ(settled.outside, 21.0);
+  EXPECT_EQ(settled.inside, 10.5);  // the lowest measurement's own inside part
+  EXPECT_EQ(calls, 4);
+}
+
+TEST(ProbeCalibration, WithoutAgreementTheLowestOfEightIsKept) {
+  int calls = 0;
+  EXPECT_EQ(settle_probe_cost(measurements({30, 24, 40, 50, 60, 70, 80, 90, 10}, calls)).outside, 24.0);
+  EXPECT_EQ(calls, 8);
+}
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool sanitized = true;
+#else
+constexpr bool sanitized = false;
+#endif
+
+// Threads that keep every core busy while they live, in this process as a busy
+// machine's other work would be.
+class cpu_hogs {
+ public:
+  cpu_hogs() {
+    for (unsigned i = 0; i < std::max(2u, std::thread::hardware_concurrency()); ++i)
+      threads_.emplace_back([this] {
+        uint64_t spins = 0;
+        while (!stop_.load(std::memory_order_relaxed)) ++spins;
+        done_ += spins;
+      });
+  }
+  ~cpu_hogs() {
+    stop_ = true;
+    for (std::thread& t : threads_) t.join();
+  }
+  cpu_hogs(const cpu_hogs&) = delete;
+  cpu_hogs& operator=(const cpu_hogs&) = delete;
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::atomic<uint64_t> done_{0};
+  std::vector<std::thread> threads_;
+};
+
+TEST(ProbeCalibration, BesideACpuHogOnEveryCoreEachFigureIsWithinATenthOfTheQuietOne) {
+  if (sanitized) GTEST_SKIP() << "a sanitizer's instrumentation makes the probe's cost its own";
+  const detail::clock_source clock = current_settings().clock;
+  double quiet = std::numeric_limits<double>::max();
+  for (int i = 0; i < 10; ++i) quiet = std::min(quiet, measure_probe_cost(clock, true).outside);
+  std::vector<double> busy;
+  {
+    const cpu_hogs hogs;
+    for (int i = 0; i < 50; ++i) busy.push_back(measure_probe_cost(clock, true).outside);
+  }
+  for (size_t i = 0; i < busy.size(); ++i) EXPECT_NEAR(busy[i], quiet, 0.1 * quiet) << "calibration " << i;
+}
+
 // Two functions either side of the line, at 2 ticks per ns: a probe of 20 ticks is
-// 10 ns, so probe-dominated means a mean below 20 ns, without the probe's inside
-// part of 4 ns where it was not subtracted.
+// 10 ns, so probe-dominated means a median below 20 ns, without the probe's inside
+// part of 4 ns where it was not subtracted. Each has a mean far above its median (a
+// few long calls), which does not decide it.
 snapshot two_functions(double below_ns, double above_ns) {
   snapshot s;
   s.functions.resize(2);
   s.functions[0].name = "small";
   s.functions[0].calls = 5;
-  s.functions[0].mean_ns = below_ns;
+  s.functions[0].p50_ns = below_ns;
+  s.functions[0].mean_ns = 10 * below_ns;
   s.functions[1].name = "large";
   s.functions[1].calls = 7;
-  s.functions[1].mean_ns = above_ns;
+  s.functions[1].p50_ns = above_ns;
+  s.functions[1].mean_ns = 10 * above_ns;
   return s;
 }
 
-TEST(ProbeFigures, MarkFunctionsWhoseMeanIsBelowTwoProbeCostsAndSumWhatTheProbeCost) {
+TEST(ProbeFigures, NoCompensatedFigureIsShownBelowTheCostOfAnEmptyCall) {
+  snapshot s;
+  s.functions.resize(2);
+  function_stats& leaf = s.functions[0];
+  leaf.calls = 1000;
+  leaf.min_ns = 0;
+  leaf.p50_ns = 0.4;
+  leaf.p90_ns = 2.5;
+  leaf.mean_ns = 0.9;
+  leaf.max_ns = 40;
+  add_probe_figures(s, {{20, 8, 3}, true}, 2.0);  // an empty call: 3 ticks, 1.5 ns
+  EXPECT_EQ(leaf.min_ns, 1.5);
+  EXPECT_EQ(leaf.p50_ns, 1.5);
+  EXPECT_EQ(leaf.mean_ns, 1.5);
+  EXPECT_EQ(leaf.p90_ns, 2.5);
+  EXPECT_EQ(leaf.max_ns, 40.0);
+  EXPECT_EQ(s.functions[1].min_ns, 0.0) << "a function without calls has no durations to raise";
+  snapshot raw;
+  raw.functions.resize(1);
+  raw.functions[0].calls = 3;
+  add_probe_figures(raw, {{20, 8, 3}, false}, 2.0);
+  EXPECT_EQ(raw.functions[0].min_ns, 0.0) << "raw figures stay raw";
+}
+
+TEST(ProbeFigures, MarkFunctionsWhoseMedianIsBelowTwoProbeCostsAndSumWhatTheProbeCost) {
   snapshot s = two_functions(19.9, 20.0);
   add_probe_figures(s, {{20, 8}, true}, 2.0);
   EXPECT_EQ(s.clock.probe_ns, 10.0);

@@ -69,6 +69,19 @@ TEST_F(ExitReport, OffWritesNothing) {
   EXPECT_TRUE(fs::is_empty(dir));
 }
 
+TEST_F(ExitReport, APathLeadingToStderrOrADeviceIsWrittenThereAndLeftAsItIs) {
+  // As PERF_REPORT=/dev/stderr does, through a private link rather than the system's /dev.
+  fs::create_symlink("/proc/self/fd/2", dir / "stderr");
+  const std::string text = run_exit_probe("PERF_REPORT=" + (dir / "stderr").string());
+  EXPECT_EQ(text.find("perf-instrument report (pid "), 0u) << text;
+  EXPECT_NE(text.find("3 functions measured"), std::string::npos) << text;
+  EXPECT_TRUE(fs::is_symlink(dir / "stderr"));
+  perf::testing::make_character_device(dir / "null", 1, 3);
+  EXPECT_EQ(run_exit_probe("PERF_REPORT=" + (dir / "null").string()), "");
+  EXPECT_TRUE(fs::is_character_file(dir / "null"));
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 2);
+}
+
 TEST_F(ExitReport, AnUnwritablePathWarnsOnceAndTheReportStillReachesStderr) {
   const std::string path = (dir / "missing" / "report.json").string();
   const std::string text = run_exit_probe("PERF_REPORT=" + path);

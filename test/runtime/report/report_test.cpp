@@ -239,8 +239,21 @@ TEST(TextReport, StatesTheProbeAndWhatItCostAndMarksTheFunctionsItDominates) {
   EXPECT_NE(text.find("\nsay \"hi\"\\n *  "), std::string::npos) << text;
   EXPECT_NE(text.find("\nconfig::parse  1,234,567  "), std::string::npos) << text;  // unmarked
   EXPECT_NE(text.find("\nprobe: 1,234,569 measured calls x 22.5 ns = 27.8 ms, 0.7% of the process's CPU time (4.00 s)\n"
-                      "  * probe-dominated (mean below 2 probe costs, 45.0 ns): 1 function, 1,000,000 calls, 22.5 ms of "
+                      "  * probe-dominated (median below 2 probe costs, 45.0 ns): 1 function, 1,000,000 calls, 22.5 ms of "
                       "probe time: 81.0% of all probe time, 0.6% of the process's CPU time\ntick log: "),
+            std::string::npos)
+      << text;
+}
+
+TEST(TextReport, NeverStatesAProbeShareAboveTheProcesssCpuTime) {
+  snapshot s = with_probe();
+  s.overhead.process_cpu_ns = 20e6;  // 20 ms, below the 27.8 ms that calls x cost come to
+  const std::string text = format_text(s);
+  EXPECT_NE(text.find("\nprobe: 1,234,569 measured calls x 22.5 ns = 27.8 ms, more than the process's CPU time "
+                      "(20.0 ms): the cost per call is too high for this run\n"
+                      "  * probe-dominated (median below 2 probe costs, 45.0 ns): 1 function, 1,000,000 calls, 22.5 ms "
+                      "of probe time: 81.0% of all probe time, more than the process's CPU time: the cost per call is "
+                      "too high for this run\n"),
             std::string::npos)
       << text;
 }

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <sstream>
@@ -310,6 +311,62 @@ TEST_F(TickOutput, AnAbortDumpsToStderrWithoutATicklogPath) {
   ASSERT_GE(lines.size(), 3u);
   EXPECT_EQ(lines[0].n, "1");
   EXPECT_EQ(lines[2].n, "3");
+}
+
+TEST_F(TickOutput, AForkedChildsCrashDumpIsItsOwnAndTheParentsExitLeavesIt) {
+  const perf::testing::probe_result result = perf::testing::run_probe_program(
+      PERF_TICK_PROBE, "PERF_REPORT=off PERF_TICKLOG=" + (dir / "ticks-%p.txt").string(), "fork-abort");
+  EXPECT_EQ(result.status, 0) << result.output;
+  std::vector<dump_line> crash, exit;
+  int files = 0;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
+    ++files;
+    std::vector<std::string> header;
+    const std::vector<dump_line> lines = parse_dump(read_file(entry.path()), &header);
+    ASSERT_FALSE(header.empty()) << entry.path();
+    // Each file is named after the process that wrote it, as its first line says.
+    const size_t pid_at = header[0].find(", pid ") + 6;
+    const std::string pid = header[0].substr(pid_at, header[0].find_first_not_of("0123456789", pid_at) - pid_at);
+    EXPECT_EQ(entry.path().filename(), "ticks-" + pid + ".txt") << header[0];
+    (header[0].find("written on SIGABRT") != std::string::npos ? crash : exit) = lines;
+  }
+  ASSERT_EQ(files, 2) << "the child's crash dump and the parent's log should be two files";
+  auto count = [](const std::vector<dump_line>& lines, const std::string& event) {
+    return std::count_if(lines.begin(), lines.end(), [&](const dump_line& l) { return l.event == event; });
+  };
+  EXPECT_EQ(count(crash, "child"), 3);
+  EXPECT_EQ(count(crash, "> step"), 3);  // its measured calls
+  EXPECT_EQ(count(crash, "< step"), 3);
+  EXPECT_EQ(count(exit, "parent"), 3);
+  EXPECT_EQ(count(exit, "child"), 0);
+  EXPECT_EQ(count(exit, "> step"), 0);
+}
+
+TEST_F(TickOutput, ACrashDumpThatCannotBeWrittenSaysSoOnStderr) {
+  const fs::path full = dir / "full";
+  perf::testing::make_character_device(full, 1, 7);
+  const perf::testing::probe_result result =
+      perf::testing::run_probe_program(PERF_TICK_PROBE, "PERF_REPORT=off PERF_TICKLOG=" + full.string(), "abort");
+  expect_killed_by(result.status, SIGABRT);
+  EXPECT_NE(result.output.find("perf: the crash dump to '" + full.string() + "' is cut short: no space left on device\n"),
+            std::string::npos)
+      << result.output;
+}
+
+TEST_F(TickOutput, ACrashDumpCutShortByAFileSizeLimitEndsWithAMarkerLine) {
+  const fs::path path = dir / "crash.txt";
+  const perf::testing::probe_result result =
+      perf::testing::run_probe_program(PERF_TICK_PROBE, "PERF_REPORT=off PERF_TICKLOG=" + path.string(), "abort-fsize");
+  expect_killed_by(result.status, SIGABRT);
+  const std::string text = read_file(path);
+  const std::string marker = "\n# perf: the dump is cut short here: file too large\n";
+  EXPECT_EQ(text.size(), 4096u);
+  ASSERT_GE(text.size(), marker.size());
+  EXPECT_EQ(text.substr(text.size() - marker.size()), marker);
+  EXPECT_NE(result.output.find("perf: the crash dump to '" + path.string() +
+                               "' is cut short: file too large; its last line says where\n"),
+            std::string::npos)
+      << result.output;
 }
 
 }  // namespace

@@ -12,8 +12,16 @@
 //   tick_probe churn     70 threads, one after the other, each ticks 1..3 and exits
 //   tick_probe abort     ticks 1..3, then abort()
 //   tick_probe dump PATH ticks 1..2, perf::dump_ticks(PATH), tick 3
+//   tick_probe fork-abort
+//                        ticks 1..3 "parent"; a forked child ticks 1..3 "child", calls step(1..3)
+//                        and aborts; the parent waits for it and exits
+//   tick_probe abort-fsize
+//                        files limited to 4096 bytes (SIGXFSZ ignored), 1000 ticks "filler", abort()
 #include <pthread.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -108,6 +116,22 @@ int main(int argc, char** argv) {
       }).join();
   } else if (mode == "abort") {
     for (int i = 1; i <= 3; ++i) perf::tick(i);
+    std::abort();
+  } else if (mode == "fork-abort") {
+    for (int i = 1; i <= 3; ++i) perf::tick(i, "parent");
+    const pid_t child = fork();
+    if (child == 0) {
+      for (int i = 1; i <= 3; ++i) perf::tick(i, "child");
+      for (int i = 1; i <= 3; ++i) step(i);
+      std::abort();
+    }
+    int status = 0;
+    if (child < 0 || waitpid(child, &status, 0) != child) return 1;
+  } else if (mode == "abort-fsize") {
+    signal(SIGXFSZ, SIG_IGN);
+    const rlimit limit = {4096, 4096};
+    if (setrlimit(RLIMIT_FSIZE, &limit) != 0) return 1;
+    for (int i = 1; i <= 1000; ++i) perf::tick(i, "filler");
     std::abort();
   } else if (mode == "dump" && argc > 2) {
     perf::tick(1);
