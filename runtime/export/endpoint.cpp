@@ -71,8 +71,17 @@ http_reply endpoint::answer(const http_request& request) {
   if (path == "/debug/pprof/profile")
     return window(request, 30, start_profile_window, "application/octet-stream",
                   "sampling is off (PERF_SAMPLE_HZ=0)\n");
-  if (path == "/trace")
-    return window(request, 1, start_trace_window, "application/json", "the tick log is off (PERF_TICKS=off)\n");
+  if (path == "/trace") {
+    if (trace_under_way_) return {text(503, "another /trace is under way; one at a time\n"), {}, {}};
+    http_reply reply = window(request, 1, start_trace_window, "application/json", "the tick log is off (PERF_TICKS=off)\n");
+    if (!reply.later) return reply;
+    // The reply holds the slot until the transport lets it go: answered and sent,
+    // refused, or the program exiting.
+    auto slot = std::shared_ptr<bool>(&trace_under_way_, [](bool* taken) { *taken = false; });
+    trace_under_way_ = true;
+    reply.later = [later = std::move(reply.later), slot] { return later(); };
+    return reply;
+  }
   if (path == "/") return {text(200, index_page), {}, {}};
   return {text(404, "not found; see /\n"), {}, {}};
 }

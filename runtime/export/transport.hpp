@@ -51,8 +51,12 @@ class http_handler {
 };
 
 struct transport_limits {
-  unsigned idle_timeout_s = 10;       // a connection that sends nothing for this long is closed
-  unsigned max_connections = 64;      // beyond: refused
+  // From connecting, or from the end of the previous response, to the end of the
+  // request's headers; beyond: closed, however steadily its bytes come.
+  unsigned request_timeout_s = 10;
+  unsigned idle_timeout_s = 10;       // a response the client takes nothing of for this long: closed
+  // Beyond: the connection waiting longest for its request is closed.
+  unsigned max_connections = 64;
   unsigned max_delayed = 8;           // replies waiting for their `delay` at once; beyond: 503
   unsigned request_memory = 32768;    // per connection, for the request line and headers; beyond: 431
 };

@@ -12,6 +12,14 @@ function(perf_add_export_tests label runtime)
   target_link_options(export_tests_${label} PRIVATE -Wl,--no-as-needed)
   gtest_discover_tests(export_tests_${label} TEST_PREFIX "${label}." DISCOVERY_MODE PRE_TEST
     PROPERTIES ENVIRONMENT "PERF_REPORT=off;${PERF_SANITIZER_ENVIRONMENT}" LABELS ${label})
+  # Hundreds of connections opened and reopened for a few seconds: alone, so that a
+  # busy machine does not stretch the one-second bound it checks.
+  add_executable(export_hostile_tests_${label} ${dir}/hostile_clients_test.cpp)
+  target_link_libraries(export_hostile_tests_${label} PRIVATE ${runtime} perf_export GTest::gtest_main)
+  target_compile_options(export_hostile_tests_${label} PRIVATE ${PERF_WARNINGS} ${flags})
+  target_link_options(export_hostile_tests_${label} PRIVATE -Wl,--no-as-needed)
+  gtest_discover_tests(export_hostile_tests_${label} TEST_PREFIX "${label}." DISCOVERY_MODE PRE_TEST
+    PROPERTIES ENVIRONMENT "PERF_REPORT=off;${PERF_SANITIZER_ENVIRONMENT}" LABELS ${label} RUN_SERIAL TRUE)
 endfunction()
 
 # A program's view (plain only): the shared libperfrt loading libperfexport from its

@@ -50,6 +50,7 @@ class Server : public ::testing::Test {
     // Short enough for the slow-client test, long enough for a client that a loaded
     // machine (or a sanitizer) holds up between connecting and sending.
     limits.idle_timeout_s = 3;
+    limits.request_timeout_s = request_timeout_s;
     limits.max_connections = 400;
     limits.max_delayed = 2;
     limits.request_memory = 8192;
@@ -61,6 +62,7 @@ class Server : public ::testing::Test {
   }
 
   listen_address address;
+  static constexpr unsigned request_timeout_s = 2;
 };
 
 TEST_F(Server, MetricsCountEveryCall) {
@@ -156,6 +158,20 @@ TEST_F(Server, ASlowClientIsDroppedAfterTheTimeoutAndOthersAreServedMeanwhile) {
   ASSERT_TRUE(slow.send_all("GET /metrics HTTP/1.1\r\nHost: x\r\n"));  // never finished
   EXPECT_EQ(get("/metrics").status, 200);
   EXPECT_TRUE(slow.closed_by_server(10s));
+}
+
+// A request that never ends is closed at its deadline, however steadily its bytes
+// trickle in (each byte would restart an idle timeout).
+TEST_F(Server, ATricklingRequestIsClosedAtItsDeadline) {
+  connection slow(address.port);
+  ASSERT_TRUE(slow.send_all("GET /metrics HTTP/1.1\r\nHost: x\r\n"));
+  const auto sent = std::chrono::steady_clock::now();
+  bool closed = false;
+  while (!closed && std::chrono::steady_clock::now() - sent < 8s) {
+    closed = slow.closed_by_server(200ms) || !slow.send_all("X");
+  }
+  EXPECT_TRUE(closed) << "a request that never ends is closed after its " << request_timeout_s << " s";
+  EXPECT_EQ(get("/metrics").status, 200);
 }
 
 TEST_F(Server, ManyClientsAtOnce) {
@@ -259,10 +275,32 @@ TEST_F(Server, ATraceHoldsOnlyTheEventsOfItsWindow) {
 
 TEST_F(Server, TooManyWaitingRepliesAreRefused) {
   std::vector<std::thread> waiting;
-  for (int i = 0; i < 2; ++i) waiting.emplace_back([&] { EXPECT_EQ(get("/trace?seconds=2").status, 200); });
+  for (int i = 0; i < 2; ++i)
+    waiting.emplace_back([&] { EXPECT_EQ(get("/debug/pprof/profile?seconds=2").status, 200); });
   std::this_thread::sleep_for(300ms);
-  EXPECT_EQ(get("/trace?seconds=1").status, 503);
+  const http_result refused = get("/debug/pprof/profile?seconds=1");
+  EXPECT_EQ(refused.status, 503);
+  EXPECT_EQ(refused.body, "too many profiles or traces under way; try again later\n");
   for (std::thread& t : waiting) t.join();
+}
+
+// A trace copies every thread's tick ring: one at a time, the others refused at
+// once, and the other pages answered meanwhile.
+TEST_F(Server, OneTraceAtATimeAndTheOtherPagesMeanwhile) {
+  std::thread first([&] { EXPECT_EQ(get("/trace?seconds=2").status, 200); });
+  std::this_thread::sleep_for(300ms);
+  std::vector<std::thread> more;
+  for (int i = 0; i < 4; ++i)
+    more.emplace_back([&] {
+      const http_result r = get("/trace?seconds=1");
+      EXPECT_EQ(r.status, 503);
+      EXPECT_EQ(r.body, "another /trace is under way; one at a time\n");
+    });
+  for (std::thread& t : more) t.join();
+  EXPECT_EQ(get("/metrics").status, 200);
+  EXPECT_EQ(get("/").status, 200);
+  first.join();
+  EXPECT_EQ(get("/trace?seconds=1").status, 200) << "the first trace's reply gave its place back";
 }
 
 TEST_F(Server, TheServerThreadIsNotInWhatItServes) {
@@ -294,6 +332,7 @@ TEST_F(Server, UnixSocketsAndIPv6) {
   start(path.c_str());
   EXPECT_EQ(get("/metrics").status, 200);
   stop_server();
+  EXPECT_NE(access(path.c_str(), F_OK), 0) << "the socket the server made is removed when it stops";
   start("[::1]:0");
   int fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in6 a{};
