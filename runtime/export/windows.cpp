@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "core/settings.hpp"
+#include "core/thread_name.hpp"
 #include "sampler/profile.hpp"
 #include "sampler/profile_formats.hpp"
 #include "sampler/sampler.hpp"
@@ -20,7 +21,7 @@ std::optional<std::function<std::string()>> start_profile_window() {
   auto before = std::make_shared<const stack_counts>(count_stacks(*table));
   return [table, before] {
     const profile p = collect_profile(*table, sampling_hz(), current_sample_config().clock, before.get());
-    return gzip(encode_pprof(p));
+    return gzip(encode_pprof(p, known_thread_names()));
   };
 }
 

@@ -2,13 +2,17 @@
 // pages, and what it does with bad, slow, many and vanishing clients.
 #include "export/server.hpp"
 
+#include <pthread.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <atomic>
 #include <deque>
+#include <map>
 #include <random>
 #include <set>
 #include <thread>
@@ -254,6 +258,105 @@ TEST_F(Server, AProfileOfTheNextSecondsWhileOtherRequestsAreServed) {
   profile_client.join();
   busy = false;
   worker.join();
+}
+
+std::string gunzip(const std::string& data) {
+  z_stream stream{};
+  inflateInit2(&stream, 16 + 15);
+  std::string out;
+  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  stream.avail_in = static_cast<uInt>(data.size());
+  int status = Z_OK;
+  while (status == Z_OK) {
+    char buffer[65536];
+    stream.next_out = reinterpret_cast<Bytef*>(buffer);
+    stream.avail_out = sizeof buffer;
+    status = inflate(&stream, Z_NO_FLUSH);
+    out.append(buffer, sizeof buffer - stream.avail_out);
+  }
+  inflateEnd(&stream);
+  EXPECT_EQ(status, Z_STREAM_END);
+  return out;
+}
+
+// The protobuf wire format's fields of one message: number -> varints and bytes.
+struct proto_fields {
+  std::multimap<unsigned, uint64_t> varints;
+  std::multimap<unsigned, std::string> bytes;
+};
+
+proto_fields decode(const std::string& message) {
+  proto_fields fields;
+  size_t at = 0;
+  const auto varint = [&] {
+    uint64_t value = 0;
+    for (unsigned shift = 0; at < message.size(); shift += 7) {
+      const auto byte = static_cast<unsigned char>(message[at++]);
+      value |= uint64_t{byte & 0x7fu} << shift;
+      if ((byte & 0x80) == 0) break;
+    }
+    return value;
+  };
+  while (at < message.size()) {
+    const uint64_t tag = varint();
+    const auto number = static_cast<unsigned>(tag >> 3);
+    if ((tag & 7) == 0) {
+      fields.varints.emplace(number, varint());
+    } else if ((tag & 7) == 2) {
+      const uint64_t length = varint();
+      fields.bytes.emplace(number, message.substr(at, length));
+      at += length;
+    } else {
+      ADD_FAILURE() << "wire type " << (tag & 7);
+      break;
+    }
+  }
+  return fields;
+}
+
+// Each sample's labels, "key=value" (a number's value in decimal), in order.
+std::vector<std::vector<std::string>> sample_labels(const std::string& profile) {
+  const proto_fields top = decode(profile);
+  std::vector<std::string> strings;
+  for (auto [it, end] = top.bytes.equal_range(6); it != end; ++it) strings.push_back(it->second);  // string_table
+  std::vector<std::vector<std::string>> samples;
+  for (auto [it, end] = top.bytes.equal_range(2); it != end; ++it) {  // sample
+    samples.emplace_back();
+    const proto_fields sample = decode(it->second);
+    for (auto [label, last] = sample.bytes.equal_range(3); label != last; ++label) {
+      const proto_fields l = decode(label->second);
+      const std::string key = strings.at(l.varints.find(1)->second);
+      const auto str = l.varints.find(2);
+      samples.back().push_back(key + "=" +
+                               (str != l.varints.end() ? strings.at(str->second) : std::to_string(l.varints.find(3)->second)));
+    }
+  }
+  return samples;
+}
+
+// pprof's labels carry each sample's thread id and the thread's name, so that a
+// profile can be filtered by `-tagfocus thread_name=...`, the same from run to run.
+TEST_F(Server, AProfileLabelsEachSampleWithItsThreadsName) {
+  std::atomic<bool> busy{true};
+  std::atomic<long> worker_tid{0};
+  std::thread worker([&] {
+    pthread_setname_np(pthread_self(), "prof-worker");
+    worker_tid = syscall(SYS_gettid);
+    while (busy) counted();
+  });
+  const http_result r = get("/debug/pprof/profile?seconds=1");
+  busy = false;
+  worker.join();
+  ASSERT_EQ(r.status, 200) << r.head;
+  const std::string wanted_id = "thread=" + std::to_string(worker_tid);
+  size_t named = 0, worker_samples = 0;
+  for (const std::vector<std::string>& labels : sample_labels(gunzip(r.body))) {
+    if (std::find(labels.begin(), labels.end(), wanted_id) == labels.end()) continue;
+    ++worker_samples;
+    named += std::count(labels.begin(), labels.end(), "thread_name=prof-worker");
+  }
+  ASSERT_GT(worker_samples, 0u) << "the busy thread was sampled";
+  EXPECT_EQ(named, worker_samples) << "every sample of the worker names it";
 }
 
 TEST_F(Server, ATraceHoldsOnlyTheEventsOfItsWindow) {
