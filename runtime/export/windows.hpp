@@ -3,6 +3,7 @@
 #ifndef PERF_RUNTIME_EXPORT_WINDOWS_HPP
 #define PERF_RUNTIME_EXPORT_WINDOWS_HPP
 
+#include <cstddef>
 #include <functional>
 #include <optional>
 #include <string>
@@ -13,9 +14,16 @@ namespace perf::runtime {
 // after that, as a gzipped pprof profile.proto. Nothing when sampling is off.
 std::optional<std::function<std::string()>> start_profile_window();
 
-// Remembers the time now and returns what gives every tick-log event logged after
-// it, as Chrome Trace Event JSON. Nothing when the tick log is off.
-std::optional<std::function<std::string()>> start_trace_window();
+// A body written as it is sent: each call writes at most `room` bytes to `out` and
+// returns how many, 0 once it is complete (http_response::stream).
+using body_writer = std::function<size_t(char* out, size_t room)>;
+
+// Remembers the time now and returns what gives, when the window ends, the
+// tick-log events logged since that the rings still hold, as Chrome Trace Event
+// JSON written a thread at a time: each ring is read when its turn comes, and what
+// is held at once is one ring's events (96 bytes each) and their JSON. Nothing when
+// the tick log is off.
+std::optional<std::function<body_writer()>> start_trace_window();
 
 }  // namespace perf::runtime
 

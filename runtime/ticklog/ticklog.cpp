@@ -97,30 +97,64 @@ uint64_t rings_kept_after_exit(uint64_t capacity) {
   return std::clamp<uint64_t>(budget / events_bytes(capacity), 64, 4096);
 }
 
+namespace {
+
+// Every thread that logged, exited ones first, as visit(thread, record, dropped):
+// `record` is its ring, null when the ring went to a newer thread (then `dropped`
+// counts its events). Under the thread list's lock.
+template <typename Visit>
+void for_each_tick_log(const thread_list& threads, Visit visit) {
+  const exited_rings& gone = exited();
+  auto ring = gone.rings.begin();  // in the order of their threads
+  for (size_t i = 0; i < threads.exited.size(); ++i) {
+    const uint64_t dropped = i < gone.counts.size() ? gone.counts[i].dropped : 0;
+    tick_source thread{threads.exited[i].tid, threads.exited[i].name, nullptr, true};
+    if (ring != gone.rings.end() && ring->thread == i)
+      thread.ring = (ring++)->record;
+    else if (dropped == 0)
+      continue;  // it logged nothing
+    visit(std::move(thread), dropped);
+  }
+  for (const thread_record* thread : threads.living)
+    if (thread->state.ring != nullptr) visit(tick_source{thread->tid, thread_name(thread->tid), record_of(thread->state.ring), false}, 0);
+}
+
+}  // namespace
+
 tick_view collect_ticks(const detail::tick_ring* caller) {
   tick_view view;
   visit_threads([&](const thread_list& threads) {
     view.sites = copy_sites();
-    const exited_rings& gone = exited();
-    auto ring = gone.rings.begin();  // in the order of their threads
-    for (size_t i = 0; i < threads.exited.size(); ++i) {
-      thread_ticks ticks{threads.exited[i].tid, threads.exited[i].name, {}};
-      const uint64_t dropped = i < gone.counts.size() ? gone.counts[i].dropped : 0;
-      if (ring != gone.rings.end() && ring->thread == i)
-        ticks.contents = copy_events((ring++)->record->ring, true);
-      else if (dropped != 0)
-        ticks.contents.dropped = dropped;  // its ring went to a newer thread
+    for_each_tick_log(threads, [&](tick_source thread, uint64_t dropped) {
+      thread_ticks ticks{thread.tid, std::move(thread.name), {}};
+      if (thread.ring != nullptr)
+        ticks.contents = copy_events(thread.ring->ring, thread.exited || &thread.ring->ring == caller);
       else
-        continue;  // it logged nothing
+        ticks.contents.dropped = dropped;
       view.threads.push_back(std::move(ticks));
-    }
-    for (const thread_record* thread : threads.living) {
-      if (thread->state.ring == nullptr) continue;
-      view.threads.push_back(
-          {thread->tid, thread_name(thread->tid), copy_events(*thread->state.ring, thread->state.ring == caller)});
-    }
+    });
   });
   return view;
+}
+
+std::vector<tick_source> tick_sources() {
+  std::vector<tick_source> sources;
+  visit_threads([&](const thread_list& threads) {
+    for_each_tick_log(threads, [&](tick_source thread, uint64_t) {
+      if (thread.ring != nullptr) sources.push_back(std::move(thread));
+    });
+  });
+  return sources;
+}
+
+ring_contents copy_ticks(const tick_source& source) {
+  ring_contents contents;
+  // Under the lock: a ring passes to a newer thread only in an attach hook.
+  visit_threads([&](const thread_list&) {
+    if (__atomic_load_n(&source.ring->tid, __ATOMIC_RELAXED) == source.tid)
+      contents = copy_events(source.ring->ring, source.exited);
+  });
+  return contents;
 }
 
 }  // namespace perf::runtime

@@ -364,6 +364,7 @@ TEST_F(Server, ATraceHoldsOnlyTheEventsOfItsWindow) {
   std::thread tracer([&] {
     const http_result r = get("/trace?seconds=1");
     ASSERT_EQ(r.status, 200) << r.head;
+    EXPECT_NE(r.head.find("Transfer-Encoding: chunked"), std::string::npos) << "written a thread at a time: " << r.head;
     const nlohmann::json trace = nlohmann::json::parse(r.body);
     std::set<std::string> names;
     for (const auto& e : trace["traceEvents"])
