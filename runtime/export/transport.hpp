@@ -20,16 +20,19 @@ struct http_request {
   std::vector<std::pair<std::string, std::string>> query;  // decoded arguments, in order
 };
 
+// A body written as it is sent: each call writes at most `room` bytes to `out` and
+// returns how many, 0 once the body is complete.
+using body_writer = std::function<size_t(char* out, size_t room)>;
+
 struct http_response {
   int status = 200;
   std::string content_type;
   std::string body;
   std::string allow;  // the Allow header of a 405; empty: none
   // When set, the body is what this writes instead of `body`, sent as it comes
-  // (chunked): each call writes at most `room` bytes to `out` and returns how many,
-  // 0 once the body is complete. Called on the server thread, until it returns 0 or
-  // the client goes; destroyed after the last call.
-  std::function<size_t(char* out, size_t room)> stream;
+  // (chunked). Called on the server thread, until it returns 0 or the client goes;
+  // destroyed after the last call.
+  body_writer stream;
 };
 
 // The answer to a request: `response` now, or, when `later` is set, what `later`

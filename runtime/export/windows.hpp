@@ -3,20 +3,17 @@
 #ifndef PERF_RUNTIME_EXPORT_WINDOWS_HPP
 #define PERF_RUNTIME_EXPORT_WINDOWS_HPP
 
-#include <cstddef>
 #include <functional>
 #include <optional>
 #include <string>
+
+#include "export/transport.hpp"
 
 namespace perf::runtime {
 
 // Remembers the samples taken so far and returns what gives the samples taken
 // after that, as a gzipped pprof profile.proto. Nothing when sampling is off.
 std::optional<std::function<std::string()>> start_profile_window();
-
-// A body written as it is sent: each call writes at most `room` bytes to `out` and
-// returns how many, 0 once it is complete (http_response::stream).
-using body_writer = std::function<size_t(char* out, size_t room)>;
 
 // Remembers the time now and returns what gives, when the window ends, the
 // tick-log events logged since that the rings still hold, as Chrome Trace Event

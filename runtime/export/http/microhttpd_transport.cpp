@@ -66,13 +66,11 @@ constexpr size_t stream_block_size = 64 * 1024;
 
 void free_body(void* body) { delete static_cast<std::string*>(body); }
 
-using body_stream = std::function<size_t(char*, size_t)>;
-
-void free_stream(void* stream) { delete static_cast<body_stream*>(stream); }
+void free_stream(void* stream) { delete static_cast<body_writer*>(stream); }
 
 ssize_t read_stream(void* stream, uint64_t, char* out, size_t room) {
   try {
-    const size_t n = (*static_cast<body_stream*>(stream))(out, room);
+    const size_t n = (*static_cast<body_writer*>(stream))(out, room);
     return n == 0 ? MHD_CONTENT_READER_END_OF_STREAM : static_cast<ssize_t>(n);
   } catch (const std::exception&) {
     return MHD_CONTENT_READER_END_WITH_ERROR;
@@ -83,7 +81,7 @@ ssize_t read_stream(void* stream, uint64_t, char* out, size_t room) {
 // stream writes into the connection's buffer as MHD sends.
 MHD_Response* create_response(http_response& r) {
   if (r.stream) {
-    auto* stream = new body_stream(std::move(r.stream));
+    auto* stream = new body_writer(std::move(r.stream));
     MHD_Response* response =
         MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, stream_block_size, read_stream, stream, free_stream);
     if (response == nullptr) delete stream;
@@ -136,12 +134,13 @@ MHD_Result on_request(void* self, MHD_Connection* connection, const char* url, c
                       const char*, size_t* upload_size, void** state) {
   transport& t = *static_cast<transport*>(self);
   if (auto* resumed = static_cast<delayed_reply*>(*state)) return queue(connection, std::move(resumed->response));
-  if (*upload_size == 0)  // the first call for this request: its headers are in
-    if (open_connections::entry* e = entry_of(connection)) t.connections.answering(e, steady::now());
   if (*upload_size != 0) {  // a body nobody asked for: the reply (405) is queued already
     *upload_size = 0;
     return MHD_YES;
   }
+  // The request's headers are in: the request deadline no longer applies, nor is it
+  // closed to make room.
+  if (open_connections::entry* e = entry_of(connection)) t.connections.answering(e, steady::now());
   http_request request;
   request.method = method;
   request.path = url;
