@@ -14,6 +14,10 @@
 //               same ratio between two rounds without, which is the noise
 //   symbols     the first report snapshot (/report: it symbolizes every sampled address)
 //               / the next (only new addresses)
+//   trace       one /trace of 32 threads whose rings are full of events of its window:
+//               how much the process's peak memory grows (the client counts the bytes
+//               and keeps none), and the slowest answer to / a client asks for every
+//               20 ms meanwhile
 // Each target's line says "met" or "NOT MET".
 // Run: build/bench/export_bench
 #include <time.h>
@@ -152,6 +156,59 @@ double copy_ms(size_t bytes, int rounds) {
   return median(ms);
 }
 
+// The process's resident memory in kB, now ("VmRSS:") or at its peak ("VmHWM:").
+long memory_kb(const char* key) {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind(key, 0) == 0) return std::atol(line.c_str() + std::strlen(key));
+  return -1;
+}
+
+void trace_cost(uint16_t port) {
+  perf::detail::site site{"bench::traced", "/src/bench/trace.cpp", 1, 0};
+  std::atomic<bool> window_open{false}, done{false};
+  std::atomic<int> rings_made{0};
+  std::vector<std::thread> threads;
+  // 40,000 calls, 80,000 events, fill a ring of 65,536: once before the window (the
+  // ring's memory is the program's, not the trace's), once in it.
+  const auto fill_ring = [&] {
+    for (int call = 0; call < 40000; ++call) perf::detail::basic_scope<true> scope(site);
+  };
+  for (int i = 0; i < 32; ++i)
+    threads.emplace_back([&] {
+      fill_ring();
+      ++rings_made;
+      while (!window_open) std::this_thread::sleep_for(1ms);
+      fill_ring();
+      while (!done) std::this_thread::sleep_for(10ms);
+    });
+  while (rings_made < 32) std::this_thread::sleep_for(1ms);
+  std::ofstream("/proc/self/clear_refs") << "5";  // the peak starts again from now
+  const long before_kb = memory_kb("VmRSS:");
+  size_t trace_bytes = 0;
+  std::thread tracer([&] {
+    perf::testing::connection c(port);
+    c.send_all("GET /trace?seconds=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    for (std::string piece; !(piece = c.receive(10s, 1 << 16)).empty();) trace_bytes += piece.size();
+  });
+  std::this_thread::sleep_for(100ms);
+  window_open = true;
+  double slowest_ms = 0;
+  for (int i = 0; i < 150; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    if (perf::testing::http_get(port, "/").status != 200) std::fprintf(stderr, "/ failed\n");
+    slowest_ms = std::max(slowest_ms, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    std::this_thread::sleep_for(20ms);
+  }
+  tracer.join();
+  done = true;
+  for (std::thread& t : threads) t.join();
+  std::printf("trace of 32 full rings (%.0f MB of JSON): peak memory +%.0f MB; / answered within %.1f ms meanwhile\n",
+              static_cast<double>(trace_bytes) / 1e6, static_cast<double>(memory_kb("VmHWM:") - before_kb) / 1024,
+              slowest_ms);
+}
+
 }  // namespace
 
 int main() {
@@ -227,6 +284,7 @@ int main() {
   const double large_scrape = scrape_cpu_seconds(port, 10);
   std::printf("scrape every second, 10,000 functions x 16 threads: %.2f ms of CPU = %.3f%% of a second\n", large_scrape * 1e3,
               large_scrape * 100);
+  trace_cost(port);
   perf::runtime::stop_server();
   return 0;
 }

@@ -3,6 +3,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "core/threads.hpp"
+
 namespace perf::runtime {
 
 std::string thread_name(long tid) {
@@ -15,6 +17,15 @@ std::string thread_name(long tid) {
   std::string text(name, got > 0 ? static_cast<size_t>(got) : 0);
   if (!text.empty() && text.back() == '\n') text.pop_back();
   return text;
+}
+
+std::map<long, std::string> known_thread_names() {
+  std::map<long, std::string> names;
+  visit_threads([&](const thread_list& threads) {
+    for (const exited_thread& thread : threads.exited) names[thread.tid] = thread.name;
+    for (const thread_record* thread : threads.living) names[thread->tid] = thread_name(thread->tid);
+  });
+  return names;
 }
 
 }  // namespace perf::runtime

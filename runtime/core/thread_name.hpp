@@ -2,6 +2,7 @@
 #ifndef PERF_RUNTIME_CORE_THREAD_NAME_HPP
 #define PERF_RUNTIME_CORE_THREAD_NAME_HPP
 
+#include <map>
 #include <string>
 
 namespace perf::runtime {
@@ -11,6 +12,11 @@ namespace perf::runtime {
 // lives. Any thread may ask about any other: the name is read from
 // /proc/self/task/<tid>/comm, as pthread_getname_np reads another thread's.
 std::string thread_name(long tid);
+
+// The names of the threads the thread list knows, by tid: an exited thread's as it
+// was when it exited, a living one's now (a living thread's wins over an exited one
+// whose tid it reuses). Takes the thread list's lock.
+std::map<long, std::string> known_thread_names();
 
 }  // namespace perf::runtime
 

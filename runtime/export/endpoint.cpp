@@ -37,17 +37,28 @@ std::optional<unsigned> window_seconds(const http_request& request, unsigned fal
   return fallback;
 }
 
-http_reply window(const http_request& request, unsigned default_seconds,
-                  std::optional<std::function<std::string()>> (*start)(), const char* content_type,
+// A reply after the `seconds` of the request: `start()` begins the window (nothing
+// when it cannot: 404), what it returns gives the body when the window ends, and
+// `respond` makes that body the response.
+template <typename Start, typename Respond>
+http_reply window(const http_request& request, unsigned default_seconds, Start start, Respond respond,
                   const char* unavailable) {
   const std::optional<unsigned> seconds = window_seconds(request, default_seconds);
   if (!seconds) return {text(400, "seconds must be a whole number from 1 to 300\n"), {}, {}};
-  std::optional<std::function<std::string()>> finish = start();
+  auto finish = start();
   if (!finish) return {text(404, unavailable), {}, {}};
   http_reply reply;
   reply.delay = std::chrono::seconds(*seconds);
-  reply.later = [finish = std::move(*finish), content_type] { return http_response{200, content_type, finish(), {}, {}}; };
+  reply.later = [finish = std::move(*finish), respond] { return respond(finish()); };
   return reply;
+}
+
+http_response profile_response(std::string body) { return {200, "application/octet-stream", std::move(body), {}, {}}; }
+
+http_response trace_response(body_writer body) {
+  http_response response{200, "application/json", {}, {}, {}};
+  response.stream = std::move(body);
+  return response;
 }
 
 }  // namespace
@@ -69,10 +80,18 @@ http_reply endpoint::answer(const http_request& request) {
   if (path == "/report") return {{200, "text/plain; charset=utf-8", format_text(served_snapshot()), {}, {}}, {}, {}};
   if (path == "/report.json") return {{200, "application/json", format_json(served_snapshot()), {}, {}}, {}, {}};
   if (path == "/debug/pprof/profile")
-    return window(request, 30, start_profile_window, "application/octet-stream",
-                  "sampling is off (PERF_SAMPLE_HZ=0)\n");
-  if (path == "/trace")
-    return window(request, 1, start_trace_window, "application/json", "the tick log is off (PERF_TICKS=off)\n");
+    return window(request, 30, start_profile_window, profile_response, "sampling is off (PERF_SAMPLE_HZ=0)\n");
+  if (path == "/trace") {
+    if (trace_under_way_) return {text(503, "another /trace is under way; one at a time\n"), {}, {}};
+    http_reply reply = window(request, 1, start_trace_window, trace_response, "the tick log is off (PERF_TICKS=off)\n");
+    if (!reply.later) return reply;
+    // The reply holds the slot until the transport lets it go: answered and sent,
+    // refused, or the program exiting.
+    auto slot = std::shared_ptr<bool>(&trace_under_way_, [](bool* taken) { *taken = false; });
+    trace_under_way_ = true;
+    reply.later = [later = std::move(reply.later), slot] { return later(); };
+    return reply;
+  }
   if (path == "/") return {text(200, index_page), {}, {}};
   return {text(404, "not found; see /\n"), {}, {}};
 }

@@ -9,10 +9,16 @@ namespace perf::runtime {
 // Answers GET and HEAD of /metrics, /report, /report.json, /debug/pprof/profile and
 // /trace, and / (an index); 404 for other paths, 405 for other methods, 400 for a
 // bad `seconds`. Nothing of a request reaches a file or a shell: it only picks a
-// page and a duration.
+// page and a duration. One /trace at a time (it copies every thread's tick ring):
+// another gets 503 until the first's reply is sent.
 class endpoint final : public http_handler {
  public:
   http_reply answer(const http_request& request) override;
+
+ private:
+  // Taken from the request to the end of its reply; the server thread alone
+  // touches it, and the thread that stops the server once it has joined it.
+  bool trace_under_way_ = false;
 };
 
 }  // namespace perf::runtime

@@ -23,6 +23,16 @@ std::optional<uint16_t> parse_port(std::string_view text) {
 
 std::string quoted(std::string_view text) { return "PERF_LISTEN='" + std::string(text) + "'"; }
 
+// Whether a process listens on the Unix socket at `un`: only a connect() that is
+// refused says it is stale (a full backlog, EAGAIN, says it lives).
+bool someone_listens(const sockaddr_un& un) {
+  const int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (probe < 0) return true;  // cannot tell: leave it alone
+  const bool refused = connect(probe, reinterpret_cast<const sockaddr*>(&un), sizeof un) != 0 && errno == ECONNREFUSED;
+  close(probe);
+  return !refused;
+}
+
 }  // namespace
 
 std::optional<listen_address> parse_listen_address(std::string_view text, std::string& error) {
@@ -95,7 +105,13 @@ int open_listen_socket(listen_address& address, std::string& error) {
     std::memcpy(un->sun_path, address.path.c_str(), address.path.size() + 1);
     length = sizeof(sockaddr_un);
     struct stat existing;
-    if (lstat(address.path.c_str(), &existing) == 0 && S_ISSOCK(existing.st_mode)) unlink(address.path.c_str());
+    if (lstat(address.path.c_str(), &existing) == 0 && S_ISSOCK(existing.st_mode)) {
+      if (someone_listens(*un)) {
+        error = "cannot listen on " + address.path + ": another process is listening there";
+        return -1;
+      }
+      unlink(address.path.c_str());
+    }
   } else if (address.kind == listen_address::family::inet6) {
     domain = AF_INET6;
     auto* in6 = reinterpret_cast<sockaddr_in6*>(&storage);
@@ -123,10 +139,21 @@ int open_listen_socket(listen_address& address, std::string& error) {
     close(fd);
     return -1;
   }
+  struct stat created;
+  if (domain == AF_UNIX && stat(address.path.c_str(), &created) == 0) address.socket_file = {created.st_dev, created.st_ino};
   if (domain != AF_UNIX && getsockname(fd, reinterpret_cast<sockaddr*>(&storage), &length) == 0)
     address.port = ntohs(domain == AF_INET6 ? reinterpret_cast<sockaddr_in6*>(&storage)->sin6_port
                                             : reinterpret_cast<sockaddr_in*>(&storage)->sin_port);
   return fd;
+}
+
+void remove_socket_file(const listen_address& address) {
+  struct stat now;
+  if (address.kind != listen_address::family::unix_socket || !address.socket_file ||
+      lstat(address.path.c_str(), &now) != 0 || !S_ISSOCK(now.st_mode) ||
+      std::make_pair(now.st_dev, now.st_ino) != *address.socket_file)
+    return;
+  unlink(address.path.c_str());
 }
 
 }  // namespace perf::runtime

@@ -2,10 +2,13 @@
 #ifndef PERF_RUNTIME_EXPORT_LISTEN_ADDRESS_HPP
 #define PERF_RUNTIME_EXPORT_LISTEN_ADDRESS_HPP
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace perf::runtime {
 
@@ -16,6 +19,9 @@ struct listen_address {
   uint16_t port = 0;  // 0: any free port
   std::string path;  // the Unix socket's
   bool loopback = true;
+  // The socket file open_listen_socket made (device, inode), which
+  // remove_socket_file removes: not one that another process put there since.
+  std::optional<std::pair<dev_t, ino_t>> socket_file;
 };
 
 // PERF_LISTEN's value: "PORT" or ":PORT" (127.0.0.1), "IPV4:PORT", "localhost:PORT",
@@ -29,9 +35,15 @@ std::optional<listen_address> parse_listen_address(std::string_view text, std::s
 std::string describe(const listen_address& address);
 
 // A socket bound to `address` and listening, close-on-exec; -1 with `error` set when
-// it cannot be. A stale Unix socket file at the path is replaced (a socket file
-// only, never another kind of file). `address.port` becomes the bound port.
+// it cannot be. A Unix socket file at the path is replaced only when it is stale (a
+// connect() to it is refused): a live one, another process's, is left alone and
+// gives an error, as does any other kind of file. `address.port` becomes the bound
+// port; `address.socket_file` the Unix socket file made.
 int open_listen_socket(listen_address& address, std::string& error);
+
+// Removes the Unix socket file open_listen_socket made for `address`, if it is
+// still there; nothing for other addresses.
+void remove_socket_file(const listen_address& address);
 
 }  // namespace perf::runtime
 

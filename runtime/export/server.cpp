@@ -30,6 +30,7 @@ struct running_server {
   transport* handle = nullptr;
   std::thread thread;
   endpoint pages;
+  listen_address address;  // its Unix socket file, if any, is removed when it stops
 };
 
 std::mutex server_mutex;
@@ -88,8 +89,10 @@ bool start_server(listen_address& address, const transport_limits& limits, std::
   if (fd < 0) return false;
   auto* s = new running_server;
   s->functions = functions;
+  s->address = address;
   s->handle = functions->open(fd, limits, s->pages, error);
   if (s->handle == nullptr) {
+    remove_socket_file(address);
     delete s;
     return false;
   }
@@ -112,6 +115,7 @@ void stop_server() {
   server->functions->stop(server->handle);
   server->thread.join();
   server->functions->close(server->handle);
+  remove_socket_file(server->address);
   delete server;
   server = nullptr;
 }

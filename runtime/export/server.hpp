@@ -16,8 +16,9 @@ namespace perf::runtime {
 // left running then. At most one server per process: false while one runs.
 bool start_server(listen_address& address, const transport_limits& limits, std::string& error);
 
-// Stops the server thread and closes its connections and socket, if one runs;
-// requests under way get 503. Not from the server thread.
+// Stops the server thread and closes its connections and socket, if one runs, and
+// removes the Unix socket file it made; requests under way get 503. Not from the
+// server thread.
 void stop_server();
 
 }  // namespace perf::runtime

@@ -20,16 +20,19 @@ struct http_request {
   std::vector<std::pair<std::string, std::string>> query;  // decoded arguments, in order
 };
 
+// A body written as it is sent: each call writes at most `room` bytes to `out` and
+// returns how many, 0 once the body is complete.
+using body_writer = std::function<size_t(char* out, size_t room)>;
+
 struct http_response {
   int status = 200;
   std::string content_type;
   std::string body;
   std::string allow;  // the Allow header of a 405; empty: none
   // When set, the body is what this writes instead of `body`, sent as it comes
-  // (chunked): each call writes at most `room` bytes to `out` and returns how many,
-  // 0 once the body is complete. Called on the server thread, until it returns 0 or
-  // the client goes; destroyed after the last call.
-  std::function<size_t(char* out, size_t room)> stream;
+  // (chunked). Called on the server thread, until it returns 0 or the client goes;
+  // destroyed after the last call.
+  body_writer stream;
 };
 
 // The answer to a request: `response` now, or, when `later` is set, what `later`
@@ -51,8 +54,12 @@ class http_handler {
 };
 
 struct transport_limits {
-  unsigned idle_timeout_s = 10;       // a connection that sends nothing for this long is closed
-  unsigned max_connections = 64;      // beyond: refused
+  // From connecting, or from the end of the previous response, to the end of the
+  // request's headers; beyond: closed, however steadily its bytes come.
+  unsigned request_timeout_s = 10;
+  unsigned idle_timeout_s = 10;       // a response the client takes nothing of for this long: closed
+  // Beyond: the connection waiting longest for its request is closed.
+  unsigned max_connections = 64;
   unsigned max_delayed = 8;           // replies waiting for their `delay` at once; beyond: 503
   unsigned request_memory = 32768;    // per connection, for the request line and headers; beyond: 431
 };

@@ -7,15 +7,20 @@
 #include <optional>
 #include <string>
 
+#include "export/transport.hpp"
+
 namespace perf::runtime {
 
 // Remembers the samples taken so far and returns what gives the samples taken
 // after that, as a gzipped pprof profile.proto. Nothing when sampling is off.
 std::optional<std::function<std::string()>> start_profile_window();
 
-// Remembers the time now and returns what gives every tick-log event logged after
-// it, as Chrome Trace Event JSON. Nothing when the tick log is off.
-std::optional<std::function<std::string()>> start_trace_window();
+// Remembers the time now and returns what gives, when the window ends, the
+// tick-log events logged since that the rings still hold, as Chrome Trace Event
+// JSON written a thread at a time: each ring is read when its turn comes, and what
+// is held at once is one ring's events (96 bytes each) and their JSON. Nothing when
+// the tick log is off.
+std::optional<std::function<body_writer()>> start_trace_window();
 
 }  // namespace perf::runtime
 

@@ -20,7 +20,7 @@ constexpr unsigned type = 1, unit = 2;
 // Sample
 constexpr unsigned location_id = 1, value = 2, label = 3;
 // Label
-constexpr unsigned key = 1, num = 3;
+constexpr unsigned key = 1, str = 2, num = 3;
 // Mapping
 constexpr unsigned mapping_id = 1, memory_start = 2, memory_limit = 3, file_offset = 4, filename = 5, build_id = 6,
                    has_functions = 7, has_filenames = 8, has_line_numbers = 9, has_inline_frames = 10;
@@ -56,7 +56,7 @@ std::string value_type(string_table& strings, const std::string& type, const std
 
 }  // namespace
 
-std::string encode_pprof(const profile& p) {
+std::string encode_pprof(const profile& p, const std::map<long, std::string>& thread_names) {
   string_table strings;
   protobuf_writer out;
   const std::string time_type = clock_name(p.clock);
@@ -74,6 +74,12 @@ std::string encode_pprof(const profile& p) {
     thread.varint_field(field::key, strings("thread"));
     thread.varint_field(field::num, stack.tid);
     sample.bytes_field(field::label, thread.bytes());
+    if (const auto name = thread_names.find(stack.tid); name != thread_names.end() && !name->second.empty()) {
+      protobuf_writer named;
+      named.varint_field(field::key, strings("thread_name"));
+      named.varint_field(field::str, strings(name->second));
+      sample.bytes_field(field::label, named.bytes());
+    }
     out.bytes_field(field::sample, sample.bytes());
   }
 

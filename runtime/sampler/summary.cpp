@@ -7,6 +7,7 @@
 #include "core/sites.hpp"
 #include "core/snapshot.hpp"
 #include "core/startup.hpp"
+#include "core/thread_name.hpp"
 #include "core/warnings.hpp"
 #include "perf/sampler.hpp"
 #include "profile.hpp"
@@ -87,7 +88,7 @@ bool write_profile(const std::string& path) {
   std::string bytes;
   try {
     const runtime::profile p = current_profile();
-    bytes = ends_with(path, ".pb.gz") ? runtime::gzip(runtime::encode_pprof(p)) : runtime::format_folded(p);
+    bytes = ends_with(path, ".pb.gz") ? runtime::gzip(runtime::encode_pprof(p, runtime::known_thread_names())) : runtime::format_folded(p);
   } catch (const std::exception& e) {
     runtime::warn("cannot write the profile to '" + runtime::expand_path(path) + "': " + e.what());
     return false;

@@ -125,32 +125,63 @@ PERF_RUNTIME_ON_START(register_rings) {
   add_snapshot_part(add_tick_counts);
 }
 
+// Every thread that logged, exited ones first, as visit(thread, dropped): an exited
+// row's kept rings, each with its own thread's id, then what the row's other rings
+// held, gone to newer threads, as a source without a ring whose `dropped` counts
+// those events. Under the thread list's lock.
+template <typename Visit>
+void for_each_tick_log(const thread_list& threads, Visit visit) {
+  const exited_rings& gone = exited();
+  for (size_t i = 0; i < threads.exited.size(); ++i) {
+    uint64_t dropped = i < gone.counts.size() ? gone.counts[i].dropped : 0;
+    for (const exited_rings::kept& ring : gone.rings) {
+      if (ring.row != i) continue;
+      dropped -= std::min(dropped, count_events(ring.record->ring).dropped);
+      visit(tick_source{ring.record->tid, threads.exited[i].name, ring.record, true}, 0);
+    }
+    if (dropped != 0) visit(tick_source{threads.exited[i].tid, threads.exited[i].name, nullptr, true}, dropped);
+  }
+  for (const thread_record* thread : threads.living)
+    if (thread->state.ring != nullptr)
+      visit(tick_source{thread->tid, thread_name(thread->tid), record_of(thread->state.ring), false}, 0);
+}
+
 }  // namespace
 
 tick_view collect_ticks(const detail::tick_ring* caller) {
   tick_view view;
   visit_threads([&](const thread_list& threads) {
     view.sites = copy_sites();
-    // A row's kept rings, each with its own thread's id; then what the row's
-    // other rings held, gone to newer threads, as a row of dropped events.
-    const exited_rings& gone = exited();
-    for (size_t i = 0; i < threads.exited.size(); ++i) {
-      uint64_t dropped = i < gone.counts.size() ? gone.counts[i].dropped : 0;
-      for (const exited_rings::kept& ring : gone.rings) {
-        if (ring.row != i) continue;
-        thread_ticks ticks{ring.record->tid, threads.exited[i].name, copy_events(ring.record->ring, true)};
-        dropped -= std::min(dropped, ticks.contents.dropped);
-        view.threads.push_back(std::move(ticks));
-      }
-      if (dropped != 0) view.threads.push_back({threads.exited[i].tid, threads.exited[i].name, {{}, dropped}});
-    }
-    for (const thread_record* thread : threads.living) {
-      if (thread->state.ring == nullptr) continue;
-      view.threads.push_back(
-          {thread->tid, thread_name(thread->tid), copy_events(*thread->state.ring, thread->state.ring == caller)});
-    }
+    for_each_tick_log(threads, [&](tick_source thread, uint64_t dropped) {
+      thread_ticks ticks{thread.tid, std::move(thread.name), {}};
+      if (thread.ring != nullptr)
+        ticks.contents = copy_events(thread.ring->ring, thread.exited || &thread.ring->ring == caller);
+      else
+        ticks.contents.dropped = dropped;
+      view.threads.push_back(std::move(ticks));
+    });
   });
   return view;
+}
+
+std::vector<tick_source> tick_sources() {
+  std::vector<tick_source> sources;
+  visit_threads([&](const thread_list& threads) {
+    for_each_tick_log(threads, [&](tick_source thread, uint64_t) {
+      if (thread.ring != nullptr) sources.push_back(std::move(thread));
+    });
+  });
+  return sources;
+}
+
+ring_contents copy_ticks(const tick_source& source) {
+  ring_contents contents;
+  // Under the lock: a ring passes to a newer thread only in an attach hook.
+  visit_threads([&](const thread_list&) {
+    if (__atomic_load_n(&source.ring->tid, __ATOMIC_RELAXED) == source.tid)
+      contents = copy_events(source.ring->ring, source.exited);
+  });
+  return contents;
 }
 
 }  // namespace perf::runtime

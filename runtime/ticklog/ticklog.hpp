@@ -33,6 +33,24 @@ struct tick_view {
 // ring, which is not being written while this runs. Takes the thread list's lock.
 tick_view collect_ticks(const detail::tick_ring* caller);
 
+// A thread's tick log found by tick_sources(), to be read later by copy_ticks(): a
+// reader that copies one ring at a time holds one ring's copy, not every ring's.
+struct tick_source {
+  long tid = 0;
+  std::string name;
+  const ring_record* ring = nullptr;  // never freed
+  bool exited = false;                // its thread had exited when it was found
+};
+
+// The threads that have a ring now, in collect_ticks' order. Takes the thread
+// list's lock.
+std::vector<tick_source> tick_sources();
+
+// The events `source.ring` holds, as collect_ticks would copy them; none once the
+// ring has passed to a newer thread (its thread exited and its events were dropped).
+// Takes the thread list's lock.
+ring_contents copy_ticks(const tick_source& source);
+
 }  // namespace perf::runtime
 
 #endif  // PERF_RUNTIME_TICKLOG_TICKLOG_HPP

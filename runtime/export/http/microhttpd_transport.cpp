@@ -2,7 +2,9 @@
 // loaded by libperfrt only when PERF_LISTEN is set (export/start.cpp). One thread
 // (the caller of serve) runs every connection through MHD's epoll mode; replies
 // that wait for a window of time (a profile of the next N seconds) suspend their
-// connection and are resumed by the same thread when the time has come.
+// connection and are resumed by the same thread when the time has come. MHD's own
+// timeout is an idle one (each byte restarts it): the deadline for a whole request
+// and the connection cap are open_connections', which MHD tells of every connection.
 #include <limits.h>
 #include <microhttpd.h>
 #include <poll.h>
@@ -15,6 +17,7 @@
 #include <exception>
 #include <vector>
 
+#include "export/http/open_connections.hpp"
 #include "export/transport.hpp"
 
 namespace perf::runtime {
@@ -39,12 +42,20 @@ struct waiting {
 }  // namespace
 
 struct transport {
+  explicit transport(const transport_limits& l)
+      : limits(l), connections(std::chrono::seconds(l.request_timeout_s), l.max_connections) {}
+
   MHD_Daemon* daemon = nullptr;
   http_handler* handler = nullptr;
   transport_limits limits;
   int wake_fd = -1;
   std::atomic<bool> stopping{false};
-  std::vector<waiting> delayed;  // only the serving thread touches it
+  // Only the serving thread touches these.
+  std::vector<waiting> delayed;
+  open_connections connections;
+  // A connection closed in the last round: MHD puts its listening socket back into
+  // its epoll set (taken out at the cap) only when it runs again.
+  bool closed_one = false;
 };
 
 namespace {
@@ -55,13 +66,11 @@ constexpr size_t stream_block_size = 64 * 1024;
 
 void free_body(void* body) { delete static_cast<std::string*>(body); }
 
-using body_stream = std::function<size_t(char*, size_t)>;
-
-void free_stream(void* stream) { delete static_cast<body_stream*>(stream); }
+void free_stream(void* stream) { delete static_cast<body_writer*>(stream); }
 
 ssize_t read_stream(void* stream, uint64_t, char* out, size_t room) {
   try {
-    const size_t n = (*static_cast<body_stream*>(stream))(out, room);
+    const size_t n = (*static_cast<body_writer*>(stream))(out, room);
     return n == 0 ? MHD_CONTENT_READER_END_OF_STREAM : static_cast<ssize_t>(n);
   } catch (const std::exception&) {
     return MHD_CONTENT_READER_END_WITH_ERROR;
@@ -72,7 +81,7 @@ ssize_t read_stream(void* stream, uint64_t, char* out, size_t room) {
 // stream writes into the connection's buffer as MHD sends.
 MHD_Response* create_response(http_response& r) {
   if (r.stream) {
-    auto* stream = new body_stream(std::move(r.stream));
+    auto* stream = new body_writer(std::move(r.stream));
     MHD_Response* response =
         MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, stream_block_size, read_stream, stream, free_stream);
     if (response == nullptr) delete stream;
@@ -102,6 +111,25 @@ MHD_Result add_argument(void* request, MHD_ValueKind, const char* key, const cha
   return MHD_YES;
 }
 
+// What open_connections knows of `connection` (MHD keeps it as the connection's
+// socket context).
+open_connections::entry* entry_of(MHD_Connection* connection) {
+  const MHD_ConnectionInfo* info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  return info != nullptr ? static_cast<open_connections::entry*>(info->socket_context) : nullptr;
+}
+
+void on_connection(void* self, MHD_Connection* connection, void** socket_context, MHD_ConnectionNotificationCode code) {
+  open_connections& connections = static_cast<transport*>(self)->connections;
+  if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+    const MHD_ConnectionInfo* info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    *socket_context = connections.add(info->connect_fd, steady::now());
+  } else if (*socket_context != nullptr) {
+    connections.remove(static_cast<open_connections::entry*>(*socket_context));
+    *socket_context = nullptr;
+    static_cast<transport*>(self)->closed_one = true;
+  }
+}
+
 MHD_Result on_request(void* self, MHD_Connection* connection, const char* url, const char* method, const char*,
                       const char*, size_t* upload_size, void** state) {
   transport& t = *static_cast<transport*>(self);
@@ -110,6 +138,9 @@ MHD_Result on_request(void* self, MHD_Connection* connection, const char* url, c
     *upload_size = 0;
     return MHD_YES;
   }
+  // The request's headers are in: the request deadline no longer applies, nor is it
+  // closed to make room.
+  if (open_connections::entry* e = entry_of(connection)) t.connections.answering(e, steady::now());
   http_request request;
   request.method = method;
   request.path = url;
@@ -132,9 +163,12 @@ MHD_Result on_request(void* self, MHD_Connection* connection, const char* url, c
   return MHD_YES;
 }
 
-void on_completed(void*, MHD_Connection*, void** state, MHD_RequestTerminationCode) {
+// The request is over; the connection, if it stays, waits for the next one.
+void on_completed(void* self, MHD_Connection* connection, void** state, MHD_RequestTerminationCode) {
   delete static_cast<delayed_reply*>(*state);
   *state = nullptr;
+  if (open_connections::entry* e = entry_of(connection))
+    static_cast<transport*>(self)->connections.waiting(e, steady::now());
 }
 
 // Gives every waiting reply whose time has come (all, with `everything`) its
@@ -161,21 +195,23 @@ void resume_due(transport& t, bool everything) {
 }
 
 int poll_timeout_ms(const transport& t) {
+  if (t.closed_one) return 0;
   long long timeout = -1;
   MHD_UNSIGNED_LONG_LONG mhd_timeout = 0;
   if (MHD_get_timeout(t.daemon, &mhd_timeout) == MHD_YES) timeout = static_cast<long long>(std::min<MHD_UNSIGNED_LONG_LONG>(mhd_timeout, INT_MAX));
-  for (const waiting& w : t.delayed) {
-    const auto left = std::chrono::ceil<std::chrono::milliseconds>(w.due - steady::now()).count();
+  const auto until = [&](steady::time_point due) {
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(due - steady::now()).count();
     const long long until_due = std::max<long long>(0, left);
     timeout = timeout < 0 ? until_due : std::min(timeout, until_due);
-  }
+  };
+  for (const waiting& w : t.delayed) until(w.due);
+  if (const std::optional<steady::time_point> deadline = t.connections.next_deadline()) until(*deadline);
   return static_cast<int>(timeout);
 }
 
 transport* open_transport(int listen_fd, const transport_limits& limits, http_handler& handler, std::string& error) {
-  auto* t = new transport;
+  auto* t = new transport(limits);
   t->handler = &handler;
-  t->limits = limits;
   t->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (t->wake_fd < 0) {
     error = "eventfd failed";
@@ -187,7 +223,7 @@ transport* open_transport(int listen_fd, const transport_limits& limits, http_ha
       MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME, 0, nullptr, nullptr, on_request, t, MHD_OPTION_LISTEN_SOCKET, listen_fd,
       MHD_OPTION_CONNECTION_TIMEOUT, limits.idle_timeout_s, MHD_OPTION_CONNECTION_LIMIT, limits.max_connections,
       MHD_OPTION_CONNECTION_MEMORY_LIMIT, static_cast<size_t>(limits.request_memory), MHD_OPTION_NOTIFY_COMPLETED,
-      on_completed, nullptr, MHD_OPTION_END);
+      on_completed, t, MHD_OPTION_NOTIFY_CONNECTION, on_connection, t, MHD_OPTION_END);
   if (t->daemon == nullptr) {
     error = "libmicrohttpd could not start";
     ::close(listen_fd);
@@ -209,6 +245,8 @@ void serve(transport* t) {
       if (read(t->wake_fd, &ignored, sizeof ignored) < 0) {}
     }
     resume_due(*t, false);
+    t->connections.close_overdue(steady::now());
+    t->closed_one = false;
     MHD_run(t->daemon);
   }
 }

@@ -19,8 +19,8 @@ struct trace_entry {
   const event_copy* event;
 };
 
-std::string site_label(const tick_view& view, unsigned site) {
-  return site < view.sites.size() ? view.sites[site].name : "?";
+std::string site_label(const std::vector<site_info>& sites, unsigned site) {
+  return site < sites.size() ? sites[site].name : "?";
 }
 
 // The thread's events as trace entries, by start time, enclosing scopes first.
@@ -51,37 +51,44 @@ std::vector<trace_entry> entries_of(const thread_ticks& thread) {
 
 }  // namespace
 
+std::string trace_start(long pid) {
+  return "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n" +
+         fmt::format("{{\"ph\": \"M\", \"pid\": {}, \"tid\": {}, \"name\": \"process_name\", \"args\": {{\"name\": {}}}}}",
+                     pid, pid, json_string(program_invocation_short_name));
+}
+
+std::string trace_thread(const thread_ticks& thread, const std::vector<site_info>& sites, uint64_t origin,
+                         double ticks_per_ns, long pid) {
+  auto microseconds = [&](uint64_t ticks) { return static_cast<double>(ticks) / ticks_per_ns / 1000; };
+  const std::string name = thread.name.empty() ? fmt::format("thread {}", thread.tid) : thread.name;
+  std::string out = fmt::format(",\n{{\"ph\": \"M\", \"pid\": {}, \"tid\": {}, \"name\": \"thread_name\", \"args\": {{\"name\": {}}}}}",
+                     pid, thread.tid, json_string(name));
+  for (const trace_entry& entry : entries_of(thread)) {
+    const double ts = microseconds(entry.start - origin);
+    if (entry.phase == 'i') {
+      const std::string_view label(entry.event->label, entry.event->label_length);
+      out += fmt::format(
+          ",\n{{\"ph\": \"i\", \"s\": \"t\", \"pid\": {}, \"tid\": {}, \"ts\": {:.3f}, \"name\": {}, \"args\": {{\"n\": {}}}}}",
+          pid, thread.tid, ts, json_string(label.empty() ? std::string_view("tick") : label), entry.event->value);
+    } else if (entry.phase == 'X') {
+      out += fmt::format(
+          ",\n{{\"ph\": \"X\", \"pid\": {}, \"tid\": {}, \"ts\": {:.3f}, \"dur\": {:.3f}, \"name\": {}, \"cat\": \"measured\"}}",
+          pid, thread.tid, ts, microseconds(entry.duration), json_string(site_label(sites, entry.event->site)));
+    } else {
+      out += fmt::format(",\n{{\"ph\": \"B\", \"pid\": {}, \"tid\": {}, \"ts\": {:.3f}, \"name\": {}, \"cat\": \"measured\"}}",
+                         pid, thread.tid, ts, json_string(site_label(sites, entry.event->site)));
+    }
+  }
+  return out;
+}
+
 std::string format_trace(const tick_view& view, double ticks_per_ns, long pid) {
   uint64_t origin = std::numeric_limits<uint64_t>::max();
   for (const thread_ticks& thread : view.threads)
     if (!thread.contents.events.empty()) origin = std::min(origin, thread.contents.events.front().time);
-  auto microseconds = [&](uint64_t ticks) { return static_cast<double>(ticks) / ticks_per_ns / 1000; };
-
-  std::string out = "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n";
-  out += fmt::format("{{\"ph\": \"M\", \"pid\": {}, \"tid\": {}, \"name\": \"process_name\", \"args\": {{\"name\": {}}}}}",
-                     pid, pid, json_string(program_invocation_short_name));
-  for (const thread_ticks& thread : view.threads) {
-    const std::string name = thread.name.empty() ? fmt::format("thread {}", thread.tid) : thread.name;
-    out += fmt::format(",\n{{\"ph\": \"M\", \"pid\": {}, \"tid\": {}, \"name\": \"thread_name\", \"args\": {{\"name\": {}}}}}",
-                       pid, thread.tid, json_string(name));
-    for (const trace_entry& entry : entries_of(thread)) {
-      const double ts = microseconds(entry.start - origin);
-      if (entry.phase == 'i') {
-        const std::string_view label(entry.event->label, entry.event->label_length);
-        out += fmt::format(
-            ",\n{{\"ph\": \"i\", \"s\": \"t\", \"pid\": {}, \"tid\": {}, \"ts\": {:.3f}, \"name\": {}, \"args\": {{\"n\": {}}}}}",
-            pid, thread.tid, ts, json_string(label.empty() ? std::string_view("tick") : label), entry.event->value);
-      } else if (entry.phase == 'X') {
-        out += fmt::format(
-            ",\n{{\"ph\": \"X\", \"pid\": {}, \"tid\": {}, \"ts\": {:.3f}, \"dur\": {:.3f}, \"name\": {}, \"cat\": \"measured\"}}",
-            pid, thread.tid, ts, microseconds(entry.duration), json_string(site_label(view, entry.event->site)));
-      } else {
-        out += fmt::format(",\n{{\"ph\": \"B\", \"pid\": {}, \"tid\": {}, \"ts\": {:.3f}, \"name\": {}, \"cat\": \"measured\"}}",
-                           pid, thread.tid, ts, json_string(site_label(view, entry.event->site)));
-      }
-    }
-  }
-  return out + "\n]}\n";
+  std::string out = trace_start(pid);
+  for (const thread_ticks& thread : view.threads) out += trace_thread(thread, view.sites, origin, ticks_per_ns, pid);
+  return out + trace_end;
 }
 
 }  // namespace perf::runtime

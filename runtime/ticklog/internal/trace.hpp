@@ -6,12 +6,21 @@
 #define PERF_RUNTIME_TICKLOG_INTERNAL_TRACE_HPP
 
 #include <string>
+#include <vector>
 
 #include "ticklog/ticklog.hpp"
 
 namespace perf::runtime {
 
 std::string format_trace(const tick_view& view, double ticks_per_ns, long pid);
+
+// The same trace in pieces, for writing it a thread at a time: trace_start, then
+// trace_thread for each thread, then trace_end. Times are counted from `origin` (in
+// ticks); `sites` names the events' sites (index = site id).
+std::string trace_start(long pid);
+std::string trace_thread(const thread_ticks& thread, const std::vector<site_info>& sites, uint64_t origin,
+                         double ticks_per_ns, long pid);
+inline constexpr const char* trace_end = "\n]}\n";
 
 }  // namespace perf::runtime
 

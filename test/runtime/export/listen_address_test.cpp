@@ -1,5 +1,15 @@
 #include "export/listen_address.hpp"
 
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
+
 #include <gtest/gtest.h>
 
 namespace perf::runtime {
@@ -65,6 +75,96 @@ TEST(ListenAddress, PortZeroBecomesTheBoundPort) {
   ASSERT_GE(fd, 0) << error;
   EXPECT_NE(a.port, 0);
   close(fd);
+}
+
+std::string socket_path(const char* name) {
+  return ::testing::TempDir() + "perf-listen-" + std::to_string(getpid()) + "-" + name + ".sock";
+}
+
+// A Unix socket bound at `path`, listening or not.
+int bound_unix_socket(const std::string& path, bool listening) {
+  const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::strncpy(address.sun_path, path.c_str(), sizeof address.sun_path - 1);
+  if (bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 || (listening && listen(fd, 4) != 0)) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+bool exists(const std::string& path) {
+  struct stat s;
+  return lstat(path.c_str(), &s) == 0;
+}
+
+// Another process's service listening on a Unix socket: PERF_LISTEN naming its path
+// must neither take the path over nor remove it.
+TEST(ListenAddress, ALiveSocketOfAnotherProcessIsLeftAlone) {
+  const std::string path = socket_path("live");
+  unlink(path.c_str());
+  int ready[2];
+  ASSERT_EQ(pipe(ready), 0);
+  const pid_t service = fork();
+  if (service == 0) {
+    const char listening = bound_unix_socket(path, true) >= 0 ? 'y' : 'n';
+    if (write(ready[1], &listening, 1) != 1) _exit(1);
+    pause();
+    _exit(0);
+  }
+  char listening = 0;
+  ASSERT_EQ(read(ready[0], &listening, 1), 1);
+  ASSERT_EQ(listening, 'y');
+  listen_address a = parsed(path.c_str());
+  std::string error;
+  EXPECT_EQ(open_listen_socket(a, error), -1);
+  EXPECT_EQ(error, "cannot listen on " + path + ": another process is listening there");
+  remove_socket_file(a);  // what the program's exit would do: it made nothing
+  // The service is still reachable at its path.
+  const int client = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::strncpy(address.sun_path, path.c_str(), sizeof address.sun_path - 1);
+  EXPECT_EQ(connect(client, reinterpret_cast<sockaddr*>(&address), sizeof address), 0) << std::strerror(errno);
+  close(client);
+  kill(service, SIGKILL);
+  waitpid(service, nullptr, 0);
+  close(ready[0]);
+  close(ready[1]);
+  unlink(path.c_str());
+}
+
+TEST(ListenAddress, AStaleSocketIsReplacedAndTheSocketMadeIsRemovedAtTheEnd) {
+  const std::string path = socket_path("stale");
+  unlink(path.c_str());
+  const int gone = bound_unix_socket(path, true);
+  ASSERT_GE(gone, 0);
+  close(gone);  // its process is gone; the file stays
+  ASSERT_TRUE(exists(path));
+  listen_address a = parsed(path.c_str());
+  std::string error;
+  const int fd = open_listen_socket(a, error);
+  ASSERT_GE(fd, 0) << error;
+  close(fd);
+  EXPECT_TRUE(exists(path));
+  remove_socket_file(a);
+  EXPECT_FALSE(exists(path));
+}
+
+TEST(ListenAddress, AFileThatIsNotASocketIsLeftAlone) {
+  const std::string path = socket_path("file");
+  std::ofstream(path) << "data\n";
+  listen_address a = parsed(path.c_str());
+  std::string error;
+  EXPECT_EQ(open_listen_socket(a, error), -1);
+  EXPECT_EQ(error, "cannot listen on " + path + ": Address already in use");
+  remove_socket_file(a);
+  std::ifstream in(path);
+  std::string line;
+  EXPECT_TRUE(std::getline(in, line));
+  EXPECT_EQ(line, "data");
+  unlink(path.c_str());
 }
 
 }  // namespace

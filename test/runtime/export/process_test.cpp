@@ -3,7 +3,14 @@
 // NoListenNothingLoaded without PERF_LISTEN and the others with PERF_LISTEN set to
 // the Unix socket PERF_TEST_SOCKET.
 
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -83,6 +90,35 @@ TEST(Process, TheServerThreadsAllocationsAndSamplesAreNotServed) {
   const std::string metrics = get("/metrics").body;
   EXPECT_EQ(metrics.find("tid=\"" + std::to_string(server) + "\""), std::string::npos) << metrics;
   EXPECT_NE(metrics.find("perf_function_calls_total{function=\"process_test::measured\""), std::string::npos);
+}
+
+// PERF_LISTEN naming the Unix socket another process listens on: that process's
+// socket is left alone, the program says so in one line and runs on.
+TEST(Process, ALiveSocketOfAnotherProcessGivesOneLineAndTheProgramRunsOn) {
+  const std::string path = std::string(PERF_TEST_SOCKET) + ".other";
+  unlink(path.c_str());
+  const int other = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::strncpy(address.sun_path, path.c_str(), sizeof address.sun_path - 1);
+  ASSERT_EQ(bind(other, reinterpret_cast<sockaddr*>(&address), sizeof address), 0) << std::strerror(errno);
+  ASSERT_EQ(listen(other, 4), 0);
+  // This test program again, with PERF_LISTEN at that socket, running no test.
+  const std::string command = "PERF_LISTEN='" + path + "' PERF_REPORT=off /proc/" + std::to_string(getpid()) +
+                              "/exe --gtest_filter=None 2>&1 >/dev/null";
+  FILE* child = popen(command.c_str(), "r");
+  ASSERT_NE(child, nullptr);
+  std::string said;
+  char buffer[512];
+  while (std::fgets(buffer, sizeof buffer, child) != nullptr) said += buffer;
+  const int status = pclose(child);
+  EXPECT_EQ(said, "perf: cannot listen on " + path + ": another process is listening there; the live endpoint is off\n");
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  const int client = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  EXPECT_EQ(connect(client, reinterpret_cast<sockaddr*>(&address), sizeof address), 0) << "the other socket still listens";
+  close(client);
+  close(other);
+  unlink(path.c_str());
 }
 
 }  // namespace

@@ -2,13 +2,17 @@
 // pages, and what it does with bad, slow, many and vanishing clients.
 #include "export/server.hpp"
 
+#include <pthread.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <atomic>
 #include <deque>
+#include <map>
 #include <random>
 #include <set>
 #include <thread>
@@ -50,6 +54,7 @@ class Server : public ::testing::Test {
     // Short enough for the slow-client test, long enough for a client that a loaded
     // machine (or a sanitizer) holds up between connecting and sending.
     limits.idle_timeout_s = 3;
+    limits.request_timeout_s = request_timeout_s;
     limits.max_connections = 400;
     limits.max_delayed = 2;
     limits.request_memory = 8192;
@@ -61,6 +66,7 @@ class Server : public ::testing::Test {
   }
 
   listen_address address;
+  static constexpr unsigned request_timeout_s = 2;
 };
 
 TEST_F(Server, MetricsCountEveryCall) {
@@ -158,6 +164,20 @@ TEST_F(Server, ASlowClientIsDroppedAfterTheTimeoutAndOthersAreServedMeanwhile) {
   EXPECT_TRUE(slow.closed_by_server(10s));
 }
 
+// A request that never ends is closed at its deadline, however steadily its bytes
+// trickle in (each byte would restart an idle timeout).
+TEST_F(Server, ATricklingRequestIsClosedAtItsDeadline) {
+  connection slow(address.port);
+  ASSERT_TRUE(slow.send_all("GET /metrics HTTP/1.1\r\nHost: x\r\n"));
+  const auto sent = std::chrono::steady_clock::now();
+  bool closed = false;
+  while (!closed && std::chrono::steady_clock::now() - sent < 8s) {
+    closed = slow.closed_by_server(200ms) || !slow.send_all("X");
+  }
+  EXPECT_TRUE(closed) << "a request that never ends is closed after its " << request_timeout_s << " s";
+  EXPECT_EQ(get("/metrics").status, 200);
+}
+
 TEST_F(Server, ManyClientsAtOnce) {
   std::vector<int> statuses(24 * 5);
   std::vector<std::thread> clients;
@@ -240,11 +260,111 @@ TEST_F(Server, AProfileOfTheNextSecondsWhileOtherRequestsAreServed) {
   worker.join();
 }
 
+std::string gunzip(const std::string& data) {
+  z_stream stream{};
+  inflateInit2(&stream, 16 + 15);
+  std::string out;
+  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  stream.avail_in = static_cast<uInt>(data.size());
+  int status = Z_OK;
+  while (status == Z_OK) {
+    char buffer[65536];
+    stream.next_out = reinterpret_cast<Bytef*>(buffer);
+    stream.avail_out = sizeof buffer;
+    status = inflate(&stream, Z_NO_FLUSH);
+    out.append(buffer, sizeof buffer - stream.avail_out);
+  }
+  inflateEnd(&stream);
+  EXPECT_EQ(status, Z_STREAM_END);
+  return out;
+}
+
+// The protobuf wire format's fields of one message: number -> varints and bytes.
+struct proto_fields {
+  std::multimap<unsigned, uint64_t> varints;
+  std::multimap<unsigned, std::string> bytes;
+};
+
+proto_fields decode(const std::string& message) {
+  proto_fields fields;
+  size_t at = 0;
+  const auto varint = [&] {
+    uint64_t value = 0;
+    for (unsigned shift = 0; at < message.size(); shift += 7) {
+      const auto byte = static_cast<unsigned char>(message[at++]);
+      value |= uint64_t{byte & 0x7fu} << shift;
+      if ((byte & 0x80) == 0) break;
+    }
+    return value;
+  };
+  while (at < message.size()) {
+    const uint64_t tag = varint();
+    const auto number = static_cast<unsigned>(tag >> 3);
+    if ((tag & 7) == 0) {
+      fields.varints.emplace(number, varint());
+    } else if ((tag & 7) == 2) {
+      const uint64_t length = varint();
+      fields.bytes.emplace(number, message.substr(at, length));
+      at += length;
+    } else {
+      ADD_FAILURE() << "wire type " << (tag & 7);
+      break;
+    }
+  }
+  return fields;
+}
+
+// Each sample's labels, "key=value" (a number's value in decimal), in order.
+std::vector<std::vector<std::string>> sample_labels(const std::string& profile) {
+  const proto_fields top = decode(profile);
+  std::vector<std::string> strings;
+  for (auto [it, end] = top.bytes.equal_range(6); it != end; ++it) strings.push_back(it->second);  // string_table
+  std::vector<std::vector<std::string>> samples;
+  for (auto [it, end] = top.bytes.equal_range(2); it != end; ++it) {  // sample
+    samples.emplace_back();
+    const proto_fields sample = decode(it->second);
+    for (auto [label, last] = sample.bytes.equal_range(3); label != last; ++label) {
+      const proto_fields l = decode(label->second);
+      const std::string key = strings.at(l.varints.find(1)->second);
+      const auto str = l.varints.find(2);
+      samples.back().push_back(key + "=" +
+                               (str != l.varints.end() ? strings.at(str->second) : std::to_string(l.varints.find(3)->second)));
+    }
+  }
+  return samples;
+}
+
+// pprof's labels carry each sample's thread id and the thread's name, so that a
+// profile can be filtered by `-tagfocus thread_name=...`, the same from run to run.
+TEST_F(Server, AProfileLabelsEachSampleWithItsThreadsName) {
+  std::atomic<bool> busy{true};
+  std::atomic<long> worker_tid{0};
+  std::thread worker([&] {
+    pthread_setname_np(pthread_self(), "prof-worker");
+    worker_tid = syscall(SYS_gettid);
+    while (busy) counted();
+  });
+  const http_result r = get("/debug/pprof/profile?seconds=1");
+  busy = false;
+  worker.join();
+  ASSERT_EQ(r.status, 200) << r.head;
+  const std::string wanted_id = "thread=" + std::to_string(worker_tid);
+  size_t named = 0, worker_samples = 0;
+  for (const std::vector<std::string>& labels : sample_labels(gunzip(r.body))) {
+    if (std::find(labels.begin(), labels.end(), wanted_id) == labels.end()) continue;
+    ++worker_samples;
+    named += std::count(labels.begin(), labels.end(), "thread_name=prof-worker");
+  }
+  ASSERT_GT(worker_samples, 0u) << "the busy thread was sampled";
+  EXPECT_EQ(named, worker_samples) << "every sample of the worker names it";
+}
+
 TEST_F(Server, ATraceHoldsOnlyTheEventsOfItsWindow) {
   before_window();
   std::thread tracer([&] {
     const http_result r = get("/trace?seconds=1");
     ASSERT_EQ(r.status, 200) << r.head;
+    EXPECT_NE(r.head.find("Transfer-Encoding: chunked"), std::string::npos) << "written a thread at a time: " << r.head;
     const nlohmann::json trace = nlohmann::json::parse(r.body);
     std::set<std::string> names;
     for (const auto& e : trace["traceEvents"])
@@ -259,10 +379,32 @@ TEST_F(Server, ATraceHoldsOnlyTheEventsOfItsWindow) {
 
 TEST_F(Server, TooManyWaitingRepliesAreRefused) {
   std::vector<std::thread> waiting;
-  for (int i = 0; i < 2; ++i) waiting.emplace_back([&] { EXPECT_EQ(get("/trace?seconds=2").status, 200); });
+  for (int i = 0; i < 2; ++i)
+    waiting.emplace_back([&] { EXPECT_EQ(get("/debug/pprof/profile?seconds=2").status, 200); });
   std::this_thread::sleep_for(300ms);
-  EXPECT_EQ(get("/trace?seconds=1").status, 503);
+  const http_result refused = get("/debug/pprof/profile?seconds=1");
+  EXPECT_EQ(refused.status, 503);
+  EXPECT_EQ(refused.body, "too many profiles or traces under way; try again later\n");
   for (std::thread& t : waiting) t.join();
+}
+
+// A trace copies every thread's tick ring: one at a time, the others refused at
+// once, and the other pages answered meanwhile.
+TEST_F(Server, OneTraceAtATimeAndTheOtherPagesMeanwhile) {
+  std::thread first([&] { EXPECT_EQ(get("/trace?seconds=2").status, 200); });
+  std::this_thread::sleep_for(300ms);
+  std::vector<std::thread> more;
+  for (int i = 0; i < 4; ++i)
+    more.emplace_back([&] {
+      const http_result r = get("/trace?seconds=1");
+      EXPECT_EQ(r.status, 503);
+      EXPECT_EQ(r.body, "another /trace is under way; one at a time\n");
+    });
+  for (std::thread& t : more) t.join();
+  EXPECT_EQ(get("/metrics").status, 200);
+  EXPECT_EQ(get("/").status, 200);
+  first.join();
+  EXPECT_EQ(get("/trace?seconds=1").status, 200) << "the first trace's reply gave its place back";
 }
 
 TEST_F(Server, TheServerThreadIsNotInWhatItServes) {
@@ -294,6 +436,7 @@ TEST_F(Server, UnixSocketsAndIPv6) {
   start(path.c_str());
   EXPECT_EQ(get("/metrics").status, 200);
   stop_server();
+  EXPECT_NE(access(path.c_str(), F_OK), 0) << "the socket the server made is removed when it stops";
   start("[::1]:0");
   int fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in6 a{};

@@ -1,0 +1,58 @@
+// The transport's open connections and what each is doing: the request deadline
+// and the connection cap act on them. Independent of libmicrohttpd: a connection is
+// its socket and an opaque handle. Used by the serving thread only.
+#ifndef PERF_RUNTIME_EXPORT_HTTP_OPEN_CONNECTIONS_HPP
+#define PERF_RUNTIME_EXPORT_HTTP_OPEN_CONNECTIONS_HPP
+
+#include <chrono>
+#include <list>
+#include <optional>
+
+namespace perf::runtime {
+
+class open_connections {
+ public:
+  using clock = std::chrono::steady_clock;
+
+  enum class phase {
+    waiting,    // for its request's line and headers (a new or a kept-alive connection)
+    answering,  // its request is in: being answered, or waiting for a profile's window
+    closing,    // shut down by the deadline or the cap; the transport closes it next
+  };
+
+  struct entry {
+    int fd;
+    phase now;
+    clock::time_point since;  // when it entered `now`
+  };
+
+  explicit open_connections(std::chrono::seconds request_timeout, unsigned limit)
+      : request_timeout_(request_timeout), limit_(limit) {}
+
+  // A connection just accepted: waiting for its request. When that makes `limit`
+  // connections, the one waiting longest for its request is shut down (not this
+  // one), so that the next can be accepted. The entry lives until remove().
+  entry* add(int fd, clock::time_point now);
+  void answering(entry* e, clock::time_point now);  // its request's headers are in
+  void waiting(entry* e, clock::time_point now);    // answered; kept alive for another request
+  void remove(entry* e);                            // closed
+
+  // Shuts down every connection that has waited longer than the request timeout.
+  void close_overdue(clock::time_point now);
+  // When the next connection becomes overdue; nothing when none waits.
+  std::optional<clock::time_point> next_deadline() const;
+
+  size_t size() const { return entries_.size(); }
+
+ private:
+  void shut(entry& e);
+
+  std::chrono::seconds request_timeout_;
+  unsigned limit_;
+  // In the order of `since`, oldest first: a connection that changes phase moves to the end.
+  std::list<entry> entries_;
+};
+
+}  // namespace perf::runtime
+
+#endif  // PERF_RUNTIME_EXPORT_HTTP_OPEN_CONNECTIONS_HPP
