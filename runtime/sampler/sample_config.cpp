@@ -31,8 +31,9 @@ constexpr std::pair<const char*, int> named_signals[] = {
 int parse_signal(std::string_view value) {
   for (const auto& [name, number] : named_signals)
     if (value == name) return number;
+  using range_end = std::tuple<std::string_view, int, int>;  // name, signal, direction inwards
   for (const auto& [prefix, base, direction] :
-       {std::tuple{std::string_view("SIGRTMIN"), SIGRTMIN, 1}, std::tuple{std::string_view("SIGRTMAX"), SIGRTMAX, -1}}) {
+       {range_end{"SIGRTMIN", SIGRTMIN, 1}, range_end{"SIGRTMAX", SIGRTMAX, -1}}) {
     if (value.substr(0, prefix.size()) != prefix) continue;
     std::string_view offset = value.substr(prefix.size());
     if (offset.empty()) return base;
@@ -41,8 +42,8 @@ int parse_signal(std::string_view value) {
     int n = 0;
     const auto [end, error] = std::from_chars(offset.data(), offset.data() + offset.size(), n);
     const int number = base + direction * n;
-    if (error != std::errc() || end != offset.data() + offset.size() || number < SIGRTMIN || number > SIGRTMAX) return 0;
-    return number;
+    const bool whole = error == std::errc() && end == offset.data() + offset.size();
+    return whole && number >= SIGRTMIN && number <= SIGRTMAX ? number : 0;
   }
   return 0;
 }

@@ -17,6 +17,7 @@ sample_table* target_table = nullptr;  // set once, before the handler is instal
 unsigned walk_depth = 0;
 const code_ranges* known_code = nullptr;
 int chosen_signal = 0;
+bool read_through_kernel = false;  // set once: every stack read goes through the kernel (valgrind)
 bool taken_over = false;  // atomic: the program installed its own handler on chosen_signal
 PERF_DETAIL_TLS uintptr_t thread_stack_low;
 PERF_DETAIL_TLS uintptr_t thread_stack_high;
@@ -47,7 +48,8 @@ void give_signal_to_program() noexcept {
 
 void record_sample(const void* ucontext, uint32_t tid, uint64_t weight) noexcept {
   uintptr_t frames[max_sample_depth];
-  const stack_bounds bounds{thread_stack_low, thread_stack_high};
+  const stack_bounds bounds =
+      read_through_kernel ? stack_bounds{0, 0} : stack_bounds{thread_stack_low, thread_stack_high};
   const unsigned depth = walk_interrupted_stack(ucontext, bounds, known_code, frames, walk_depth);
   unsigned site = 0;
   if (const detail::thread_state* thread = detail::current_thread)
@@ -59,8 +61,9 @@ int install_sample_handler(sample_table* table, unsigned depth, const code_range
   target_table = table;
   walk_depth = depth;
   known_code = code;
-  const int signal =
-      add_private_signal_handler(wanted_signal, {on_sample, calling_thread_blocks_sample_signal, give_signal_to_program});
+  read_through_kernel = stack_read_through_kernel();
+  const private_signal_user sampler{on_sample, calling_thread_blocks_sample_signal, give_signal_to_program};
+  const int signal = add_private_signal_handler(wanted_signal, sampler);
   __atomic_store_n(&chosen_signal, signal, __ATOMIC_RELEASE);
   return signal;
 }

@@ -21,8 +21,10 @@ constexpr bool sanitized = true;
 constexpr bool sanitized = false;
 #endif
 
-probe_result run_signal_probe(const std::string& environment, const std::string& args) {
-  return run_probe_program(PERF_SIGNAL_PROBE, "PERF_REPORT=off " + environment, args);
+// The probe with `args`, run by `launcher` (valgrind) if not empty.
+probe_result run_signal_probe(const std::string& environment, const std::string& args,
+                              const std::string& launcher = "") {
+  return run_probe_program("timeout 300 " + launcher + PERF_SIGNAL_PROBE, "PERF_REPORT=off " + environment, args);
 }
 
 // The daemon's wait, sampled at 1 kHz of `clock`: SIGTERM comes, the sampler's
@@ -115,6 +117,26 @@ TEST(SignalInterposition, ACrashReporterOnSegvRunsAfterPerfsRecordAndItsReRaiseK
 TEST(SignalInterposition, AResetHandCrashHandlerRunsOnceAndTheRepeatedFaultKills) {
   if (sanitized) GTEST_SKIP() << "the sanitizers handle SIGSEGV themselves";
   expect_record_then_program("crash-resethand segv", SIGSEGV, "SIGSEGV");
+}
+
+TEST(SignalInterposition, AHandlerInstalledBehindSigactionsBackIsNamedAtExit) {
+  const probe_result run = run_signal_probe("", "raw-handler");
+  EXPECT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("perf: the program replaced the crash handler for SIGFPE without sigaction(); the crash "
+                            "record was given up to its handler\n"),
+            std::string::npos)
+      << run.output;
+}
+
+// valgrind's memcheck finds nothing wrong in the sampler's work: the stack walk reads
+// through the kernel under it. (Not with a sanitizer: valgrind cannot run those.)
+TEST(SignalInterposition, AnInstrumentedProgramSampledAtOneKilohertzRunsCleanUnderValgrind) {
+  if (sanitized) GTEST_SKIP() << "valgrind does not run sanitized programs";
+  const probe_result run = run_signal_probe("PERF_SAMPLE_HZ=1000 PERF_REPORT=stderr",
+                                            "burn", PERF_VALGRIND " --error-exitcode=9 ");
+  EXPECT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("ERROR SUMMARY: 0 errors from 0 contexts"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("samples: "), std::string::npos) << run.output;
 }
 
 }  // namespace

@@ -16,6 +16,12 @@
 //       restores the default action and raises the signal again. Prints "previous
 //       default|other" for what sigaction said was there before. Then ticks 1..3 and
 //       aborts, or writes to a read-only page.
+//   signal_probe raw-handler
+//       Installs a SIGFPE handler with the rt_sigaction system call, behind the C
+//       library's back, and exits.
+//   signal_probe burn
+//       Measured functions burning 0.05 s of CPU on the main thread and on another,
+//       through a chain of calls: the sampler's work under valgrind.
 //   signal_probe crash-resethand segv
 //       As `crash`, with a handler installed with SA_RESETHAND | SA_ONSTACK that only
 //       prints and returns: the fault repeats and meets the default action.
@@ -23,6 +29,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -105,6 +112,19 @@ int daemon_wait(const std::string& how) {
   return status;
 }
 
+__attribute__((noinline)) void burn_measured(int depth) {
+  PERF_MEASURE("burn_measured");
+  if (depth == 0) return burn_cpu(0.025);
+  burn_measured(depth - 1);
+}
+
+int burn() {
+  std::thread other([] { burn_measured(8); });
+  burn_measured(8);
+  other.join();
+  return 0;
+}
+
 std::atomic<int> handler_calls{0};
 std::atomic<int> handler_calls_by_timer{0};
 
@@ -145,6 +165,19 @@ void returning_crash_handler(int signal) {
   say(signal == SIGABRT ? "program handler SIGABRT\n" : "program handler SIGSEGV\n");
 }
 
+// The kernel's struct sigaction on x86-64 and AArch64: handler, flags, restorer, mask.
+struct kernel_sigaction {
+  void (*handler)(int);
+  unsigned long flags;
+  void (*restorer)();
+  uint64_t mask;
+};
+
+int raw_handler() {
+  const kernel_sigaction action{returning_crash_handler, 0, nullptr, 0};  // never delivered: no restorer needed
+  return syscall(SYS_rt_sigaction, SIGFPE, &action, nullptr, sizeof action.mask) == 0 ? 0 : 1;
+}
+
 int crash(bool reset_hand, const std::string& how) {
   struct sigaction action {}, previous{};
   sigemptyset(&action.sa_mask);
@@ -173,9 +206,11 @@ int main(int argc, char** argv) {
   const std::string scenario = argc > 1 ? argv[1] : "", option = argc > 2 ? argv[2] : "";
   if (scenario == "wait") return daemon_wait(option);
   if (scenario == "own-handler") return own_handler();
+  if (scenario == "burn") return burn();
+  if (scenario == "raw-handler") return raw_handler();
   if (scenario == "crash") return crash(false, option);
   if (scenario == "crash-resethand") return crash(true, option);
-  std::fprintf(stderr, "usage: %s wait sigwait|sigwaitinfo|sigtimedwait|signalfd | own-handler | "
+  std::fprintf(stderr, "usage: %s wait sigwait|sigwaitinfo|sigtimedwait|signalfd | own-handler | burn | raw-handler | "
                        "crash abort|segv | crash-resethand segv\n", argv[0]);
   return 2;
 }
