@@ -14,7 +14,7 @@
 //       A crash reporter's handler (glog's InstallFailureSignalHandler shape), installed
 //       after start-up on SIGABRT and SIGSEGV: prints "program handler <signal>",
 //       restores the default action and raises the signal again. Prints "previous
-//       default|other" for what sigaction said was there before. Then ticks 1..3 and
+//       default|other" for what sigaction said was on SIGABRT before. Then ticks 1..3 and
 //       aborts, or writes to a read-only page.
 //   signal_probe raw-handler
 //       Installs a SIGFPE handler with the rt_sigaction system call, behind the C
@@ -45,18 +45,18 @@
 
 namespace {
 
-volatile uint64_t sink;
+std::atomic<uint64_t> sink{0};
 
 __attribute__((noinline)) void burn_cpu(double seconds) {
   timespec start{}, now{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
-  uint64_t state = sink;
+  uint64_t state = sink.load(std::memory_order_relaxed);
   do {
     for (int i = 0; i < 100000; ++i) state = state * 6364136223846793005u + 1442695040888963407u;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
   } while (static_cast<double>(now.tv_sec - start.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec - start.tv_nsec) <
            seconds);
-  sink = state;
+  sink.store(state, std::memory_order_relaxed);
 }
 
 double monotonic_ms() {
@@ -188,8 +188,8 @@ int crash(bool reset_hand, const std::string& how) {
     action.sa_sigaction = reraising_crash_handler;
     action.sa_flags = SA_SIGINFO;
   }
-  sigaction(SIGSEGV, &action, &previous);
-  sigaction(SIGABRT, &action, nullptr);
+  sigaction(SIGSEGV, &action, nullptr);
+  sigaction(SIGABRT, &action, &previous);  // SIGABRT: AddressSanitizer has a SIGSEGV handler of its own
   std::fprintf(stderr, "previous %s\n",
                (previous.sa_flags & SA_SIGINFO) == 0 && previous.sa_handler == SIG_DFL ? "default" : "other");
   for (int i = 1; i <= 3; ++i) perf::tick(i, "before");
