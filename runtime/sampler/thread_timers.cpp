@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/signals.hpp"
+#include "perf/detail/compiler.hpp"
 #include "sampler.hpp"
 
 namespace perf::runtime {
@@ -47,7 +48,13 @@ timer_settings settings;  // written before the first thread is armed
 bool arming = false;      // atomic: new threads get timers
 pthread_key_t exit_key;
 
+PERF_DETAIL_TLS pid_t known_tid;  // the calling thread's id once it armed itself; 0 before
+
 pid_t current_tid() noexcept { return static_cast<pid_t>(syscall(SYS_gettid)); }
+
+// The calling thread's id, without a system call once the thread armed itself (a
+// pthread_sigmask call that pauses sampling pays two timer_settime calls already).
+pid_t calling_tid() noexcept { return known_tid != 0 ? known_tid : current_tid(); }
 
 // The CPU-time clock of thread `tid` of this process (MAKE_THREAD_CPUCLOCK in the
 // kernel): unlike pthread_getcpuclockid, it needs no pthread_t, so threads found in
@@ -121,7 +128,8 @@ void unlock_in_parent() noexcept { armed_mutex().unlock(); }
 void restart_in_child() noexcept {
   armed().clear();
   if (sample_table* table = sampled_stacks()) table->clear();
-  arm_locked(current_tid(), false, private_signal_blocked());
+  known_tid = current_tid();
+  arm_locked(known_tid, false, private_signal_blocked());
   armed_mutex().unlock();
 }
 
@@ -146,7 +154,7 @@ bool sampling_new_threads() noexcept { return __atomic_load_n(&arming, __ATOMIC_
 
 void arm_calling_thread() noexcept {
   set_thread_stack(current_stack_bounds());
-  const pid_t tid = current_tid();
+  const pid_t tid = known_tid = current_tid();
   {
     std::lock_guard<std::mutex> lock(armed_mutex());
     forget_exited_locked();
@@ -174,7 +182,7 @@ void calling_thread_blocks_sample_signal(bool blocked) noexcept {
   while (!armed_mutex().try_lock())
     if (--attempts == 0) return;
     else sched_yield();
-  const pid_t tid = current_tid();
+  const pid_t tid = calling_tid();
   for (armed_thread& t : armed())
     if (t.tid == tid && t.paused != blocked) {
       set_timer(t.timer, blocked);
