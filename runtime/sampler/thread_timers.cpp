@@ -70,15 +70,15 @@ bool is_armed(pid_t tid) {
   return false;
 }
 
-// Starts `timer` (paused: stops it).
-void set_timer(timer_t timer, bool paused) noexcept {
+// Starts `timer` (paused: stops it); false if it could not.
+bool set_timer(timer_t timer, bool paused) noexcept {
   itimerspec period{};
   if (!paused) {
     period.it_interval.tv_sec = settings.period_ns / 1000000000L;
     period.it_interval.tv_nsec = settings.period_ns % 1000000000L;
     period.it_value = period.it_interval;
   }
-  timer_settime(timer, 0, &period, nullptr);
+  return timer_settime(timer, 0, &period, nullptr) == 0;
 }
 
 // Under armed_mutex(). `paused`: the thread blocks the signal.
@@ -92,7 +92,10 @@ void arm_locked(pid_t tid, bool found_in_proc, bool paused) noexcept {
   timer_t timer;
   const clockid_t clock = settings.clock == sample_clock::cpu ? thread_cpu_clock(tid) : CLOCK_MONOTONIC;
   if (timer_create(clock, &event, &timer) != 0) return;  // the thread exited meanwhile, or out of timers
-  set_timer(timer, paused);
+  if (!set_timer(timer, paused)) {
+    timer_delete(timer);
+    return;
+  }
   try {
     armed().push_back({tid, timer, found_in_proc, paused});
   } catch (...) {
@@ -178,16 +181,11 @@ void arm_existing_threads() noexcept {
 
 void calling_thread_blocks_sample_signal(bool blocked) noexcept {
   // A bounded wait: the lock's holder may be this very thread, interrupted.
-  int attempts = 100;
-  while (!armed_mutex().try_lock())
-    if (--attempts == 0) return;
-    else sched_yield();
+  for (int attempts = 0; !armed_mutex().try_lock(); sched_yield())
+    if (++attempts == 100) return;
   const pid_t tid = calling_tid();
   for (armed_thread& t : armed())
-    if (t.tid == tid && t.paused != blocked) {
-      set_timer(t.timer, blocked);
-      t.paused = blocked;
-    }
+    if (t.tid == tid && t.paused != blocked && set_timer(t.timer, blocked)) t.paused = blocked;
   armed_mutex().unlock();
 }
 
