@@ -31,6 +31,10 @@ struct handled_signal {
   struct sigaction program[2];
   unsigned current;  // atomic
   int writing;       // atomic
+  // atomic: the program set the action since the runtime took the signal. Its handler
+  // then runs before the crash handlers (below); one that was there before (a
+  // sanitizer's) runs after them.
+  bool set_by_program;
 };
 
 handled_signal handled[std::size(fatal_signals) + 1];
@@ -120,15 +124,27 @@ bool take(handled_signal& h, int signal, bool is_private) noexcept {
 // the kernel for a fault of the interrupted instruction.
 bool sent(const siginfo_t* info) noexcept { return info == nullptr || info->si_code <= 0; }
 
+// The crash handlers, on the process's first fatal signal that meets them.
+void run_fatal_handlers(int signal) noexcept {
+  if (__atomic_exchange_n(&handling, 1, __ATOMIC_ACQ_REL) == 0)
+    for (unsigned i = 0; i < fatal_handler_count; ++i) fatal_handlers[i](signal);
+}
+
+// A fatal signal goes first to a handler the program installed after start-up, which
+// may well recover (a garbage collector's or a WebAssembly runtime's SIGSEGV, a test
+// harness's SIGABRT) and must not meet a crash record then; the record is written
+// when the signal then takes its default course (the handler re-raises it, or returns
+// from a fault that repeats). A handler that was there before the runtime started (a
+// sanitizer's, which ends the process itself) runs after the record.
 void on_handled_signal(int signal, siginfo_t* info, void* context) {
   handled_signal* const h = find(signal);
   if (h == nullptr) return;
+  const struct sigaction program = program_action(*h);
   if (h->is_private) {
     if (private_user.handler(signal, info, context)) return;
-  } else if (__atomic_exchange_n(&handling, 1, __ATOMIC_ACQ_REL) == 0) {
-    for (unsigned i = 0; i < fatal_handler_count; ++i) fatal_handlers[i](signal);
+  } else if (!has_handler(program) || !__atomic_load_n(&h->set_by_program, __ATOMIC_ACQUIRE)) {
+    run_fatal_handlers(signal);
   }
-  const struct sigaction program = program_action(*h);
   if (has_handler(program)) {
     if ((program.sa_flags & SA_RESETHAND) != 0) {
       const struct sigaction reset = default_action();
@@ -285,6 +301,7 @@ int program_sigaction(int signal, const struct sigaction* action, struct sigacti
       return -1;
     }
     record_program_action(*h, *action);
+    __atomic_store_n(&h->set_by_program, true, __ATOMIC_RELEASE);
   }
   unlock(*h);
   if (old != nullptr) *old = previous;

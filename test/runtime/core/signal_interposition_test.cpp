@@ -94,7 +94,8 @@ void expect_killed_by(const probe_result& run, int signal) {
         << "status " << run.status << "\n" << run.output;
 }
 
-// perf's crash record, then the program's handler, then death by the same signal.
+// The program's handler, then perf's crash record as the signal meets its default
+// action, then death by the same signal.
 void expect_record_then_program(const std::string& args, int signal, const std::string& name) {
   const probe_result run = run_signal_probe("PERF_SAMPLE_HZ=1000", args);
   expect_killed_by(run, signal);
@@ -103,20 +104,29 @@ void expect_record_then_program(const std::string& args, int signal, const std::
   const size_t program = run.output.find("program handler " + name + "\n");
   ASSERT_NE(record, std::string::npos) << run.output;
   ASSERT_NE(program, std::string::npos) << run.output;
-  EXPECT_LT(record, program) << run.output;
+  EXPECT_LT(program, record) << run.output;
   EXPECT_EQ(run.output.find("program handler", program + 1), std::string::npos) << "called twice:\n" << run.output;
 }
 
-TEST(SignalInterposition, ACrashReporterInstalledLaterRunsAfterPerfsRecordAndItsReRaiseKills) {
+TEST(SignalInterposition, ACrashReporterInstalledLaterRunsAndItsReRaiseWritesPerfsRecordAndKills) {
   expect_record_then_program("crash abort", SIGABRT, "SIGABRT");
 }
-TEST(SignalInterposition, ACrashReporterOnSegvRunsAfterPerfsRecordAndItsReRaiseKills) {
+TEST(SignalInterposition, ACrashReporterOnSegvRunsAndItsReRaiseWritesPerfsRecordAndKills) {
   if (sanitized) GTEST_SKIP() << "the sanitizers handle SIGSEGV themselves";
   expect_record_then_program("crash segv", SIGSEGV, "SIGSEGV");
 }
 TEST(SignalInterposition, AResetHandCrashHandlerRunsOnceAndTheRepeatedFaultKills) {
   if (sanitized) GTEST_SKIP() << "the sanitizers handle SIGSEGV themselves";
   expect_record_then_program("crash-resethand segv", SIGSEGV, "SIGSEGV");
+}
+
+// A program that recovers from its own faults (a garbage collector, a WebAssembly
+// runtime) goes on, with no crash record.
+TEST(SignalInterposition, AProgramThatRecoversFromAFaultGoesOnWithoutACrashRecord) {
+  const probe_result run = run_signal_probe("PERF_SAMPLE_HZ=1000", "recover");
+  EXPECT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("recovered 42\n"), std::string::npos) << run.output;
+  EXPECT_EQ(run.output.find("written on"), std::string::npos) << run.output;
 }
 
 TEST(SignalInterposition, AHandlerInstalledBehindSigactionsBackIsNamedAtExit) {

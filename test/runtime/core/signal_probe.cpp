@@ -16,6 +16,10 @@
 //       restores the default action and raises the signal again. Prints "previous
 //       default|other" for what sigaction said was on SIGABRT before. Then ticks 1..3 and
 //       aborts, or writes to a read-only page.
+//   signal_probe recover
+//       A garbage collector's SIGSEGV handler: a store to a read-only page is let
+//       through (the handler makes the page writable) and the program goes on; prints
+//       "recovered <value>".
 //   signal_probe raw-handler
 //       Installs a SIGFPE handler with the rt_sigaction system call, behind the C
 //       library's back, and exits.
@@ -165,6 +169,25 @@ void returning_crash_handler(int signal) {
   say(signal == SIGABRT ? "program handler SIGABRT\n" : "program handler SIGSEGV\n");
 }
 
+void* read_only_page = nullptr;
+
+void make_page_writable(int, siginfo_t* info, void*) {
+  if (info->si_addr == read_only_page) mprotect(read_only_page, 4096, PROT_READ | PROT_WRITE);
+}
+
+int recover() {
+  read_only_page = mmap(nullptr, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  struct sigaction action {};
+  action.sa_sigaction = make_page_writable;
+  action.sa_flags = SA_SIGINFO;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGSEGV, &action, nullptr);
+  perf::tick(1, "before");
+  *static_cast<volatile int*>(read_only_page) = 42;
+  std::fprintf(stderr, "recovered %d\n", *static_cast<volatile int*>(read_only_page));
+  return 0;
+}
+
 // The kernel's struct sigaction on x86-64 and AArch64: handler, flags, restorer, mask.
 struct kernel_sigaction {
   void (*handler)(int);
@@ -208,9 +231,10 @@ int main(int argc, char** argv) {
   if (scenario == "own-handler") return own_handler();
   if (scenario == "burn") return burn();
   if (scenario == "raw-handler") return raw_handler();
+  if (scenario == "recover") return recover();
   if (scenario == "crash") return crash(false, option);
   if (scenario == "crash-resethand") return crash(true, option);
-  std::fprintf(stderr, "usage: %s wait sigwait|sigwaitinfo|sigtimedwait|signalfd | own-handler | burn | raw-handler | "
+  std::fprintf(stderr, "usage: %s wait sigwait|sigwaitinfo|sigtimedwait|signalfd | own-handler | burn | raw-handler | recover | "
                        "crash abort|segv | crash-resethand segv\n", argv[0]);
   return 2;
 }
