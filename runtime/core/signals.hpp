@@ -3,8 +3,8 @@
 //
 // The runtime stays in front of the program on the signals it handles: the program's
 // sigaction() and signal() on them are interposed (signal_interpose.cpp), so the
-// program's handler is recorded, not installed, and the runtime's handler runs first,
-// then the program's exactly as the program installed it (its mask and flags are the
+// program's handler is recorded, not installed, and the runtime's handler runs, calling
+// the program's exactly as the program installed it (its mask and flags are the
 // kernel's for the signal, SA_SIGINFO or not, SA_RESETHAND, SA_ONSTACK...). The program
 // sees its own action in sigaction()'s old action, never the runtime's.
 #ifndef PERF_RUNTIME_CORE_SIGNALS_HPP
@@ -14,13 +14,15 @@
 
 namespace perf::runtime {
 
-// Has `handler` run when the process gets its first fatal signal (SIGSEGV, SIGABRT,
-// SIGBUS, SIGFPE), on the thread's alternate signal stack where it has one, before
-// the program's own handler for it (installed before or after); the signal then takes
-// the course the program gave it. `handler` must be async-signal-safe. At most four
-// handlers; they run in the order they were added. A program that replaces the
-// handler behind sigaction()'s back (a raw system call) is told at exit, on stderr,
-// that the crash record was given up. Call it only from a PERF_RUNTIME_ON_START function.
+// Has `handler` run when the process's first fatal signal (SIGSEGV, SIGABRT, SIGBUS,
+// SIGFPE) meets its default action, on the thread's alternate signal stack where it has
+// one. A handler the program installs after start-up gets the signal first (it may
+// recover; its re-raise or a repeated fault then meets the default action); one that
+// was in place before start-up (a sanitizer's) runs after `handler`. `handler` must be
+// async-signal-safe. At most four handlers; they run in the order they were added. A
+// program that replaces the handler behind sigaction()'s back (a raw system call) is
+// told at exit, on stderr, that the crash record was given up. Call it only from a
+// PERF_RUNTIME_ON_START function.
 void add_fatal_signal_handler(void (*handler)(int signal) noexcept);
 
 // Gives every thread attached from now on a stack of its own for signal handlers,
