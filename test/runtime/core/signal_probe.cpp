@@ -138,7 +138,7 @@ void on_urgent(int, siginfo_t* info, void*) {
 }
 
 int own_handler() {
-  burn_cpu(0.2);
+  burn_cpu(0.1);
   struct sigaction action {}, previous{};
   action.sa_sigaction = on_urgent;
   action.sa_flags = SA_SIGINFO;
@@ -146,7 +146,7 @@ int own_handler() {
   sigaction(SIGURG, &action, &previous);
   std::fprintf(stderr, "previous %s\n",
                (previous.sa_flags & SA_SIGINFO) == 0 && previous.sa_handler == SIG_DFL ? "default" : "other");
-  burn_cpu(0.5);
+  burn_cpu(0.3);
   raise(SIGURG);
   std::fprintf(stderr, "handler %d %d\n", handler_calls.load(), handler_calls_by_timer.load());
   std::fprintf(stderr, "stopped %s\n", perf::take_sample_summary(1).stopped.c_str());
