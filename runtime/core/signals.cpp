@@ -142,6 +142,8 @@ void on_handled_signal(int signal, siginfo_t* info, void* context) {
   const struct sigaction program = program_action(*h);
   if (h->is_private) {
     if (private_user.handler(signal, info, context)) return;
+  } else if (program.sa_handler == SIG_IGN && sent(info)) {
+    return;  // ignored, as the program asked (a fault cannot be: it meets the default below)
   } else if (!has_handler(program) || !__atomic_load_n(&h->set_by_program, __ATOMIC_ACQUIRE)) {
     run_fatal_handlers(signal);
   }
@@ -160,9 +162,8 @@ void on_handled_signal(int signal, siginfo_t* info, void* context) {
     return;
   }
   if (h->is_private) return;  // SIG_DFL (SIGURG's default is to ignore it) or SIG_IGN
-  // A fatal signal meets its default action: a fault repeats when the handler returns
-  // (ignoring a fault is not possible either), a sent signal is sent again.
-  if (program.sa_handler == SIG_IGN && sent(info)) return;
+  // A fatal signal meets its default action: a fault repeats when the handler returns,
+  // a sent signal is sent again.
   const struct sigaction fallback = default_action();
   next_signal::sigaction(signal, &fallback, nullptr);
   if (sent(info)) raise(signal);
