@@ -14,6 +14,7 @@ packages=(
   heaptrack                                           # docs/allocations.md: the cross-check of the counts
   zlib1g-dev                                          # the sampler's pprof profile is gzipped
   golang-go                                           # tests: go tool pprof reads the sampler's profile
+  valgrind                                            # tests: the sampler runs clean under memcheck
   libgoogle-perftools-dev                             # bench/: gperftools' profiler beside the sampler
   nodejs                                              # tests: speedscope (npm) reads the sampler's folded stacks
   chromium                                            # tests: perf-report's HTML pages load in a real browser

@@ -44,6 +44,9 @@ struct sample_summary {
   std::string clock;    // "cpu" or "wall"
   uint64_t total = 0;   // samples taken, all threads
   uint64_t dropped = 0; // samples the runtime had no room for (more distinct stacks than it holds)
+  // Why sampling stopped before the end, as a sentence; empty while it runs. (The
+  // program installed its own handler on the sampler's signal.)
+  std::string stopped;
   // Samples taken inside perf's own code (a measured scope's begin and end, the
   // allocation counters): what measuring costs. The lists below charge them to the
   // program's code that called it.

@@ -52,6 +52,7 @@ std::string format_samples_text(const snapshot& snap) {
   if (s.hz == 0) return "";  // PERF_SAMPLE_HZ=0: the user knows
   std::string out = fmt::format("samples: {} at {} Hz of each thread's {} time, {} dropped\n", format_count(s.total),
                                 s.hz, s.clock == "wall" ? "wall-clock" : "CPU", format_count(s.dropped));
+  if (!s.stopped.empty()) out += "  sampling stopped: " + s.stopped + "\n";
   if (s.total == 0) return out;
   if (s.probe_samples != 0)
     out += fmt::format("  {} samples ({:.1f}%) inside perf's own probes, charged below to the code that called them\n",
@@ -90,7 +91,9 @@ std::string format_samples_json(const snapshot& snap) {
   for (size_t i = 0; i < s.threads.size(); ++i)
     out += fmt::format("{}{{\"tid\": {}, \"samples\": {}, \"top\": {}}}", i == 0 ? "" : ", ", s.threads[i].tid,
                        s.threads[i].samples, locations_json(s.threads[i].top_functions, false));
-  out += "], \"measured\": [";
+  out += "]";
+  if (!s.stopped.empty()) out += ", \"stopped\": " + json_string(s.stopped);
+  out += ", \"measured\": [";
   for (size_t i = 0; i < s.measured.size(); ++i)
     out += fmt::format("{}{{\"name\": {}, \"samples\": {}, \"share\": {:.4f}}}", i == 0 ? "" : ", ",
                        json_string(s.measured[i].name), s.measured[i].samples, s.measured[i].share);

@@ -5,6 +5,13 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define PERF_RUNNING_ON_VALGRIND RUNNING_ON_VALGRIND
+#else
+#define PERF_RUNNING_ON_VALGRIND 0  // built without valgrind's headers: see docs/sampler.md
+#endif
+
 namespace perf::runtime {
 namespace {
 
@@ -88,6 +95,8 @@ bool code_ranges::contains(uintptr_t address) const noexcept {
     if (address >= start[i] && address < limit[i]) return true;
   return false;
 }
+
+bool stack_read_through_kernel() noexcept { return PERF_RUNNING_ON_VALGRIND != 0; }
 
 stack_bounds current_stack_bounds() noexcept {
   pthread_attr_t attributes;

@@ -27,6 +27,12 @@ struct code_ranges {
   bool contains(uintptr_t address) const noexcept;
 };
 
+// Whether the stack must be read through the kernel even where its bounds are known:
+// under valgrind, whose memcheck reports every read of a stack word the program never
+// wrote (the walk reads them all) as an error, and knows process_vm_readv's output to
+// be defined. Then pass {0, 0} bounds. Not async-signal-safe (ask once, at start).
+bool stack_read_through_kernel() noexcept;
+
 // The calling thread's stack as its attributes give it. Not async-signal-safe (the
 // main thread's is read from /proc): called when a thread is armed, not in the handler.
 stack_bounds current_stack_bounds() noexcept;

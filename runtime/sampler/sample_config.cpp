@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <signal.h>
+
 #include <charconv>
+#include <tuple>
+#include <utility>
 #include <string_view>
 
 namespace perf::runtime {
@@ -18,7 +22,42 @@ unsigned parse_bounded(const char* variable, std::string_view value, unsigned lo
   return fallback;
 }
 
+// The signals PERF_SAMPLE_SIGNAL may name: those whose default action is harmless or
+// that programs leave to tools, and the real-time ones the C library does not keep.
+constexpr std::pair<const char*, int> named_signals[] = {
+    {"SIGURG", SIGURG}, {"SIGPROF", SIGPROF}, {"SIGVTALRM", SIGVTALRM}, {"SIGUSR1", SIGUSR1}, {"SIGUSR2", SIGUSR2}};
+
+// PERF_SAMPLE_SIGNAL's value as a signal number; 0 if it is none of the above.
+int parse_signal(std::string_view value) {
+  for (const auto& [name, number] : named_signals)
+    if (value == name) return number;
+  using range_end = std::tuple<std::string_view, int, int>;  // name, signal, direction inwards
+  for (const auto& [prefix, base, direction] :
+       {range_end{"SIGRTMIN", SIGRTMIN, 1}, range_end{"SIGRTMAX", SIGRTMAX, -1}}) {
+    if (value.substr(0, prefix.size()) != prefix) continue;
+    std::string_view offset = value.substr(prefix.size());
+    if (offset.empty()) return base;
+    if (offset[0] != (direction > 0 ? '+' : '-')) return 0;
+    offset.remove_prefix(1);
+    int n = 0;
+    const auto [end, error] = std::from_chars(offset.data(), offset.data() + offset.size(), n);
+    const int number = base + direction * n;
+    const bool whole = error == std::errc() && end == offset.data() + offset.size();
+    return whole && number >= SIGRTMIN && number <= SIGRTMAX ? number : 0;
+  }
+  return 0;
+}
+
 }  // namespace
+
+std::string signal_name(int signal) {
+  for (const auto& [name, number] : named_signals)
+    if (signal == number) return name;
+  if (signal < SIGRTMIN || signal > SIGRTMAX) return fmt::format("signal {}", signal);
+  if (SIGRTMAX - signal <= signal - SIGRTMIN)
+    return signal == SIGRTMAX ? "SIGRTMAX" : fmt::format("SIGRTMAX-{}", SIGRTMAX - signal);
+  return signal == SIGRTMIN ? "SIGRTMIN" : fmt::format("SIGRTMIN+{}", signal - SIGRTMIN);
+}
 
 const char* clock_name(sample_clock clock) { return clock == sample_clock::wall ? "wall" : "cpu"; }
 
@@ -34,6 +73,14 @@ sample_config parse_sample_config(const std::function<const char*(const char*)>&
       result.clock = sample_clock::wall;
     else if (value != "cpu")
       result.warnings.push_back(fmt::format("PERF_SAMPLE_CLOCK='{}' is neither cpu nor wall; using cpu", value));
+  }
+  if (const char* signal = getenv_fn("PERF_SAMPLE_SIGNAL"); signal != nullptr && *signal != '\0') {
+    result.signal = parse_signal(signal);
+    if (result.signal == 0)
+      result.warnings.push_back(fmt::format(
+          "PERF_SAMPLE_SIGNAL='{}' is not one of SIGURG, SIGPROF, SIGVTALRM, SIGUSR1, SIGUSR2, SIGRTMIN+n, "
+          "SIGRTMAX-n; using the first free of SIGURG, SIGPROF and the real-time signals",
+          signal));
   }
   if (const char* path = getenv_fn("PERF_PROFILE")) result.profile_path = path;
   return result;

@@ -1,5 +1,5 @@
-// The sampler's PERF_* variables: PERF_SAMPLE_HZ, PERF_SAMPLE_CLOCK, PERF_SAMPLE_DEPTH
-// and PERF_PROFILE, parsed once at start-up.
+// The sampler's PERF_* variables: PERF_SAMPLE_HZ, PERF_SAMPLE_CLOCK, PERF_SAMPLE_DEPTH,
+// PERF_SAMPLE_SIGNAL and PERF_PROFILE, parsed once at start-up.
 #ifndef PERF_RUNTIME_SAMPLER_SAMPLE_CONFIG_HPP
 #define PERF_RUNTIME_SAMPLER_SAMPLE_CONFIG_HPP
 
@@ -21,10 +21,15 @@ enum class sample_clock { cpu, wall };
 // "cpu" or "wall", as PERF_SAMPLE_CLOCK, the report and the pprof sample type spell it.
 const char* clock_name(sample_clock clock);
 
+// A signal's name as PERF_SAMPLE_SIGNAL and the report spell it: "SIGURG",
+// "SIGRTMAX-2", "SIGRTMIN+1" (the nearer end of the real-time range).
+std::string signal_name(int signal);
+
 struct sample_config {
   unsigned hz = default_sample_hz;  // 0: sampling off
   sample_clock clock = sample_clock::cpu;
   unsigned depth = default_sample_depth;
+  int signal = 0;  // PERF_SAMPLE_SIGNAL; 0: the first free of SIGURG, SIGPROF, SIGRTMAX...
   std::string profile_path;  // PERF_PROFILE, %p not yet expanded; empty: none
   // One line per value that could not be used, naming the variable.
   std::vector<std::string> warnings;

@@ -1,4 +1,5 @@
-// The sample handler, on the signal core/signals chooses. Everything it does is
+// The sample handler, on the signal core/signals chooses, and what the sampler does
+// when the program blocks that signal or takes it over. Everything the handler does is
 // async-signal-safe: it walks the interrupted stack by frame pointers (looking for the
 // chain on the stack where the interrupted code had lost it), reads the
 // thread's innermost measured function, and adds the stack to a lock-free table.
@@ -16,26 +17,39 @@ sample_table* target_table = nullptr;  // set once, before the handler is instal
 unsigned walk_depth = 0;
 const code_ranges* known_code = nullptr;
 int chosen_signal = 0;
+bool read_through_kernel = false;  // set once: every stack read goes through the kernel (valgrind)
+bool taken_over = false;  // atomic: the program installed its own handler on chosen_signal
 PERF_DETAIL_TLS uintptr_t thread_stack_low;
 PERF_DETAIL_TLS uintptr_t thread_stack_high;
 PERF_DETAIL_TLS bool thread_paused;
 
-void on_sample(int, siginfo_t* info, void* ucontext) {
-  // Only our timers' signals: one sent by kill() or raise() is somebody else's.
-  if (info == nullptr || info->si_code != SI_TIMER || thread_paused) return;
+bool on_sample(int, siginfo_t* info, void* ucontext) noexcept {
+  // Only our timers' signals: one sent by kill() or raise(), or by a timer of the
+  // program's, is the program's.
+  if (info == nullptr || info->si_code != SI_TIMER || !is_sample_timer_value(info->si_value.sival_ptr)) return false;
+  if (thread_paused || __atomic_load_n(&taken_over, __ATOMIC_ACQUIRE)) return true;
   const int saved_errno = errno;
   // The timers carry their thread's id; an overrun counts the samples the kernel
-  // merged while the signal waited (blocked, or the thread not running).
-  record_sample(ucontext, static_cast<uint32_t>(info->si_value.sival_int),
+  // merged while the signal waited (the thread not running).
+  record_sample(ucontext, sample_timer_thread(info->si_value.sival_ptr),
                 1 + static_cast<uint64_t>(info->si_overrun > 0 ? info->si_overrun : 0));
   errno = saved_errno;
+  return true;
+}
+
+// The program installed its own handler on the signal: no sample may reach it. The
+// timers go at once; a sample already queued meets on_sample, which drops it.
+void give_signal_to_program() noexcept {
+  __atomic_store_n(&taken_over, true, __ATOMIC_RELEASE);
+  disarm_all_threads();
 }
 
 }  // namespace
 
 void record_sample(const void* ucontext, uint32_t tid, uint64_t weight) noexcept {
   uintptr_t frames[max_sample_depth];
-  const stack_bounds bounds{thread_stack_low, thread_stack_high};
+  const stack_bounds bounds =
+      read_through_kernel ? stack_bounds{0, 0} : stack_bounds{thread_stack_low, thread_stack_high};
   const unsigned depth = walk_interrupted_stack(ucontext, bounds, known_code, frames, walk_depth);
   unsigned site = 0;
   if (const detail::thread_state* thread = detail::current_thread)
@@ -43,16 +57,20 @@ void record_sample(const void* ucontext, uint32_t tid, uint64_t weight) noexcept
   target_table->add(tid, site, frames, depth, weight);
 }
 
-int install_sample_handler(sample_table* table, unsigned depth, const code_ranges* code) {
+int install_sample_handler(sample_table* table, unsigned depth, const code_ranges* code, int wanted_signal) {
   target_table = table;
   walk_depth = depth;
   known_code = code;
-  const int signal = add_private_signal_handler(on_sample);
+  read_through_kernel = stack_read_through_kernel();
+  const private_signal_user sampler{on_sample, calling_thread_blocks_sample_signal, give_signal_to_program};
+  const int signal = add_private_signal_handler(wanted_signal, sampler);
   __atomic_store_n(&chosen_signal, signal, __ATOMIC_RELEASE);
   return signal;
 }
 
 int sample_signal() noexcept { return __atomic_load_n(&chosen_signal, __ATOMIC_ACQUIRE); }
+
+bool sample_signal_taken_over() noexcept { return __atomic_load_n(&taken_over, __ATOMIC_ACQUIRE); }
 
 sampling_pause::sampling_pause() noexcept : was_paused_(thread_paused) { thread_paused = true; }
 sampling_pause::~sampling_pause() { thread_paused = was_paused_; }

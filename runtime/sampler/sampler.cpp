@@ -61,8 +61,11 @@ std::string start_sampling(const sample_config& config) {
     return "no memory for the sample table";
   }
   note_loaded_code();
-  const int signal = install_sample_handler(table, config.depth, &start_code);
+  const int signal = install_sample_handler(table, config.depth, &start_code, config.signal);
   if (signal == 0) return "every signal it could use (SIGURG, SIGPROF, the real-time signals) has a handler";
+  if (config.signal != 0 && signal != config.signal)
+    warn("PERF_SAMPLE_SIGNAL=" + signal_name(config.signal) + " has a handler already; sampling on " +
+         signal_name(signal) + " instead");
   started_hz = config.hz;
   // The hook first, then the walk: a thread started meanwhile is seen by one or both.
   install_thread_start_hook();
@@ -80,6 +83,12 @@ void resume_sampling(unsigned hz) noexcept {
 }
 
 sample_table* sampled_stacks() noexcept { return table; }
+
+std::string why_sampling_stopped() {
+  if (!sample_signal_taken_over()) return {};
+  return "the program installed its own handler for " + signal_name(sample_signal()) +
+         ", the sampler's signal (PERF_SAMPLE_SIGNAL chooses another)";
+}
 
 unsigned sampling_hz() noexcept { return started_hz; }
 

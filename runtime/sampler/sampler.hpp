@@ -39,6 +39,13 @@ unsigned sampling_hz() noexcept;
 // The signal the sampler took (sample_signal.cpp); 0 before it starts.
 int sample_signal() noexcept;
 
+// Whether the program installed its own handler on sample_signal(), which stopped
+// sampling for good.
+bool sample_signal_taken_over() noexcept;
+
+// Why sampling stopped before the end, as the report says it; empty while it runs.
+std::string why_sampling_stopped();
+
 // While one lives, the calling thread's samples are not counted: the runtime's own
 // work at exit or on demand (symbolizing, writing files) is not the program's.
 class sampling_pause {
@@ -54,10 +61,32 @@ class sampling_pause {
 
 // --- between the files of the sampler ---
 
-// Picks a signal nobody handles, installs the handler on it, and has the handler
-// count samples of at most `depth` frames into `table`, recovering lost frame chains
-// with `code` (walk_frame_chain). Returns the signal, or 0.
-int install_sample_handler(sample_table* table, unsigned depth, const code_ranges* code);
+// Picks a signal nobody handles (`wanted_signal` if it is free and not 0), installs
+// the handler on it, and has the handler count samples of at most `depth` frames into
+// `table`, recovering lost frame chains with `code` (walk_frame_chain). Returns the
+// signal, or 0.
+int install_sample_handler(sample_table* table, unsigned depth, const code_ranges* code, int wanted_signal);
+
+// The value every sample timer carries (sigev_value.sival_ptr): a tag in the high
+// half, so that a program's own timer on the same signal is told apart, and the
+// thread's id in the low half.
+constexpr uint64_t sample_timer_tag = uint64_t{0x70657266} << 32;  // "perf"
+inline void* sample_timer_value(pid_t tid) noexcept {
+  return reinterpret_cast<void*>(sample_timer_tag | static_cast<uint32_t>(tid));
+}
+inline bool is_sample_timer_value(const void* value) noexcept {
+  return (reinterpret_cast<uintptr_t>(value) & ~uint64_t{0xffffffff}) == sample_timer_tag;
+}
+inline uint32_t sample_timer_thread(const void* value) noexcept {
+  return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(value));
+}
+
+// The calling thread is about to block the sample signal (true), or has unblocked it
+// (false): its sampling pauses, so that no sample is ever left pending on a thread
+// that blocks the signal (where sigwait() would meet it), and resumes. Idempotent;
+// async-signal-safe (it gives up, leaving the thread as it was, when the timers'
+// lock stays taken: by a handler's own thread in arm or disarm).
+void calling_thread_blocks_sample_signal(bool blocked) noexcept;
 
 // The calling thread's stack, for the handler's fault-safe walk. Set when the
 // thread is armed by the thread start hook or by start_sampling.

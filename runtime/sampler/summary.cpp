@@ -52,6 +52,7 @@ sample_summary take_sample_summary(unsigned top) {
   summary.clock = runtime::clock_name(p.clock);
   summary.total = p.total;
   summary.dropped = p.dropped;
+  summary.stopped = runtime::why_sampling_stopped();
   std::map<location_key, uint64_t> functions, lines;
   std::map<uint32_t, std::map<location_key, uint64_t>> thread_functions;
   std::map<uint32_t, uint64_t> thread_samples, site_samples;
@@ -108,6 +109,7 @@ sample_summary sample_counts() {
   counts.clock = clock_name(current_sample_config().clock);
   counts.total = table->counted();
   counts.dropped = table->dropped();
+  counts.stopped = why_sampling_stopped();
   return counts;
 }
 

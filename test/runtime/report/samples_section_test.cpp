@@ -71,5 +71,16 @@ TEST(SamplesReport, JsonHasTheDocumentedFields) {
   EXPECT_EQ(j.at("measured")[0].at("samples"), 300);
 }
 
+TEST(SamplesReport, SamplingStoppedBeforeTheEndIsSaidInTextAndJson) {
+  snapshot snap = two_functions();
+  snap.samples.stopped = "the program installed its own handler for SIGURG, the sampler's signal";
+  const std::string text = format_samples_text(snap);
+  EXPECT_EQ(text.substr(0, text.find("  30 samples")),
+            "samples: 400 at 100 Hz of each thread's CPU time, 2 dropped\n"
+            "  sampling stopped: the program installed its own handler for SIGURG, the sampler's signal\n");
+  EXPECT_EQ(nlohmann::json::parse(format_samples_json(snap)).at("stopped"), snap.samples.stopped);
+  EXPECT_FALSE(nlohmann::json::parse(format_samples_json(two_functions())).contains("stopped"));
+}
+
 }  // namespace
 }  // namespace perf::runtime
