@@ -14,8 +14,8 @@ namespace {
 constexpr const char* usage =
     "usage: perf-report merge REPORT.json... -o MERGED.json\n"
     "       perf-report diff BASE.json... --new NEW.json... [--format text|markdown|json|html] [-o FILE]\n"
-    "                   [--fail-if 'FIGURE>+N%']... [--min-calls N] [--noise-floor N%] [--normalize FUNCTION]\n"
-    "                   [--distribution-kb N]\n"
+    "                   [--fail-if 'FIGURE>+N%']... [--min-calls N (default 100)] [--noise-floor N%]\n"
+    "                   [--normalize FUNCTION] [--distribution-kb N]\n"
     "       perf-report diff BASE.json NEW.json [options as above]\n"
     "       perf-report html REPORT.json [-o report.html] [--folded STACKS.txt] [--distribution-kb N]\n"
     "       (--distribution-kb: the most histogram data an HTML page embeds, default 3000)\n";

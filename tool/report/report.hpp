@@ -60,6 +60,11 @@ struct report {
   std::string path;  // where it was read from, for messages
   nlohmann::json document;  // everything but "functions", as read
   std::vector<function_record> functions;
+  // From the clock: the smallest step it takes (clock.resolution_ns, absent: 0), and
+  // the probe's inside cost that compensation subtracted from every call
+  // (clock.probe_inside_ns when clock.compensated, else 0).
+  double resolution_ns = 0;
+  double compensated_ns = 0;
 
   double ghz() const;
   // samples.measured[]: each measured function's share of all samples (absent: 0).

@@ -346,13 +346,15 @@ report parse_padded(simdjson::padded_string_view padded, const std::string& path
   if (!(ghz > 0)) top.fail("\"clock.ghz\" is not positive");
   // The probe's cost (absent: 0, no function is probe-dominated when merged).
   const double probe_ns = clock.has("probe_ns") ? clock.number("probe_ns") : 0.0;
-  const double inside_ns = clock.has("probe_inside_ns") && !clock.boolean_or("compensated", false)
-                               ? clock.number("probe_inside_ns")
-                               : 0.0;
+  const double reported_inside_ns = clock.has("probe_inside_ns") ? clock.number("probe_inside_ns") : 0.0;
+  const bool compensated = clock.boolean_or("compensated", false);
+  const double inside_ns = compensated ? 0.0 : reported_inside_ns;
   top.array("threads");
   if (!parsed.functions) top.array("functions");  // absent, or not an array
   if (parsed.function_problem) throw *parsed.function_problem;
   r.functions = std::move(*parsed.functions);
+  r.resolution_ns = clock.has("resolution_ns") ? clock.number("resolution_ns") : 0.0;
+  r.compensated_ns = compensated ? reported_inside_ns : 0.0;
   for (function_record& f : r.functions) {
     f.durations.ghz = ghz;
     f.probe_ns = probe_ns;
