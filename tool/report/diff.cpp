@@ -90,8 +90,7 @@ bool past_floor(const change& c, double floor) { return std::abs(c.ratio() - 1) 
 
 // The width in ns of the histogram bucket holding `ns`.
 double bucket_width_ns(const histogram& h, double ns) {
-  const unsigned bucket = detail::bucket_index(static_cast<uint64_t>(std::max(0.0, ns * h.ghz)));
-  return static_cast<double>(detail::bucket_width(bucket)) / h.ghz;
+  return static_cast<double>(detail::bucket_width(h.bucket_of_ns(ns))) / h.ghz;
 }
 
 // Whether a timing figure moved by more than the reports can resolve: one histogram
@@ -191,8 +190,12 @@ void scale_times(report& r, double factor) {
 }
 
 double reference_median(const report& r, const std::string& name) {
-  for (const function_record& f : r.functions)
-    if (f.name == name && f.calls > 0) return f.quantile_ns(0.5);
+  for (const function_record& f : r.functions) {
+    if (f.name != name || f.calls == 0) continue;
+    if (!(f.quantile_ns(0.5) > 0))
+      throw input_error(fmt::format("{}: {}'s median is 0, no yardstick to normalize by", r.path, name));
+    return f.quantile_ns(0.5);
+  }
   throw input_error(fmt::format("{}: no calls of {}, the function to normalize by", r.path, name));
 }
 
