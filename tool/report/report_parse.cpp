@@ -18,6 +18,7 @@
 #include "function_location.hpp"
 #include "perf/detail/histogram_index.hpp"
 #include "report.hpp"
+#include "report/text_format.hpp"
 #include "report_sections.hpp"
 
 namespace perf::report_tool {
@@ -87,7 +88,8 @@ struct json_path {
     if (parent == nullptr) return "the report";
     const std::string before = parent->parent == nullptr ? "" : parent->text();
     if (element) return fmt::format("{}[{}]", before, index);
-    return before.empty() ? std::string(key) : fmt::format("{}.{}", before, key);
+    const std::string name = runtime::printable(std::string(key));  // the message stays one line
+    return before.empty() ? name : fmt::format("{}.{}", before, name);
   }
 };
 
