@@ -183,7 +183,7 @@ void scale_times(report& r, double factor) {
     f.total_ns *= factor, f.self_ns *= factor, f.mean_ns *= factor, f.min_ns *= factor, f.max_ns *= factor;
     f.m2_ns2 *= factor * factor;
     f.probe_ns *= factor, f.probe_inside_ns *= factor;
-      f.durations.ghz /= factor;
+    f.durations.ghz /= factor;
   }
   r.document["clock"]["ghz"] = r.document["clock"]["ghz"].get<double>() / factor;
   r.resolution_ns *= factor, r.compensated_ns *= factor;
