@@ -2,13 +2,14 @@
 // of a large report (10,000 functions x ~100 histogram buckets), go straight into
 // function_records; every other section becomes nlohmann::json as
 // nlohmann::json::parse would make it. Every value is visited, so text that is not
-// JSON is refused wherever it is. Problems are reported in the order the report is
-// checked (JSON, schema version, top-level sections, then each function), whatever
-// the order of the members in the file.
+// JSON is refused wherever it is, and so is nesting deeper than max_nesting_depth (the
+// visit recurses). Problems are reported in the order the report is checked (JSON,
+// schema version, top-level sections, then each function, then duplicate rows),
+// whatever the order of the members in the file, each with its JSON path.
 #include <simdjson.h>
 
 #include <array>
-#include <climits>
+#include <cstdint>
 #include <optional>
 #include <unordered_map>
 
