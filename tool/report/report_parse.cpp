@@ -241,7 +241,6 @@ class function_fields {
       if (value < 0) fail(where, fmt::format("\"{}\" is negative", names[f]));
     if (record_.mean_ns < 0) fail(in_moments, "\"mean_ns\" is negative");
     if (record_.m2_ns2 < 0) fail(in_moments, "\"m2_ns2\" is negative (a sum of squares)");
-    if (record_.calls > 0 && record_.min_ns > record_.max_ns) fail(where, "\"min_ns\" is above \"max_ns\"");
     if (!histogram_problem_.empty())
       throw input_error(fmt::format("{}: {}.histogram{}", path, where, histogram_problem_));
     if (histogram_count_ != record_.calls)
