@@ -21,13 +21,37 @@ std::vector<uint64_t> scaled(std::vector<uint64_t> ticks, double factor) {
 
 report one(long pid, std::vector<nlohmann::json> rows) { return parsed(report_json(pid, 2.0, rows)); }
 
+// `r` with a clock of 0.5 ns resolution (one tick at 2 GHz).
+report fine_clock(report r) {
+  r.resolution_ns = 0.5;
+  return r;
+}
+
+// Every call of the function `ticks` long.
+std::vector<uint64_t> constant(uint64_t ticks, size_t calls) { return std::vector<uint64_t>(calls, ticks); }
+
+// `rows` in a report whose clock has `resolution_ns` and, when `compensated_ns` > 0,
+// subtracted that much from every call.
+report with_clock(long pid, std::vector<nlohmann::json> rows, double resolution_ns, double compensated_ns = 0) {
+  nlohmann::json j = report_json(pid, 2.0, rows);
+  j["clock"]["resolution_ns"] = resolution_ns;
+  if (compensated_ns > 0) {
+    j["clock"]["probe_ns"] = 3 * compensated_ns;
+    j["clock"]["probe_inside_ns"] = compensated_ns;
+    j["clock"]["compensated"] = true;
+  }
+  return parsed(j);
+}
+
 TEST(Diff, TheSameDurationsAreNoChange) {
   const auto d = durations(1, 2000);
   const diff_result r = diff_reports({one(1, {function_row("f", d, 2.0)})}, {one(2, {function_row("f", d, 2.0)})}, {});
   ASSERT_EQ(r.functions.size(), 1u);
   EXPECT_FALSE(r.functions[0].slower_or_faster());
   EXPECT_EQ(r.functions[0][metric::mean].ratio(), 1.0);
-  EXPECT_EQ(r.verdict, "no change beyond noise (1 functions compared)");
+  EXPECT_EQ(r.verdict,
+            "no change beyond noise (1 functions compared; noise floor 5%, and more than a histogram bucket and the "
+            "clock's resolution (10.0 ns))");
 }
 
 TEST(Diff, ATwentyPercentSlowdownIsBeyondNoiseAndBreaksTheRule) {
@@ -49,7 +73,9 @@ TEST(Diff, ATwentyPercentSlowdownIsBeyondNoiseAndBreaksTheRule) {
   ASSERT_EQ(r.broken.size(), 1u);
   EXPECT_EQ(r.broken[0].substr(0, 27), "mean>+10%: f mean +20.0% (2");
   EXPECT_EQ(r.verdict.substr(0, r.verdict.find(" (")), "FAIL: mean>+10%: f mean +20.0%");
-  EXPECT_NE(r.verdict.find("; 1 of 2 functions changed beyond noise: f slower mean +20.0%"), std::string::npos)
+  EXPECT_NE(r.verdict.find("; 1 of 2 functions changed beyond noise (noise floor 5%, and more than a histogram bucket "
+                           "and the clock's resolution (10.0 ns)): f slower mean +20.0%"),
+            std::string::npos)
       << r.verdict;
 }
 
@@ -60,8 +86,8 @@ TEST(Diff, AChangeBelowTheNoiseFloorIsNoise) {
   EXPECT_FALSE(r.functions[0][metric::mean].beyond_noise);
   diff_options fine;
   fine.noise_floor = 0.01;
-  EXPECT_TRUE(diff_reports({one(1, {function_row("f", d, 2.0)})}, {one(2, {function_row("f", scaled(d, 1.03), 2.0)})},
-                           fine)
+  EXPECT_TRUE(diff_reports({fine_clock(one(1, {function_row("f", d, 2.0)}))},
+                           {fine_clock(one(2, {function_row("f", scaled(d, 1.03), 2.0)}))}, fine)
                   .functions[0][metric::mean]
                   .beyond_noise);
 }
@@ -88,7 +114,9 @@ TEST(Diff, ARenamedOrMovedFunctionIsRemovedAndAdded) {
   EXPECT_EQ(where.at("f:10"), presence::removed);
   EXPECT_EQ(where.at("f:11"), presence::added);
   EXPECT_EQ(where.at("g:10"), presence::added);
-  EXPECT_EQ(r.verdict, "no change beyond noise (0 functions compared): f removed; f added; g added");
+  EXPECT_EQ(r.verdict,
+            "no change beyond noise (0 functions compared; noise floor 5%, and more than a histogram bucket and the "
+            "clock's resolution (10.0 ns)): f removed; f added; g added");
 }
 
 TEST(Diff, SeveralRunsPerSideJudgeByTheSpreadBetweenRuns) {
@@ -115,7 +143,7 @@ TEST(Diff, NormalizingByAnUnchangedFunctionCancelsTheMachinesSpeed) {
     if (f.name == "ref") EXPECT_NEAR(f[metric::p50].ratio(), 1.0, 0.02);
     if (f.name == "g") EXPECT_NEAR(f[metric::mean].ratio(), 1.2, 0.02);
   }
-  EXPECT_EQ(r.verdict.substr(0, r.verdict.find(": ")), "1 of 2 functions changed beyond noise");
+  EXPECT_EQ(r.verdict.substr(0, r.verdict.find(" (")), "1 of 2 functions changed beyond noise");
   options.normalize = "absent";
   EXPECT_THROW(
       {
@@ -135,11 +163,13 @@ TEST(Diff, SaysWhichFunctionsAreProbeDominated) {
   nlohmann::json f_new = function_row("f", scaled(d, 1.2), 2.0), g = function_row("g", durations(2, 2000), 2.0);
   f_new["probe_dominated"] = true;
   g["probe_dominated"] = false;
-  const diff_result r = diff_reports({one(1, {function_row("f", d, 2.0), g})}, {one(2, {f_new, g})}, {});
+  const diff_result r = diff_reports({fine_clock(one(1, {function_row("f", d, 2.0), g}))}, {fine_clock(one(2, {f_new, g}))}, {});
   ASSERT_EQ(r.functions[0].name, "f");
   EXPECT_TRUE(r.functions[0].probe_dominated());
   EXPECT_FALSE(r.functions[1].probe_dominated());
-  EXPECT_EQ(r.verdict, "1 of 2 functions changed beyond noise: f slower mean +20.0% (probe-dominated)");
+  EXPECT_EQ(r.verdict,
+            "1 of 2 functions changed beyond noise (noise floor 5%, and more than a histogram bucket and the clock's "
+            "resolution (0.50 ns)): f slower mean +20.0% (probe-dominated)");
   const std::string text = format_diff_text(r);
   EXPECT_EQ(text.substr(text.find("\nf ") + 1, 20), "f (probe)           ") << text;
   EXPECT_NE(text.find("\ng                                       "), std::string::npos) << text;
@@ -155,12 +185,129 @@ TEST(Diff, MarkdownAndJsonCarryTheVerdictAndTheRatios) {
       diff_reports({one(1, {function_row("f", d, 2.0)})}, {one(2, {function_row("f", scaled(d, 1.2), 2.0)})}, {});
   const std::string markdown = format_diff_markdown(r);
   EXPECT_EQ(markdown.substr(0, markdown.find('\n')),
-            "**perf-report:** 1 of 1 functions changed beyond noise: f slower mean +20.0%");
+            "**perf-report:** 1 of 1 functions changed beyond noise (noise floor 5%, and more than a histogram bucket "
+            "and the clock's resolution (10.0 ns)): f slower mean +20.0%");
   EXPECT_NE(markdown.find("| `f` | changed |"), std::string::npos) << markdown;
   const nlohmann::json j = diff_to_json(r);
   EXPECT_EQ(j.at("verdict"), r.verdict);
   EXPECT_EQ(j.at("functions").at(0).at("figures").at("mean").at("beyond_noise"), true);
   EXPECT_NEAR(j.at("functions").at(0).at("figures").at("mean").at("ratio").get<double>(), 1.2, 0.001);
+}
+
+// A function called once at start-up (cold caches, page faults) takes three times as
+// long in one run as in the other: a single call says nothing of the next run's.
+TEST(Diff, AFunctionWithFewCallsIsNotJudgedByDefault) {
+  diff_options options;
+  options.rules = {parse_fail_rule("p50>+10%")};
+  EXPECT_EQ(options.min_calls, 100u);
+  const diff_result r =
+      diff_reports({one(1, {function_row("setup", {1000}, 2.0)})}, {one(2, {function_row("setup", {3000}, 2.0)})}, options);
+  EXPECT_TRUE(r.functions[0].too_few_calls);
+  EXPECT_FALSE(r.functions[0][metric::p50].beyond_noise);
+  EXPECT_TRUE(r.broken.empty());
+  const std::string text = format_diff_text(r);
+  EXPECT_EQ(text.substr(0, text.find('\n')),
+            "1 base report(s), 1 new report(s); ratios new/base, * beyond noise; functions with fewer than 100 calls on "
+            "a side are shown, not judged (--min-calls); (probe): probe-dominated, the probe costs a third or more of its "
+            "time, a change may be the probe's (docs/perf-report.md)");
+  options.min_calls = 1;
+  EXPECT_TRUE(diff_reports({one(1, {function_row("setup", {1000}, 2.0)})}, {one(2, {function_row("setup", {3000}, 2.0)})},
+                           options)
+                  .functions[0][metric::p50]
+                  .beyond_noise);
+}
+
+// A p50 of 4 ns moving by one tick of a clock that resolves 10 ns is +12.5%, and noise.
+TEST(Diff, AMoveWithinTheClocksResolutionIsNoise) {
+  diff_options options;
+  options.rules = {parse_fail_rule("p50>+10%")};
+  const diff_result r = diff_reports({with_clock(1, {function_row("f", constant(8, 2000), 2.0)}, 10.0)},
+                                     {with_clock(2, {function_row("f", constant(9, 2000), 2.0)}, 10.0)}, options);
+  EXPECT_NEAR(r.functions[0][metric::p50].ratio(), 1.125, 1e-9);
+  EXPECT_FALSE(r.functions[0].slower_or_faster());
+  EXPECT_TRUE(r.broken.empty());
+  // The same move on a clock that resolves it (0.1 ns) is a change: 2 ticks past 1.
+  const diff_result fine = diff_reports({with_clock(1, {function_row("f", constant(8, 2000), 2.0)}, 0.1)},
+                                        {with_clock(2, {function_row("f", constant(10, 2000), 2.0)}, 0.1)}, options);
+  EXPECT_TRUE(fine.functions[0][metric::p50].beyond_noise);
+  EXPECT_EQ(fine.broken.size(), 1u);
+}
+
+// At 1,000 ticks a bucket is 8 ticks (4 ns at 2 GHz) wide: every call one bucket
+// further is no change, two buckets further is.
+TEST(Diff, AMoveOfOneHistogramBucketIsNoise) {
+  diff_options options;
+  options.noise_floor = 0;
+  const auto diff = [&](uint64_t now_ticks) {
+    return diff_reports({with_clock(1, {function_row("f", constant(1000, 2000), 2.0)}, 0)},
+                        {with_clock(2, {function_row("f", constant(now_ticks, 2000), 2.0)}, 0)}, options)
+        .functions[0];
+  };
+  EXPECT_FALSE(diff(1008)[metric::p50].beyond_noise);
+  EXPECT_FALSE(diff(1008)[metric::mean].beyond_noise);
+  EXPECT_TRUE(diff(1016)[metric::p50].beyond_noise);
+  EXPECT_TRUE(diff(1016)[metric::mean].beyond_noise);
+}
+
+// Compensation subtracted 7.3 ns from every call in one run, 7.9 ns in the other: a
+// function of a few ns moves by that difference, which is the estimates', not the code's.
+TEST(Diff, AMoveWithinTheProbeCostEstimatesSpreadIsNoise) {
+  diff_options options;
+  options.rules = {parse_fail_rule("p50>+10%")};
+  const diff_result r = diff_reports({with_clock(1, {function_row("tiny", constant(4, 2000), 2.0)}, 0.4, 7.9)},
+                                     {with_clock(2, {function_row("tiny", constant(6, 2000), 2.0)}, 0.4, 7.3)}, options);
+  EXPECT_NEAR(r.functions[0][metric::p50].ratio(), 1.5, 1e-9);
+  EXPECT_FALSE(r.functions[0].slower_or_faster());
+  EXPECT_TRUE(r.broken.empty());
+  EXPECT_EQ(r.verdict,
+            "no change beyond noise (1 functions compared; noise floor 5%, and more than a histogram bucket and the "
+            "clock's resolution (0.40 ns), plus 0.60 ns (the runs' probe-cost estimates apart))");
+  const diff_result same_estimate =
+      diff_reports({with_clock(1, {function_row("tiny", constant(4, 2000), 2.0)}, 0.4, 7.9)},
+                   {with_clock(2, {function_row("tiny", constant(6, 2000), 2.0)}, 0.4, 7.9)}, options);
+  EXPECT_TRUE(same_estimate.functions[0][metric::p50].beyond_noise);
+}
+
+// Every duration of the text and Markdown tables, the impact and the broken rules' in
+// the report's units, a time saved as one gained: f 20% faster (a negative impact), g
+// 20% slower.
+TEST(DiffFormat, EveryDurationInTheReportsUnits) {
+  const auto d = durations(1, 2000, 20000), e = durations(2, 2000, 300);
+  diff_options options;
+  options.rules = {parse_fail_rule("mean<-10%"), parse_fail_rule("p50>+10%")};
+  const diff_result r =
+      diff_reports({one(1, {function_row("f", d, 2.0), function_row("g", e, 2.0)})},
+                   {one(2, {function_row("f", scaled(d, 0.8), 2.0), function_row("g", scaled(e, 1.2), 2.0)})}, options);
+  EXPECT_EQ(format_diff_text(r),
+            "1 base report(s), 1 new report(s); ratios new/base, * beyond noise; functions with fewer than 100 calls on a "
+            "side are shown, not judged (--min-calls); (probe): probe-dominated, the probe costs a third or more of its "
+            "time, a change may be the probe's (docs/perf-report.md)\n"
+            "function                                    status     impact                calls                 mean      "
+            "            p50                  p99                 self                alloc                share\n"
+            "f                                          changed   -6.00 ms          2000 x1.000      12.0 µs x0.800*    "
+            "  12.0 µs x0.796*       15.9 µs x0.803      6.00 µs x0.800*               0.00 -               0.0% -\n"
+            "g                                          changed    90.2 µs          2000 x1.000       270 ns x1.200*    "
+            "   270 ns x1.200*        358 ns x1.201       135 ns x1.200*               0.00 -               0.0% -\n"
+            "broken: mean<-10%: f mean -20.0% (15.0 µs -> 12.0 µs)\n"
+            "broken: p50>+10%: g p50 +20.0% (225 ns -> 270 ns)\n"
+            "FAIL: mean<-10%: f mean -20.0% (15.0 µs -> 12.0 µs) and 1 more; 2 of 2 functions changed beyond noise "
+            "(noise floor 5%, and more than a histogram bucket and the clock's resolution (10.0 ns)): f faster mean "
+            "-20.0%; g slower mean +20.0%\n");
+  EXPECT_EQ(format_diff_markdown(r),
+            "**perf-report:** FAIL: mean\\<-10%: f mean -20.0% (15.0 µs -\\> 12.0 µs) and 1 more; 2 of 2 functions "
+            "changed beyond noise (noise floor 5%, and more than a histogram bucket and the clock's resolution (10.0 "
+            "ns)): f faster mean -20.0%; g slower mean +20.0%\n\n"
+            "| function | status | impact | calls | mean | p50 | p99 | self | alloc | share |\n"
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+            "| `f` | changed | -6.00 ms | 2000 x1.000 | 12.0 µs x0.800\\* | 12.0 µs x0.796\\* | 15.9 µs x0.803 | 6.00 µs "
+            "x0.800\\* | 0.00 - | 0.0% - |\n"
+            "| `g` | changed | 90.2 µs | 2000 x1.000 | 270 ns x1.200\\* | 270 ns x1.200\\* | 358 ns x1.201 | 135 ns "
+            "x1.200\\* | 0.00 - | 0.0% - |\n\n"
+            "- broken: mean\\<-10%: f mean -20.0% (15.0 µs -\\> 12.0 µs)\n"
+            "- broken: p50\\>+10%: g p50 +20.0% (225 ns -\\> 270 ns)\n\n"
+            "1 base report(s), 1 new report(s); ratios new/base, \\* beyond noise; functions with fewer than 100 calls "
+            "on a side are shown, not judged (--min-calls); (probe): probe-dominated, the probe costs a third or more "
+            "of its time, a change may be the probe's (docs/perf-report.md)\n");
 }
 
 }  // namespace

@@ -63,6 +63,22 @@ TEST(ReportPage, EmbedsTheDistributionsOfTheFunctionsWithTheMostTimeThatFitTheBu
   EXPECT_EQ(data["distributions"], 3);
 }
 
+// A folded file is input too: a stack of 100,000 frames once recursed as deep.
+TEST(ReportPage, AFlameGraphIsAtMostAThousandFramesDeep) {
+  const report r = parsed(report_json(1, 2.0, {function_row("f", durations(1, 50), 2.0)}));
+  std::string deep;
+  for (int i = 0; i < 100000; ++i) deep += (i == 0 ? "" : ";") + std::string("frame");
+  const json data = report_page_data(r, "main;f 3\n" + deep + " 2\n");
+  EXPECT_EQ(data["stacks"]["v"], 5);
+  size_t depth = 0;
+  for (const json* node = &data["stacks"]; !node->at("c").empty(); ++depth) {
+    const json& children = node->at("c");
+    node = &children.front();  // "frame" sorts before "main"
+  }
+  EXPECT_EQ(depth, 1000u);
+  EXPECT_FALSE(html_report_page(r, deep + " 2\n", default_distribution_bytes).empty());
+}
+
 TEST(DiffPage, EmbedsBothSidesOfTheLargestChangesThatFitTheBudget) {
   const auto big = durations(2, 400, 3000), small = durations(3, 400, 300);
   std::vector<uint64_t> big_slower = big, small_slower = small;

@@ -152,5 +152,38 @@ TEST_F(ProbeRuns, SameProgramIsNoiseAndATwentyPercentSlowdownIsFlaggedEveryTime)
   EXPECT_NE(output.find("\nbroken: p50>+10%: probe::render p50 +"), std::string::npos) << output;
 }
 
+// The CI gate as a user writes it, default options, one report per side, on runs with
+// a function called once and one of a few ns (the A/A false alarms of issue 26): a
+// bounded version of bench/report_tool/aa_gate.sh (40 pairs, docs/perf-report.md).
+TEST_F(ProbeRuns, TheDefaultGateIsQuietOnTheSameProgramAndCatchesATwentyPercentSlowdown) {
+  constexpr int pairs = 4;
+  const std::string work =
+      "PERF_PROBE_CALLS=20000 PERF_PROBE_THREADS=1 PERF_PROBE_TINY=1 PERF_PROBE_SETUP=1 PERF_SAMPLE_HZ=0";
+  int fired = 0, caught = 0;
+  std::vector<std::string> outputs;
+  for (int i = 0; i < pairs; ++i) {
+    for (int k = 0; k < 3; ++k) {
+      const std::string side = std::array<const char*, 3>{"base", "same", "slow"}[(i + k) % 3];
+      run(fmt::format("{}{}", side, i), side == "slow" ? work + " PERF_PROBE_SLOW=1.2" : work);
+    }
+    std::string same, slow;
+    const auto gate = [&](const char* side, std::string* output) {
+      return perf_report(fmt::format("diff {} {} --fail-if 'p50>+10%'", (dir_ / fmt::format("base{}.json", i)).string(),
+                                     (dir_ / fmt::format("{}{}.json", side, i)).string()),
+                         output);
+    };
+    if (gate("same", &same) != 0) ++fired, outputs.push_back(same);
+    if (gate("slow", &slow) == 1 && slow.find("\nbroken: p50>+10%: probe::render p50 +") != std::string::npos)
+      ++caught;
+    else
+      outputs.push_back(slow);
+    // probe::setup, called once, is shown but not judged.
+    EXPECT_NE(same.find("\nprobe::setup "), std::string::npos) << same;
+    EXPECT_NE(same.substr(same.find("\nprobe::setup ")).find(" few calls "), std::string::npos) << same;
+  }
+  EXPECT_LE(fired, 1) << fmt::format("{}", fmt::join(outputs, "\n"));
+  EXPECT_GE(caught, pairs - 1) << fmt::format("{}", fmt::join(outputs, "\n"));
+}
+
 }  // namespace
 }  // namespace perf::report_tool

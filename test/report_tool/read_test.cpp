@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -179,6 +180,90 @@ TEST(CommandLine, UsageErrorsAreExitTwo) {
   EXPECT_EQ(run_command_line({"diff", "a.json", "b.json", "--fail-if", "p99 > 10"}, out2, err2), 2);
   EXPECT_EQ(err2.str(), "perf-report: --fail-if 'p99 > 10': expected FIGURE>+N% or FIGURE<-N%, FIGURE one of calls, "
                         "mean, p50, p99, self, alloc, share\n");
+}
+
+// Reports come from CI artifacts and other machines: each thing the runtime never
+// writes is refused in one line naming the file, the JSON path and the problem.
+TEST(ReadReport, RefusesNumbersOutOfRangeNamingThePath) {
+  const nlohmann::json good = report_json(7, 2.0, {function_row("f", {100, 300}, 2.0), function_row("g", {100}, 2.0)});
+  const auto refused = [&](const std::function<void(nlohmann::json&)>& change) {
+    nlohmann::json bad = good;
+    change(bad);
+    return error_of(bad.dump());
+  };
+  EXPECT_EQ(refused([](auto& j) { j["functions"][0]["histogram"][1][0] = 3776; }),
+            "r.json: functions[0].histogram[1] bucket 3776 is past the last bucket, 3775");
+  EXPECT_EQ(refused([](auto& j) { j["functions"][0]["histogram"] = {{100, 1}, {90, 1}}; }),
+            "r.json: functions[0].histogram[1] bucket 90 follows bucket 100 (buckets ascend, each once)");
+  EXPECT_EQ(refused([](auto& j) { j["functions"][0]["histogram"] = {{100, 1}, {100, 1}}; }),
+            "r.json: functions[0].histogram[1] bucket 100 follows bucket 100 (buckets ascend, each once)");
+  // Two counts whose sum wraps around to "calls": 2^63 + (2^63 + 2) = 2 (mod 2^64).
+  EXPECT_EQ(refused([](auto& j) {
+              j["functions"][0]["histogram"] = {{100, uint64_t{1} << 63}, {200, (uint64_t{1} << 63) + 2}};
+            }),
+            "r.json: functions[0].histogram[0] count 9223372036854775808 makes more than 2^53 calls");
+  EXPECT_EQ(refused([](auto& j) { j["functions"][0]["moments"]["m2_ns2"] = -1.5; }),
+            "r.json: functions[0].moments \"m2_ns2\" is negative (a sum of squares)");
+  EXPECT_EQ(refused([](auto& j) { j["functions"][1]["self_ns"] = -3.0; }), "r.json: functions[1] \"self_ns\" is negative");
+  EXPECT_EQ(refused([](auto& j) { j["functions"][0]["line"] = uint64_t{1} << 32; }),
+            "r.json: functions[0] \"line\" is above 4294967295");
+  EXPECT_EQ(refused([](auto& j) { j["functions"][0]["calls"] = (uint64_t{1} << 53) + 1; }),
+            "r.json: functions[0] \"calls\" is above 2^53, more than a report can count");
+  EXPECT_EQ(refused([](auto& j) { j["functions"][1] = j["functions"][0]; }),
+            "r.json: functions[1] has the name, file and line of functions[0]");
+  EXPECT_EQ(refused([](auto& j) { j["clock"]["ghz"] = 1e9; }),
+            "r.json: the report \"clock.ghz\" is 1000000000, not a clock's rate (0.001 to 1000 GHz)");
+  EXPECT_EQ(refused([](auto& j) { j["clock"]["resolution_ns"] = -1; }),
+            "r.json: the report.clock \"resolution_ns\" is negative");
+  EXPECT_EQ(refused([](auto& j) { j["threads"][0] = 5; }), "r.json: threads[0] is not an object");
+  EXPECT_EQ(refused([](auto& j) { j["pid"] = "seven"; }), "r.json: the report \"pid\" is not a non-negative integer");
+  EXPECT_EQ(refused([](auto& j) { j["ticklog"]["events"] = -2; }),
+            "r.json: ticklog \"events\" is not a non-negative integer");
+  EXPECT_EQ(refused([](auto& j) { j["samples"] = {{"total", 10}, {"top", {{{"function", "f"}, {"samples", "many"}}}}}; }),
+            "r.json: samples.top[0] \"samples\" is not a non-negative integer");
+  EXPECT_EQ(refused([](auto& j) { j["samples"] = {{"measured", {{{"name", "f"}, {"share", 2.5}}}}}; }),
+            "r.json: samples.measured[0] \"share\" is above 1");
+  EXPECT_EQ(refused([](auto& j) { j["samples"] = {{"threads", {{{"top", 1}}}}}; }),
+            "r.json: samples.threads[0].top is not an array");
+  EXPECT_EQ(refused([](auto& j) { j["probe_overhead"] = {{"ns", -1.0}}; }),
+            "r.json: probe_overhead \"ns\" is negative");
+  EXPECT_EQ(refused([](auto& j) { j["allocations"] = {{"counting", 1}}; }),
+            "r.json: allocations \"counting\" is not a string");
+}
+
+// 100,000 nested arrays in a member perf-report does not use once exhausted the stack.
+TEST(ReadReport, RefusesNestingDeeperThanALimit) {
+  const std::string good = report_json(7, 2.0, {function_row("f", {100}, 2.0)}).dump();
+  const auto nested = [&](const std::string& key, size_t depth) {
+    return good.substr(0, good.size() - 1) + ",\"" + key + "\":" + std::string(depth, '[') + std::string(depth, ']') +
+           "}";
+  };
+  std::string path = "unused";
+  for (unsigned i = 0; i < max_nesting_depth; ++i) path += "[0]";  // the value 65 levels in
+  EXPECT_EQ(error_of(nested("unused", 100000)),
+            "r.json: " + path + " is nested deeper than 64 levels, more than a report ever is");
+  EXPECT_EQ(error_of(nested("unused", max_nesting_depth)), "accepted");
+  nlohmann::json in_a_row = report_json(7, 2.0, {function_row("f", {100}, 2.0)});
+  in_a_row["functions"][0]["p50_ns"] = "DEEP";
+  std::string text = in_a_row.dump();
+  text.replace(text.find("\"DEEP\""), 6, std::string(100000, '[') + std::string(100000, ']'));
+  EXPECT_EQ(error_of(text).substr(0, 35), "r.json: functions[0].p50_ns[0][0][0");
+}
+
+TEST(CommandLine, RefusesInputLargerThanTheLimitReadingNoFurther) {
+  std::ostringstream out, err;
+  EXPECT_EQ(run_command_line({"diff", "/dev/zero", "/dev/zero", "--max-input-mb", "1"}, out, err), 2);
+  EXPECT_EQ(err.str(), "perf-report: /dev/zero: larger than 1 MB, the input limit (--max-input-mb raises it)\n");
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("perf-report-limit-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string report = (dir / "r.json").string();
+  std::ofstream(report) << report_json(1, 2.0, {function_row("f", {100}, 2.0)}).dump() << std::string(1'000'000, ' ');
+  std::ostringstream out2, err2;
+  EXPECT_EQ(run_command_line({"html", report, "--max-input-mb", "1"}, out2, err2), 2);
+  EXPECT_EQ(err2.str(), "perf-report: " + report + ": larger than 1 MB, the input limit (--max-input-mb raises it)\n");
+  std::ostringstream out3, err3;
+  EXPECT_EQ(run_command_line({"html", report, "--max-input-mb", "2"}, out3, err3), 0) << err3.str();
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 //   PERF_PROBE_THREADS  threads doing them (default 2)
 //   PERF_PROBE_SLOW     factor on probe::render's spin (default 1; 1.2 is the "20% slower" build)
 //   PERF_PROBE_TINY     1: each step also calls probe::tiny, whose figures are mostly the probe's
+//   PERF_PROBE_SETUP    1: main first calls probe::setup once (a program's start-up work)
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -52,6 +53,12 @@ void step() {
   if (with_tiny) tiny();
 }
 
+// Called once: a single call's duration says little about the next run's.
+__attribute__((noinline)) void setup() {
+  PERF_MEASURE("probe::setup");
+  work(1);
+}
+
 }  // namespace probe
 
 namespace {
@@ -66,6 +73,7 @@ long env(const char* name, long fallback) {
 int main() {
   if (const char* slow = std::getenv("PERF_PROBE_SLOW")) probe::slow_factor = std::atof(slow);
   probe::with_tiny = env("PERF_PROBE_TINY", 0) == 1;
+  if (env("PERF_PROBE_SETUP", 0) == 1) probe::setup();
   const long calls = env("PERF_PROBE_CALLS", 2000);
   std::vector<std::thread> threads;
   for (long t = 0; t < env("PERF_PROBE_THREADS", 2); ++t)

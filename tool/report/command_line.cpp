@@ -14,11 +14,12 @@ namespace {
 constexpr const char* usage =
     "usage: perf-report merge REPORT.json... -o MERGED.json\n"
     "       perf-report diff BASE.json... --new NEW.json... [--format text|markdown|json|html] [-o FILE]\n"
-    "                   [--fail-if 'FIGURE>+N%']... [--min-calls N] [--noise-floor N%] [--normalize FUNCTION]\n"
-    "                   [--distribution-kb N]\n"
+    "                   [--fail-if 'FIGURE>+N%']... [--min-calls N (default 100)] [--noise-floor N%]\n"
+    "                   [--normalize FUNCTION] [--distribution-kb N]\n"
     "       perf-report diff BASE.json NEW.json [options as above]\n"
     "       perf-report html REPORT.json [-o report.html] [--folded STACKS.txt] [--distribution-kb N]\n"
-    "       (--distribution-kb: the most histogram data an HTML page embeds, default 3000)\n";
+    "       (--distribution-kb: the most histogram data an HTML page embeds, default 3000)\n"
+    "       every command: [--max-input-mb N]: the largest input file read, default 256\n";
 
 class usage_error : public std::runtime_error {
  public:
@@ -33,6 +34,7 @@ struct parsed {
   std::string format = "text";
   std::string folded;
   size_t distribution_bytes = default_distribution_bytes;
+  size_t max_input_bytes = default_max_input_bytes;
   diff_options diff;
 };
 
@@ -74,6 +76,10 @@ parsed parse(const std::vector<std::string>& args, const std::string& command) {
       p.diff.normalize = value();
     } else if (a == "--distribution-kb" && command != "merge") {
       p.distribution_bytes = parse_count(a, value()) * 1000;
+    } else if (a == "--max-input-mb") {
+      const uint64_t megabytes = parse_count(a, value());
+      if (megabytes == 0 || megabytes > SIZE_MAX / 2'000'000) throw usage_error(fmt::format("{} {}: out of range", a, megabytes));
+      p.max_input_bytes = megabytes * 1'000'000;
     } else if (a == "--folded" && command == "html") {
       p.folded = value();
     } else if (a.size() > 1 && a[0] == '-') {
@@ -85,9 +91,9 @@ parsed parse(const std::vector<std::string>& args, const std::string& command) {
   return p;
 }
 
-std::vector<report> read_all(const std::vector<std::string>& paths) {
+std::vector<report> read_all(const std::vector<std::string>& paths, size_t max_bytes) {
   std::vector<report> reports;
-  for (const std::string& path : paths) reports.push_back(read_report(path));
+  for (const std::string& path : paths) reports.push_back(read_report(path, max_bytes));
   return reports;
 }
 
@@ -101,7 +107,7 @@ void emit(const parsed& p, const std::string& text, std::ostream& out) {
 int run_merge(const parsed& p, std::ostream& out) {
   if (p.files.empty()) throw usage_error("merge needs at least one report");
   if (p.output.empty()) throw usage_error("merge needs -o MERGED.json");
-  emit(p, to_json(merge_reports(read_all(p.files))).dump(1) + "\n", out);
+  emit(p, to_json(merge_reports(read_all(p.files, p.max_input_bytes))).dump(1) + "\n", out);
   return 0;
 }
 
@@ -119,7 +125,7 @@ int run_diff(parsed p, std::ostream& out, std::ostream& err) {
         err << "perf-report: warning: --fail-if '" << rule.text
             << "' never fires with one report on a side: one run cannot tell the tail's change from noise "
                "(give several reports per side)\n";
-  const diff_result result = diff_reports(read_all(p.files), read_all(p.new_files), p.diff);
+  const diff_result result = diff_reports(read_all(p.files, p.max_input_bytes), read_all(p.new_files, p.max_input_bytes), p.diff);
   std::string text;
   if (p.format == "markdown")
     text = format_diff_markdown(result);
@@ -137,8 +143,9 @@ int run_diff(parsed p, std::ostream& out, std::ostream& err) {
 
 int run_html(const parsed& p, std::ostream& out) {
   if (p.files.size() != 1) throw usage_error("html needs exactly one REPORT.json");
-  const report r = read_report(p.files.front());
-  emit(p, html_report_page(r, p.folded.empty() ? std::string() : read_whole_file(p.folded), p.distribution_bytes), out);
+  const report r = read_report(p.files.front(), p.max_input_bytes);
+  const std::string folded = p.folded.empty() ? std::string() : read_whole_file(p.folded, p.max_input_bytes);
+  emit(p, html_report_page(r, folded, p.distribution_bytes), out);
   return 0;
 }
 

@@ -7,9 +7,11 @@
 
 #include <fmt/format.h>
 
+#include "duration_text.hpp"
 #include "function_location.hpp"
 #include "merge.hpp"
 #include "noise.hpp"
+#include "perf/detail/histogram_index.hpp"
 #include "sample_lists.hpp"
 
 namespace perf::report_tool {
@@ -86,6 +88,21 @@ struct side {
 
 bool past_floor(const change& c, double floor) { return std::abs(c.ratio() - 1) > floor; }
 
+// The width in ns of the histogram bucket holding `ns`.
+double bucket_width_ns(const histogram& h, double ns) {
+  return static_cast<double>(detail::bucket_width(h.bucket_of_ns(ns))) / h.ghz;
+}
+
+// Whether a timing figure moved by more than the reports can resolve: one histogram
+// bucket (a quantile is a bucket's midpoint, so values a hair apart can land a bucket
+// apart) and the clocks' resolution, plus the spread of the probe-cost estimates
+// compensation subtracted (an artefact of the estimates, not of the code).
+bool past_resolution(const change& c, const function_diff& d, const diff_result& result) {
+  const double larger = std::max(c.base, c.now);
+  const double bucket = std::max(bucket_width_ns(d.base.durations, larger), bucket_width_ns(d.now.durations, larger));
+  return std::abs(c.now - c.base) > std::max(bucket, result.resolution_ns) + result.compensation_spread_ns;
+}
+
 // Whether the timing figure differs beyond what the runs' own spread explains.
 bool significant(const side& base, const side& now, const function_diff& d, metric m, double floor) {
   if (!base.runs.empty()) {
@@ -111,7 +128,8 @@ bool significant(const side& base, const side& now, const function_diff& d, metr
   }
 }
 
-void judge(const side& base, const side& now, function_diff& d, const diff_options& options) {
+void judge(const side& base, const side& now, function_diff& d, const diff_options& options,
+           const diff_result& result) {
   for (size_t i = 0; i < metric_count; ++i) {
     const metric m = static_cast<metric>(i);
     d.changes[i] = {base.figure(d.base, m), now.figure(d.now, m), false};
@@ -135,7 +153,8 @@ void judge(const side& base, const side& now, function_diff& d, const diff_optio
     // frequency): one run per side cannot tell that from a change (docs/perf-report.md).
     if (m == metric::p99 && !several_runs) continue;
     change& t = c[size_t(m)];
-    t.beyond_noise = past_floor(t, options.noise_floor) && significant(base, now, d, m, options.noise_floor);
+    t.beyond_noise = past_floor(t, options.noise_floor) && past_resolution(t, d, result) &&
+                     significant(base, now, d, m, options.noise_floor);
   }
 }
 
@@ -167,11 +186,16 @@ void scale_times(report& r, double factor) {
     f.durations.ghz /= factor;
   }
   r.document["clock"]["ghz"] = r.document["clock"]["ghz"].get<double>() / factor;
+  r.resolution_ns *= factor, r.compensated_ns *= factor;
 }
 
 double reference_median(const report& r, const std::string& name) {
-  for (const function_record& f : r.functions)
-    if (f.name == name && f.calls > 0) return f.quantile_ns(0.5);
+  for (const function_record& f : r.functions) {
+    if (f.name != name || f.calls == 0) continue;
+    if (!(f.quantile_ns(0.5) > 0))
+      throw input_error(fmt::format("{}: {}'s median is 0, no yardstick to normalize by", r.path, name));
+    return f.quantile_ns(0.5);
+  }
   throw input_error(fmt::format("{}: no calls of {}, the function to normalize by", r.path, name));
 }
 
@@ -216,11 +240,28 @@ std::vector<function_diff> matched(side& base, side& now) {
   return rows;
 }
 
+// "noise floor 5%, and more than a histogram bucket and the clock's resolution
+// (0.40 ns), plus 0.52 ns (the runs' probe-cost estimates apart)".
+std::string noise_floor_text(const diff_result& r, double floor) {
+  std::string text = fmt::format("noise floor {:g}%, and more than a histogram bucket and the clock's resolution ({})",
+                                 floor * 100, signed_duration(r.resolution_ns));
+  if (r.compensation_spread_ns > 0)
+    text += fmt::format(", plus {} (the runs' probe-cost estimates apart)", signed_duration(r.compensation_spread_ns));
+  return text;
+}
+
 }  // namespace
 
 const char* metric_name(metric m) {
   static constexpr const char* names[] = {"calls", "mean", "p50", "p99", "self", "alloc", "share"};
   return names[static_cast<size_t>(m)];
+}
+
+std::string figure_text(metric m, double value) {
+  if (m == metric::calls) return fmt::format("{:.0f}", value);
+  if (m == metric::alloc) return fmt::format("{:.2f}", value);
+  if (m == metric::share) return fmt::format("{:.1f}%", value * 100);
+  return signed_duration(value);
 }
 
 bool function_diff::slower_or_faster() const {
@@ -253,12 +294,21 @@ diff_result diff_reports(std::vector<report> base_reports, std::vector<report> n
   diff_result result;
   result.base_runs = base_reports.size();
   result.new_runs = new_reports.size();
+  result.min_calls = options.min_calls;
+  double least_compensated = INFINITY, most_compensated = 0;
+  for (const std::vector<report>* reports : {&base_reports, &new_reports})
+    for (const report& r : *reports) {
+      result.resolution_ns = std::max(result.resolution_ns, r.resolution_ns);
+      least_compensated = std::min(least_compensated, r.compensated_ns);
+      most_compensated = std::max(most_compensated, r.compensated_ns);
+    }
+  result.compensation_spread_ns = most_compensated - least_compensated;
   const bool several_runs = base_reports.size() >= 2 && new_reports.size() >= 2;
   side base(std::move(base_reports), several_runs), now(std::move(new_reports), several_runs);
   std::vector<function_diff> rows = matched(base, now);
   size_t changed = 0, compared = 0;
   for (function_diff& d : rows) {
-    judge(base, now, d, options);
+    judge(base, now, d, options, result);
     d.impact_ns = d.where == presence::added     ? d.now.total_ns
                   : d.where == presence::removed ? -d.base.total_ns
                                                  : (d.now.mean_ns - d.base.mean_ns) * static_cast<double>(d.now.calls);
@@ -276,16 +326,17 @@ diff_result diff_reports(std::vector<report> base_reports, std::vector<report> n
   for (const fail_rule& rule : options.rules)
     for (const function_diff& d : result.functions)
       if (breaks(rule, d))
-        result.broken.push_back(fmt::format("{}: {} {} {:+.1f}% ({:.1f} -> {:.1f})", rule.text, d.name,
+        result.broken.push_back(fmt::format("{}: {} {} {:+.1f}% ({} -> {})", rule.text, d.name,
                                             metric_name(rule.figure), (d[rule.figure].ratio() - 1) * 100,
-                                            d[rule.figure].base, d[rule.figure].now));
+                                            figure_text(rule.figure, d[rule.figure].base),
+                                            figure_text(rule.figure, d[rule.figure].now)));
   std::vector<std::string> moved;
   for (const function_diff& d : result.functions)
     if (d.slower_or_faster() || d.where != presence::both) moved.push_back(describe(d));
+  const std::string floor = noise_floor_text(result, options.noise_floor);
   std::string summary =
-      changed == 0 ? fmt::format("no change beyond noise ({} functions compared", compared)
-                   : fmt::format("{} of {} functions changed beyond noise", changed, compared);
-  if (changed == 0) summary += ")";
+      changed == 0 ? fmt::format("no change beyond noise ({} functions compared; {})", compared, floor)
+                   : fmt::format("{} of {} functions changed beyond noise ({})", changed, compared, floor);
   const size_t shown = std::min<size_t>(moved.size(), 3);
   if (shown > 0)
     summary += fmt::format(": {}{}", fmt::join(moved.begin(), moved.begin() + static_cast<long>(shown), "; "),

@@ -17,6 +17,9 @@ namespace perf::report_tool {
 enum class metric { calls, mean, p50, p99, self, alloc, share };
 constexpr size_t metric_count = 7;
 const char* metric_name(metric m);
+// A figure's value as the text and Markdown tables write it: times in the report's
+// units ("12.1 ms", "-40.5 ms"), allocations per call with two decimals, shares in %.
+std::string figure_text(metric m, double value);
 
 struct change {
   double base = 0;
@@ -57,9 +60,14 @@ struct fail_rule {
 // Throws input_error (naming the rule) when `text` is not METRIC>+N% or METRIC<-N%.
 fail_rule parse_fail_rule(const std::string& text);
 
+// Below this many calls on a side a function is shown but not judged: the tests treat
+// a run's calls as draws of its distribution, and a handful of calls (a function
+// called once, at start-up, with cold caches) say little about it.
+constexpr uint64_t default_min_calls = 100;
+
 struct diff_options {
   double noise_floor = 0.05;  // relative changes at most this large are never "beyond noise"
-  uint64_t min_calls = 1;
+  uint64_t min_calls = default_min_calls;
   // A function whose work is the same in every run (a calibration loop): each
   // report's times are scaled so that its median equals the first base report's,
   // which cancels the machine's speed from run to run. Empty: none.
@@ -71,6 +79,13 @@ struct diff_result {
   std::vector<function_diff> functions;  // by |impact_ns|, largest first
   size_t base_runs = 0;
   size_t new_runs = 0;
+  uint64_t min_calls = 0;  // the options' (for the header line)
+  // The absolute part of the noise floor (docs/perf-report.md, "Noise"): a timing
+  // figure must move by more than one histogram bucket and the clocks' resolution
+  // (the larger of all reports'), plus how far apart the reports' estimates of the
+  // probe's inside cost lie where compensation subtracted them from every call.
+  double resolution_ns = 0;
+  double compensation_spread_ns = 0;
   std::vector<std::string> broken;  // one line per (rule, function) broken
   // One line: "no change beyond noise (N functions)", or what changed; with rules
   // broken, "FAIL: ..." first.

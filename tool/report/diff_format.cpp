@@ -8,15 +8,6 @@ namespace {
 constexpr std::array<metric, metric_count> shown = {metric::calls, metric::mean, metric::p50, metric::p99,
                                                     metric::self,  metric::alloc, metric::share};
 
-std::string figure(metric m, double v) {
-  if (m == metric::calls) return fmt::format("{:.0f}", v);
-  if (m == metric::alloc) return fmt::format("{:.2f}", v);
-  if (m == metric::share) return fmt::format("{:.1f}%", v * 100);
-  if (v >= 1e6) return fmt::format("{:.2f} ms", v / 1e6);
-  if (v >= 1e3) return fmt::format("{:.2f} us", v / 1e3);
-  return fmt::format("{:.1f} ns", v);
-}
-
 // "x1.21*": the ratio, starred when beyond noise.
 std::string ratio(const change& c) {
   if (c.base == 0 && c.now == 0) return "-";
@@ -33,9 +24,9 @@ std::string status(const function_diff& d) {
 
 std::string cell(const function_diff& d, metric m) {
   const change& c = d[m];
-  if (d.where == presence::added) return figure(m, c.now);
-  if (d.where == presence::removed) return figure(m, c.base);
-  return fmt::format("{} {}", figure(m, c.now), ratio(c));
+  if (d.where == presence::added) return figure_text(m, c.now);
+  if (d.where == presence::removed) return figure_text(m, c.base);
+  return fmt::format("{} {}", figure_text(m, c.now), ratio(c));
 }
 
 // What follows the function's name: " (probe)" when it is probe-dominated on a side.
@@ -43,9 +34,10 @@ const char* probe_mark(const function_diff& d) { return d.probe_dominated() ? " 
 
 std::string legend(const diff_result& r) {
   return fmt::format(
-      "{} base report(s), {} new report(s); ratios new/base, * beyond noise; (probe): probe-dominated, the probe "
-      "costs a third or more of its time, a change may be the probe's (docs/perf-report.md)",
-      r.base_runs, r.new_runs);
+      "{} base report(s), {} new report(s); ratios new/base, * beyond noise; functions with fewer than {} calls on a "
+      "side are shown, not judged (--min-calls); (probe): probe-dominated, the probe costs a third or more of its "
+      "time, a change may be the probe's (docs/perf-report.md)",
+      r.base_runs, r.new_runs, r.min_calls);
 }
 
 }  // namespace
@@ -58,7 +50,7 @@ std::string format_diff_text(const diff_result& r) {
   for (const function_diff& d : r.functions) {
     const std::string full = d.name + probe_mark(d);
     const std::string name = full.size() > 40 ? full.substr(0, 19) + ".." + full.substr(full.size() - 19) : full;
-    out += fmt::format("{:<40} {:>9} {:>10}", name, status(d), figure(metric::mean, d.impact_ns));
+    out += fmt::format("{:<40} {:>9} {:>10}", name, status(d), figure_text(metric::mean, d.impact_ns));
     for (metric m : shown) out += fmt::format(" {:>20}", cell(d, m));
     out += '\n';
   }
@@ -83,7 +75,7 @@ std::string format_diff_markdown(const diff_result& r) {
   out += '\n';
   for (const function_diff& d : r.functions) {
     out += fmt::format("| `{}`{} | {} | {} |", d.name, probe_mark(d), status(d),
-                       figure(metric::mean, d.impact_ns));
+                       figure_text(metric::mean, d.impact_ns));
     for (metric m : shown) out += fmt::format(" {} |", escape(cell(d, m)));
     out += '\n';
   }

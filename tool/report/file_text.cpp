@@ -14,11 +14,24 @@
 
 namespace perf::report_tool {
 
-file_text::file_text(const std::string& path, size_t padding) {
+namespace {
+
+[[noreturn]] void too_large(const std::string& path, size_t max_bytes) {
+  throw input_error(fmt::format("{}: larger than {} MB, the input limit (--max-input-mb raises it)", path,
+                                max_bytes / 1'000'000));
+}
+
+}  // namespace
+
+file_text::file_text(const std::string& path, size_t padding, size_t max_bytes) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw input_error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
   struct stat status {};
   const bool regular = ::fstat(fd, &status) == 0 && S_ISREG(status.st_mode) && status.st_size > 0;
+  if (regular && static_cast<size_t>(status.st_size) > max_bytes) {
+    ::close(fd);
+    too_large(path, max_bytes);
+  }
   if (regular) {
     const size_t size = static_cast<size_t>(status.st_size);
     const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
@@ -39,8 +52,13 @@ file_text::file_text(const std::string& path, size_t padding) {
     if (regular) read_.reserve(static_cast<size_t>(status.st_size) + padding);
     char buffer[1 << 16];
     ssize_t got = 0;
-    while ((got = ::read(fd, buffer, sizeof buffer)) > 0 || (got < 0 && errno == EINTR))
+    while ((got = ::read(fd, buffer, sizeof buffer)) > 0 || (got < 0 && errno == EINTR)) {
       if (got > 0) read_.append(buffer, static_cast<size_t>(got));
+      if (read_.size() > max_bytes) {  // a device (/dev/zero) or a pipe that never ends
+        ::close(fd);
+        too_large(path, max_bytes);
+      }
+    }
     if (got < 0) {
       const int error = errno;
       ::close(fd);

@@ -16,8 +16,9 @@ namespace perf::report_tool {
 // under the reader.
 class file_text {
  public:
-  // Throws input_error naming `path` when it cannot be opened or read.
-  file_text(const std::string& path, size_t padding);
+  // Throws input_error naming `path` when it cannot be opened or read, or holds more
+  // than `max_bytes` (a pipe or device is read no further than that).
+  file_text(const std::string& path, size_t padding, size_t max_bytes);
   ~file_text();
   file_text(const file_text&) = delete;
   file_text& operator=(const file_text&) = delete;

@@ -21,6 +21,13 @@ double histogram::upper_ns(unsigned bucket) const {
   return static_cast<double>(detail::bucket_lower_bound(bucket) + detail::bucket_width(bucket)) / ghz;
 }
 
+unsigned histogram::bucket_of_ns(double ns) const {
+  const double ticks = ns * ghz;
+  if (!(ticks > 0)) return 0;
+  constexpr double beyond = 18446744073709551616.0;  // 2^64: no uint64_t holds it
+  return detail::bucket_index(ticks >= beyond ? UINT64_MAX : static_cast<uint64_t>(ticks));
+}
+
 unsigned histogram::bucket_at_rank(uint64_t rank) const {
   uint64_t seen = 0;
   for (const auto& [bucket, count] : buckets) {
@@ -62,7 +69,7 @@ histogram histogram::rebinned(double target_ghz) const {
   out.ghz = target_ghz;
   for (const auto& [bucket, count] : buckets) {
     const double midpoint_ns = (lower_ns(bucket) + upper_ns(bucket)) / 2;
-    out.buckets.emplace_back(detail::bucket_index(static_cast<uint64_t>(midpoint_ns * target_ghz)), count);
+    out.buckets.emplace_back(out.bucket_of_ns(midpoint_ns), count);
   }
   out.normalize();
   return out;

@@ -17,6 +17,8 @@ struct histogram {
   // Bucket bounds in nanoseconds: [lower, upper).
   double lower_ns(unsigned bucket) const;
   double upper_ns(unsigned bucket) const;
+  // The bucket holding a duration of `ns` (negative: the first; past the last: the last).
+  unsigned bucket_of_ns(double ns) const;
   // The bucket holding the value of rank `rank` (1-based, at most count()).
   unsigned bucket_at_rank(uint64_t rank) const;
   // The runtime's quantile: the midpoint of the bucket of rank ceil(q * count), in ns.

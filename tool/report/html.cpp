@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <sstream>
 #include <unordered_map>
@@ -36,7 +37,10 @@ std::vector<bool> embedded_distributions(const std::vector<double>& weight, cons
 }
 
 // `v` to 6 significant digits: the page shows 3 of a ratio.
-double significant_digits(double v) { return v == 0 || !std::isfinite(v) ? v : std::stod(fmt::format("{:.6g}", v)); }
+// (strtod, not stod: a subnormal value reads back, where stod would throw.)
+double significant_digits(double v) {
+  return v == 0 || !std::isfinite(v) ? v : std::strtod(fmt::format("{:.6g}", v).c_str(), nullptr);
+}
 
 // The pages name files by index: a program's functions share a few hundred files.
 class file_table {
@@ -58,7 +62,11 @@ size_t text_size(const json& histogram) {
   return histogram.size() < 3 ? 0 : histogram[2].get_ref<const std::string&>().size();
 }
 
-// Folded stacks as a tree of {"n": name, "v": samples, "c": [children]}.
+// Folded stacks as a tree of {"n": name, "v": samples, "c": [children]}, at most
+// max_flame_depth frames deep: the rest of a deeper stack is left out (the tree is
+// built and written recursively, and a folded file is input like any other).
+constexpr size_t max_flame_depth = 1000;
+
 json stack_tree(const std::string& folded) {
   struct node {
     uint64_t value = 0;
@@ -80,7 +88,7 @@ json stack_tree(const std::string& folded) {
     at->value += count;
     std::istringstream frames(line.substr(0, space));
     std::string frame;
-    while (std::getline(frames, frame, ';')) {
+    for (size_t depth = 0; depth < max_flame_depth && std::getline(frames, frame, ';'); ++depth) {
       at = &at->children[frame];
       at->value += count;
     }

@@ -37,7 +37,9 @@ std::unordered_map<std::string, double> report::sample_shares() const {
   return shares;
 }
 
-std::string read_whole_file(const std::string& path) { return std::string(file_text(path, 0).text()); }
+std::string read_whole_file(const std::string& path, size_t max_bytes) {
+  return std::string(file_text(path, 0, max_bytes).text());
+}
 
 json to_json(const report& r) {
   json out = r.document;

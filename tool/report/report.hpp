@@ -18,6 +18,13 @@ namespace perf::report_tool {
 // The schema version this perf-report reads and writes (runtime/report/json.cpp).
 constexpr int schema_version = 2;
 
+// What a report may hold (docs/perf-report.md, "Untrusted input"): beyond these it is
+// refused, so that nothing perf-report computes from it overflows or recurses without bound.
+constexpr unsigned max_nesting_depth = 64;  // JSON levels (a runtime's report has 5)
+constexpr uint64_t max_count = uint64_t{1} << 53;  // calls, samples...: exact as doubles
+constexpr double min_ghz = 1e-3, max_ghz = 1e3;  // clock.ghz
+constexpr size_t default_max_input_bytes = 256'000'000;  // a file's size (--max-input-mb)
+
 // Bad input: `what()` names the file and the problem, ready to print.
 class input_error : public std::runtime_error {
  public:
@@ -60,6 +67,11 @@ struct report {
   std::string path;  // where it was read from, for messages
   nlohmann::json document;  // everything but "functions", as read
   std::vector<function_record> functions;
+  // From the clock: the smallest step it takes (clock.resolution_ns, absent: 0), and
+  // the probe's inside cost that compensation subtracted from every call
+  // (clock.probe_inside_ns when clock.compensated, else 0).
+  double resolution_ns = 0;
+  double compensated_ns = 0;
 
   double ghz() const;
   // samples.measured[]: each measured function's share of all samples (absent: 0).
@@ -67,8 +79,9 @@ struct report {
 };
 
 // Reads and checks `path`. Throws input_error naming the file when it is missing,
-// not JSON, of another schema version, or not shaped like a report.
-report read_report(const std::string& path);
+// larger than `max_bytes`, not JSON, of another schema version, or not shaped like a
+// report (docs/perf-report.md).
+report read_report(const std::string& path, size_t max_bytes = default_max_input_bytes);
 // The same for text already read.
 report parse_report(const std::string& text, const std::string& path);
 
@@ -76,8 +89,8 @@ report parse_report(const std::string& text, const std::string& path);
 nlohmann::json to_json(const report& r);
 
 // The whole of `path` (a file, or a pipe); throws input_error naming the path when it
-// cannot be read.
-std::string read_whole_file(const std::string& path);
+// cannot be read or holds more than `max_bytes`.
+std::string read_whole_file(const std::string& path, size_t max_bytes = default_max_input_bytes);
 
 // Writes `text` to `path` whole or not at all (temporary file and rename);
 // throws input_error naming the path on failure.

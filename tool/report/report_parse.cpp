@@ -2,18 +2,25 @@
 // of a large report (10,000 functions x ~100 histogram buckets), go straight into
 // function_records; every other section becomes nlohmann::json as
 // nlohmann::json::parse would make it. Every value is visited, so text that is not
-// JSON is refused wherever it is. Problems are reported in the order the report is
-// checked (JSON, schema version, top-level sections, then each function), whatever
-// the order of the members in the file.
+// JSON is refused wherever it is, and so is nesting deeper than max_nesting_depth (the
+// visit recurses). Problems are reported in the order the report is checked (JSON,
+// schema version, top-level sections, then each function, then duplicate rows),
+// whatever the order of the members in the file, each with its JSON path.
 #include <simdjson.h>
 
 #include <array>
+#include <cstdint>
 #include <optional>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
 #include "file_text.hpp"
+#include "function_location.hpp"
+#include "perf/detail/histogram_index.hpp"
 #include "report.hpp"
+#include "report/text_format.hpp"
+#include "report_sections.hpp"
 
 namespace perf::report_tool {
 namespace {
@@ -66,19 +73,50 @@ class reader {
   std::string where_;
 };
 
-json to_json_value(ondemand::value value) {
+// Where a value lies in the report, for messages: the chain of its enclosing members
+// and elements, spelled out ("samples.top[3].function") only when the value is refused.
+struct json_path {
+  const json_path* parent = nullptr;
+  std::string_view key;  // a member's name (when not an element)
+  size_t index = 0;      // an element's index
+  bool element = false;
+  unsigned depth = 0;    // values enclosing this one
+
+  json_path member(std::string_view name) const { return {this, name, 0, false, depth + 1}; }
+  json_path at(size_t i) const { return {this, {}, i, true, depth + 1}; }
+
+  std::string text() const {
+    if (parent == nullptr) return "the report";
+    const std::string before = parent->parent == nullptr ? "" : parent->text();
+    if (element) return fmt::format("{}[{}]", before, index);
+    const std::string name = runtime::printable(std::string(key));  // the message stays one line
+    return before.empty() ? name : fmt::format("{}.{}", before, name);
+  }
+};
+
+// A value nested deeper than max_nesting_depth, at `where`: reported with the file's name.
+struct nested_too_deep {
+  std::string where;
+};
+
+json to_json_value(ondemand::value value, const json_path& where) {
+  // Recursion, one level per nesting level: bounded, so that a hostile report cannot
+  // exhaust the stack (a real one nests 5 levels).
+  if (where.depth > max_nesting_depth) throw nested_too_deep{where.text()};
   switch (value.type().value()) {
     case ondemand::json_type::object: {
       json object = json::object();
       for (auto field : value.get_object()) {
         std::string key(field.unescaped_key().value());
-        object[std::move(key)] = to_json_value(field.value());
+        json member = to_json_value(field.value(), where.member(key));
+        object[std::move(key)] = std::move(member);
       }
       return object;
     }
     case ondemand::json_type::array: {
       json array = json::array();
-      for (auto element : value.get_array()) array.push_back(to_json_value(element.value()));
+      size_t index = 0;
+      for (auto element : value.get_array()) array.push_back(to_json_value(element.value(), where.at(index++)));
       return array;
     }
     case ondemand::json_type::number:
@@ -107,19 +145,19 @@ json to_json_value(ondemand::value value) {
 // Whether `result`, read from `value`, has the type asked for; when not, `value` is
 // still checked as JSON. Any other error (text that is not JSON) throws simdjson_error.
 template <class T>
-bool has_type(ondemand::value& value, const simdjson::simdjson_result<T>& result) {
+bool has_type(ondemand::value& value, const simdjson::simdjson_result<T>& result, const json_path& where) {
   const simdjson::error_code error = result.error();
   if (error != simdjson::INCORRECT_TYPE && error != simdjson::NUMBER_OUT_OF_RANGE) {
     if (error != simdjson::SUCCESS) throw simdjson::simdjson_error(error);
     return true;
   }
-  to_json_value(value);
+  to_json_value(value, where);
   return false;
 }
 
 template <class T>
-std::optional<T> typed(ondemand::value& value, simdjson::simdjson_result<T> result) {
-  if (!has_type(value, result)) return std::nullopt;
+std::optional<T> typed(ondemand::value& value, simdjson::simdjson_result<T> result, const json_path& where) {
+  if (!has_type(value, result, where)) return std::nullopt;
   return result.value_unsafe();
 }
 
@@ -131,29 +169,32 @@ class function_fields {
                alloc_total_bytes, histogram, mean_ns, m2_ns2, probe_dominated, count };
   enum class state { missing, wrong_type, found };
 
-  void read(ondemand::value value) {
+  void read(ondemand::value value, const json_path& row) {
     auto object = value.get_object();
-    if (!has_type(value, object)) {
+    if (!has_type(value, object, row)) {
       is_object_ = false;
       return;
     }
     for (auto member : object.value()) {
       const std::string_view key = member.unescaped_key().value();
       ondemand::value v = member.value();
-      if (key == "name") take(name, typed(v, v.get_string()), record_.name);
-      else if (key == "file") take(file, typed(v, v.get_string()), record_.file);
-      else if (key == "line") take(line, typed(v, v.get_uint64()), line_);
-      else if (key == "calls") take(calls, typed(v, v.get_uint64()), record_.calls);
-      else if (key == "total_ns") take(total_ns, typed(v, v.get_double()), record_.total_ns);
-      else if (key == "self_ns") take(self_ns, typed(v, v.get_double()), record_.self_ns);
-      else if (key == "min_ns") take(min_ns, typed(v, v.get_double()), record_.min_ns);
-      else if (key == "max_ns") take(max_ns, typed(v, v.get_double()), record_.max_ns);
-      else if (key == "alloc_total_count") take(alloc_total_count, typed(v, v.get_uint64()), record_.alloc_total_count);
-      else if (key == "alloc_total_bytes") take(alloc_total_bytes, typed(v, v.get_uint64()), record_.alloc_total_bytes);
-      else if (key == "moments") read_moments(v);
-      else if (key == "histogram") read_histogram(v);
-      else if (key == "probe_dominated") take(probe_dominated, typed(v, v.get_bool()), record_.probe_dominated);
-      else to_json_value(v);  // derived fields (p50_ns, ...), not read but checked as JSON
+      const json_path where = row.member(key);
+      if (key == "name") take(name, typed(v, v.get_string(), where), record_.name);
+      else if (key == "file") take(file, typed(v, v.get_string(), where), record_.file);
+      else if (key == "line") take(line, typed(v, v.get_uint64(), where), line_);
+      else if (key == "calls") take(calls, typed(v, v.get_uint64(), where), record_.calls);
+      else if (key == "total_ns") take(total_ns, typed(v, v.get_double(), where), record_.total_ns);
+      else if (key == "self_ns") take(self_ns, typed(v, v.get_double(), where), record_.self_ns);
+      else if (key == "min_ns") take(min_ns, typed(v, v.get_double(), where), record_.min_ns);
+      else if (key == "max_ns") take(max_ns, typed(v, v.get_double(), where), record_.max_ns);
+      else if (key == "alloc_total_count")
+        take(alloc_total_count, typed(v, v.get_uint64(), where), record_.alloc_total_count);
+      else if (key == "alloc_total_bytes")
+        take(alloc_total_bytes, typed(v, v.get_uint64(), where), record_.alloc_total_bytes);
+      else if (key == "moments") read_moments(v, where);
+      else if (key == "histogram") read_histogram(v, where);
+      else if (key == "probe_dominated") take(probe_dominated, typed(v, v.get_bool(), where), record_.probe_dominated);
+      else to_json_value(v, where);  // derived fields (p50_ns, ...), not read but checked as JSON
     }
   }
 
@@ -189,11 +230,22 @@ class function_fields {
     check(histogram, where, "an array");
     if (!histogram_well_formed_) fail(where, "\"histogram\" holds an entry that is not [bucket, count]");
     if (states_[probe_dominated] != state::missing) check(probe_dominated, where, "a boolean");
+    // The ranges: what the runtime can write, and what the arithmetic on it stays
+    // defined for (counts exact as doubles, times not negative).
+    if (line_ > UINT32_MAX) fail(where, fmt::format("\"line\" is above {}", UINT32_MAX));
+    for (const auto& [f, value] : {std::pair{calls, record_.calls}, std::pair{alloc_total_count, record_.alloc_total_count},
+                                   std::pair{alloc_total_bytes, record_.alloc_total_bytes}})
+      if (value > max_count) fail(where, fmt::format("\"{}\" is above 2^53, more than a report can count", names[f]));
+    for (const auto& [f, value] : {std::pair{total_ns, record_.total_ns}, std::pair{self_ns, record_.self_ns},
+                                   std::pair{min_ns, record_.min_ns}, std::pair{max_ns, record_.max_ns}})
+      if (value < 0) fail(where, fmt::format("\"{}\" is negative", names[f]));
+    if (record_.mean_ns < 0) fail(in_moments, "\"mean_ns\" is negative");
+    if (record_.m2_ns2 < 0) fail(in_moments, "\"m2_ns2\" is negative (a sum of squares)");
+    if (!histogram_problem_.empty())
+      throw input_error(fmt::format("{}: {}.histogram{}", path, where, histogram_problem_));
+    if (histogram_count_ != record_.calls)
+      fail(where, fmt::format("\"histogram\" counts {} calls, \"calls\" says {}", histogram_count_, record_.calls));
     record_.line = static_cast<unsigned>(line_);
-    record_.durations.normalize();
-    if (record_.durations.count() != record_.calls)
-      fail(where, fmt::format("\"histogram\" counts {} calls, \"calls\" says {}", record_.durations.count(),
-                              record_.calls));
     return std::move(record_);
   }
 
@@ -204,9 +256,9 @@ class function_fields {
     if (value) into = static_cast<U>(*value);
   }
 
-  void read_moments(ondemand::value value) {
+  void read_moments(ondemand::value value, const json_path& where) {
     auto object = value.get_object();
-    if (!has_type(value, object)) {
+    if (!has_type(value, object, where)) {
       states_[moments] = state::wrong_type;
       return;
     }
@@ -215,15 +267,19 @@ class function_fields {
     for (auto member : object.value()) {
       const std::string_view key = member.unescaped_key().value();
       ondemand::value v = member.value();
-      if (key == "mean_ns") take(mean_ns, typed(v, v.get_double()), record_.mean_ns);
-      else if (key == "m2_ns2") take(m2_ns2, typed(v, v.get_double()), record_.m2_ns2);
-      else to_json_value(v);
+      const json_path member_path = where.member(key);
+      if (key == "mean_ns") take(mean_ns, typed(v, v.get_double(), member_path), record_.mean_ns);
+      else if (key == "m2_ns2") take(m2_ns2, typed(v, v.get_double(), member_path), record_.m2_ns2);
+      else to_json_value(v, member_path);
     }
   }
 
-  void read_histogram(ondemand::value value) {
+  // Entries as the runtime writes them: [bucket, count], buckets ascending, each once,
+  // none past the last; counts adding up to at most max_count. The first entry that is
+  // not is named in histogram_problem_ (its index and what is wrong).
+  void read_histogram(ondemand::value value, const json_path& where) {
     auto array = value.get_array();
-    if (!has_type(value, array)) {
+    if (!has_type(value, array, where)) {
       states_[histogram] = state::wrong_type;
       return;
     }
@@ -233,10 +289,15 @@ class function_fields {
     // grown entry by entry would be allocated ~8 times.
     thread_local std::vector<std::pair<unsigned, uint64_t>> entries;
     entries.clear();
+    histogram_count_ = 0;
+    size_t index = 0;
+    uint64_t previous_bucket = 0;
     for (auto element : array.value()) {
+      const size_t entry_index = index++;
+      const json_path entry_path = where.at(entry_index);
       ondemand::value entry_value = element.value();
       auto entry = entry_value.get_array();
-      if (!has_type(entry_value, entry)) {
+      if (!has_type(entry_value, entry, entry_path)) {
         histogram_well_formed_ = false;
         continue;
       }
@@ -244,17 +305,29 @@ class function_fields {
       size_t size = 0;
       for (auto number : entry.value()) {
         ondemand::value v = number.value();
-        const std::optional<uint64_t> n = typed(v, v.get_uint64());
+        const std::optional<uint64_t> n = typed(v, v.get_uint64(), entry_path.at(size));
         if (!n || size >= 2)
           histogram_well_formed_ = false;
         else
           pair[size] = *n;
         ++size;
       }
-      if (size != 2)
+      const auto [bucket, count] = pair;
+      if (size != 2) {
         histogram_well_formed_ = false;
-      else if (pair[1] != 0)
-        entries.emplace_back(static_cast<unsigned>(pair[0]), pair[1]);
+      } else if (histogram_problem_.empty()) {
+        if (bucket >= detail::histogram_buckets)
+          histogram_problem_ = fmt::format("[{}] bucket {} is past the last bucket, {}", entry_index, bucket,
+                                           detail::histogram_buckets - 1);
+        else if (entry_index > 0 && bucket <= previous_bucket)
+          histogram_problem_ = fmt::format("[{}] bucket {} follows bucket {} (buckets ascend, each once)", entry_index,
+                                           bucket, previous_bucket);
+        else if (count > max_count - histogram_count_)
+          histogram_problem_ = fmt::format("[{}] count {} makes more than 2^53 calls", entry_index, count);
+        histogram_count_ += histogram_problem_.empty() ? count : 0;
+        previous_bucket = bucket;
+        if (histogram_problem_.empty() && count != 0) entries.emplace_back(static_cast<unsigned>(bucket), count);
+      }
     }
     record_.durations.buckets.assign(entries.begin(), entries.end());
   }
@@ -263,6 +336,8 @@ class function_fields {
   uint64_t line_ = 0;
   bool is_object_ = true;
   bool histogram_well_formed_ = true;
+  std::string histogram_problem_;  // "[3] bucket 4000 is past the last bucket, 3775"
+  uint64_t histogram_count_ = 0;
   std::array<state, count> states_{};  // all missing
 };
 
@@ -274,9 +349,11 @@ struct parsed_report {
 };
 
 void parse_document(ondemand::document& document, const std::string& path, parsed_report& out) {
+  const json_path root;
   if (document.type().value() != ondemand::json_type::object) {
     if (document.type().value() == ondemand::json_type::array) {
-      for (auto element : document.get_array()) to_json_value(element.value());
+      size_t index = 0;
+      for (auto element : document.get_array()) to_json_value(element.value(), root.at(index++));
     }
     out.document = json();
     return;
@@ -284,6 +361,7 @@ void parse_document(ondemand::document& document, const std::string& path, parse
   for (auto member : document.get_object()) {
     std::string key(member.unescaped_key().value());
     ondemand::value value = member.value();
+    const json_path where = root.member(key);
     if (key == "functions" && value.type().value() == ondemand::json_type::array) {
       out.functions.emplace();
       out.function_problem.reset();
@@ -292,7 +370,7 @@ void parse_document(ondemand::document& document, const std::string& path, parse
       // still read (the JSON checked) but no longer kept.
       for (auto element : value.get_array()) {
         function_fields fields;
-        fields.read(element.value());
+        fields.read(element.value(), where.at(index));
         if (!out.function_problem) {
           try {
             out.functions->push_back(fields.take_record(path, index));
@@ -305,7 +383,8 @@ void parse_document(ondemand::document& document, const std::string& path, parse
       out.document.erase(key);
     } else {
       if (key == "functions") out.functions.reset(), out.function_problem.reset();
-      out.document[std::move(key)] = to_json_value(value);
+      json section = to_json_value(value, where);
+      out.document[std::move(key)] = std::move(section);
     }
   }
 }
@@ -326,6 +405,9 @@ report parse_padded(simdjson::padded_string_view padded, const std::string& path
       throw simdjson::simdjson_error(simdjson::TRAILING_CONTENT);
   } catch (const simdjson::simdjson_error& e) {
     throw input_error(fmt::format("{}: not JSON: {}", path, e.what()));
+  } catch (const nested_too_deep& e) {
+    throw input_error(fmt::format("{}: {} is nested deeper than {} levels, more than a report ever is", path, e.where,
+                                  max_nesting_depth));
   }
   report r;
   r.path = path;
@@ -344,15 +426,31 @@ report parse_padded(simdjson::padded_string_view padded, const std::string& path
   const reader clock = top.object("clock");
   const double ghz = clock.number("ghz");
   if (!(ghz > 0)) top.fail("\"clock.ghz\" is not positive");
+  if (ghz < min_ghz || ghz > max_ghz)
+    top.fail(fmt::format("\"clock.ghz\" is {}, not a clock's rate ({} to {} GHz)", ghz, min_ghz, max_ghz));
+  for (const char* key : {"resolution_ns", "probe_ns", "probe_inside_ns"})
+    if (clock.has(key) && clock.number(key) < 0) clock.fail(fmt::format("\"{}\" is negative", key));
   // The probe's cost (absent: 0, no function is probe-dominated when merged).
   const double probe_ns = clock.has("probe_ns") ? clock.number("probe_ns") : 0.0;
-  const double inside_ns = clock.has("probe_inside_ns") && !clock.boolean_or("compensated", false)
-                               ? clock.number("probe_inside_ns")
-                               : 0.0;
+  const double reported_inside_ns = clock.has("probe_inside_ns") ? clock.number("probe_inside_ns") : 0.0;
+  const bool compensated = clock.boolean_or("compensated", false);
+  const double inside_ns = compensated ? 0.0 : reported_inside_ns;
   top.array("threads");
   if (!parsed.functions) top.array("functions");  // absent, or not an array
+  check_sections(r.document, path);
   if (parsed.function_problem) throw *parsed.function_problem;
   r.functions = std::move(*parsed.functions);
+  // A location twice would be counted twice by a diff (its side "merged" with itself).
+  std::unordered_map<function_location, size_t, function_location_hash> first_row;
+  first_row.reserve(r.functions.size());
+  for (size_t i = 0; i < r.functions.size(); ++i) {
+    const auto [found, fresh] = first_row.try_emplace(function_location::of(r.functions[i]), i);
+    if (!fresh)
+      throw input_error(fmt::format("{}: functions[{}] has the name, file and line of functions[{}]", path, i,
+                                    found->second));
+  }
+  r.resolution_ns = clock.has("resolution_ns") ? clock.number("resolution_ns") : 0.0;
+  r.compensated_ns = compensated ? reported_inside_ns : 0.0;
   for (function_record& f : r.functions) {
     f.durations.ghz = ghz;
     f.probe_ns = probe_ns;
@@ -370,8 +468,8 @@ report parse_report(const std::string& text, const std::string& path) {
   return parse_padded(copy, path);
 }
 
-report read_report(const std::string& path) {
-  const file_text file(path, simdjson::SIMDJSON_PADDING);
+report read_report(const std::string& path, size_t max_bytes) {
+  const file_text file(path, simdjson::SIMDJSON_PADDING, max_bytes);
   return parse_padded(simdjson::padded_string_view(file.text().data(), file.text().size(), file.readable()), path);
 }
 

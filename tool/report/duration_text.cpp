@@ -1,0 +1,14 @@
+#include "duration_text.hpp"
+
+#include <cmath>
+
+#include "report/text_format.hpp"
+
+namespace perf::report_tool {
+
+std::string signed_duration(double ns) {
+  const std::string magnitude = runtime::format_duration(std::abs(ns));
+  return ns < 0 && magnitude != runtime::format_duration(0) ? "-" + magnitude : magnitude;
+}
+
+}  // namespace perf::report_tool
