@@ -1,10 +1,13 @@
 #include "modules.hpp"
 
+#include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
+#include <mutex>
 #include <string_view>
 
 namespace perf::runtime {
@@ -64,12 +67,63 @@ int add_module(dl_phdr_info* info, size_t, void* data) {
   return 0;
 }
 
-}  // namespace
-
-std::vector<loaded_module> loaded_modules() {
+std::vector<loaded_module> mapped_modules() {
   std::vector<loaded_module> modules;
   dl_iterate_phdr(add_module, &modules);
   return modules;
+}
+
+bool same_mapping(const loaded_module& a, const loaded_module& b) {
+  return a.start == b.start && a.path == b.path;
+}
+
+// The modules dlclose unmapped, oldest first; a reloaded plugin unloaded again at
+// the same address is kept once.
+struct unloaded_modules {
+  std::mutex mutex;
+  std::vector<loaded_module> modules;
+};
+
+unloaded_modules& unloaded() {
+  static auto* const list = new unloaded_modules;  // never destroyed: read at exit
+  return *list;
+}
+
+constexpr size_t unloaded_kept = 256;
+
+}  // namespace
+
+std::vector<loaded_module> loaded_modules() {
+  std::vector<loaded_module> modules = mapped_modules();
+  unloaded_modules& gone = unloaded();
+  const std::lock_guard<std::mutex> lock(gone.mutex);
+  modules.insert(modules.end(), gone.modules.rbegin(), gone.modules.rend());
+  return modules;
+}
+
+std::vector<loaded_module> modules_of(void* handle) {
+  link_map* map = nullptr;
+  if (handle == nullptr || dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr) return {};
+  std::vector<loaded_module> segments = mapped_modules();
+  const std::string_view name = map->l_name != nullptr ? map->l_name : "";
+  std::erase_if(segments, [&](const loaded_module& m) { return m.bias != map->l_addr || m.path != name; });
+  return segments;
+}
+
+void remember_if_unloaded(std::vector<loaded_module> segments) {
+  if (segments.empty()) return;
+  const std::vector<loaded_module> mapped = mapped_modules();
+  if (std::any_of(mapped.begin(), mapped.end(), [&](const loaded_module& m) { return same_mapping(m, segments[0]); }))
+    return;  // still loaded: another handle holds it
+  unloaded_modules& gone = unloaded();
+  const std::lock_guard<std::mutex> lock(gone.mutex);
+  for (loaded_module& segment : segments) {
+    std::erase_if(gone.modules, [&](const loaded_module& m) { return same_mapping(m, segment); });
+    segment.unloaded = true;
+    gone.modules.push_back(std::move(segment));
+  }
+  if (gone.modules.size() > unloaded_kept)
+    gone.modules.erase(gone.modules.begin(), gone.modules.end() - static_cast<std::ptrdiff_t>(unloaded_kept));
 }
 
 const loaded_module* module_at(const std::vector<loaded_module>& modules, uintptr_t pc) {

@@ -113,7 +113,7 @@ profile_location symbolize(symbolizer& symbols, const std::vector<loaded_module>
     // A sample in a linker stub is in a call to a library: its caller gets it.
     const bool stub = module != nullptr && !return_address && in_linker_stub(symbols, *module, pc);
     frame.function = module != nullptr ? fmt::format("{}+{:#x}{}", base_name(module->path), pc - module->bias,
-                                                     stub ? " (PLT)" : "")
+                                                     stub ? " (PLT)" : module->unloaded ? " (unloaded)" : "")
                                        : fmt::format("{:#x}", pc);
     frame.owner = stub ? code_owner::library : owner_of_unnamed(module_path, return_address);
     location.frames.push_back(std::move(frame));

@@ -30,4 +30,21 @@ TEST_F(SiteReuse, APluginLoadedTwoThousandTimesKeepsOneSiteAndOneRowWithEveryCal
   EXPECT_EQ(functions[0].at("calls"), 2000);
 }
 
+TEST_F(SiteReuse, SamplesInAPluginUnloadedSinceAreChargedToThePluginNotToItsCaller) {
+  const fs::path report = dir / "report.json";
+  const perf::testing::probe_result result = perf::testing::run_probe_program(
+      PERF_PLUGIN_PROBE, "PERF_SAMPLE_HZ=1000 PERF_REPORT=" + report.string(), std::string(PERF_MEASURED_PLUGIN) + " spin");
+  ASSERT_EQ(result.status, 0) << result.output;  // 3: the plugin stayed loaded
+  const json samples = json::parse(perf::testing::read_file(report)).at("samples");
+  ASSERT_GE(samples.at("total").get<int>(), 100) << samples.dump();
+  // The plugin's code has no symbol left to name it by once unmapped: its module and
+  // offset name it, and the program's main, which called it, gets none of it.
+  const std::string plugin = fs::path(PERF_MEASURED_PLUGIN).filename().string();
+  const json& top = samples.at("top").at(0);
+  EXPECT_EQ(top.at("function").get<std::string>().rfind(plugin + "+0x", 0), 0u) << samples.dump();
+  EXPECT_NE(top.at("function").get<std::string>().find(" (unloaded)"), std::string::npos) << samples.dump();
+  EXPECT_GT(top.at("share").get<double>(), 0.9) << samples.dump();
+  for (const json& function : samples.at("top")) EXPECT_NE(function.at("function"), "main") << samples.dump();
+}
+
 }  // namespace
