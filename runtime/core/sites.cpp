@@ -1,23 +1,38 @@
 #include "core/sites.hpp"
 
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <new>
 #include <tuple>
+#include <utility>
 
+#include "core/runtime_work.hpp"
 #include "core/uncounted_allocations.hpp"
 
 namespace perf::runtime {
 namespace {
 
-// Where calls of sites beyond max_sites are counted, so nothing goes missing silently.
-const site_info overflow_site = {"(sites beyond the limit of 65535)", "", 0, max_sites - 1};
+using row_map = std::map<std::tuple<std::string, std::string, unsigned>, unsigned>;
 
+// The table allocates nothing while it holds its lock: an allocation may run the
+// program's own operator new or malloc, which may take the program's locks or make
+// measured calls (a logging library's allocation hook), and another thread holding
+// such a lock may be waiting for this one.
 struct site_table {
   std::mutex mutex;
-  std::vector<site_info> sites{site_info{}};
-  unsigned count = 1;  // atomic: sites.size(), readable without the lock
-  std::map<std::tuple<std::string, std::string, unsigned>, unsigned> rows;  // first id per location
+  // max_sites entries, address space only until used. [0, count) are constructed,
+  // published by the release store of count, and never change; so is [max_sites - 1],
+  // where the calls of sites beyond max_sites are counted, so nothing goes missing
+  // silently.
+  site_info* sites = static_cast<site_info*>(std::calloc(max_sites, sizeof(site_info)));
+  unsigned count = 1;  // atomic: readable without the lock
+  row_map rows;        // first id per location
+  site_table() {
+    new (&sites[0]) site_info{};
+    new (&sites[max_sites - 1]) site_info{"(sites beyond the limit of 65535)", "", 0, max_sites - 1};
+  }
 };
 
 // Never destroyed: sites are read after static destructors have run.
@@ -32,23 +47,43 @@ const char* signal_safe_site_names[max_sites];
 }  // namespace
 
 unsigned register_site(detail::site& s) {
-  const uncounted_allocations runtime_work;
+  const runtime_work work;
+  const uncounted_allocations runtime_allocations;
   site_table& t = table();
-  std::lock_guard lock(t.mutex);
-  if (unsigned existing = __atomic_load_n(&s.key, __ATOMIC_RELAXED); existing != 0) return existing;
-  unsigned id = max_sites - 1;
-  unsigned row = id;
-  if (t.sites.size() < max_sites - 1) {
-    id = static_cast<unsigned>(t.sites.size());
-    row = t.rows.try_emplace({s.name, s.file, s.line}, id).first->second;
-    t.sites.push_back({s.name, s.file, s.line, row});
-    __atomic_store_n(&signal_safe_site_names[id], strdup(s.name), __ATOMIC_RELEASE);
-  } else if (t.sites.size() == max_sites - 1) {
-    t.sites.push_back(overflow_site);
+  // What a new site needs, made before locking; whatever is left is freed after.
+  site_info info{s.name, s.file, s.line, 0};
+  row_map::node_type row_node = [&] {
+    row_map one;
+    one.try_emplace({s.name, s.file, s.line}, 0);
+    return one.extract(one.begin());
+  }();
+  char* signal_safe_name = strdup(s.name);
+  unsigned key = 0;
+  {
+    std::lock_guard lock(t.mutex);
+    if (unsigned existing = __atomic_load_n(&s.key, __ATOMIC_RELAXED); existing != 0) {
+      key = existing;
+    } else {
+      unsigned id = max_sites - 1;
+      unsigned row = id;
+      if (t.count < max_sites - 1) {
+        id = t.count;
+        row_map::insert_return_type added = t.rows.insert(std::move(row_node));
+        if (added.inserted) added.position->second = id;
+        row = added.position->second;
+        row_node = std::move(added.node);
+        info.row = row;
+        new (&t.sites[id]) site_info(std::move(info));
+        __atomic_store_n(&signal_safe_site_names[id], std::exchange(signal_safe_name, nullptr), __ATOMIC_RELEASE);
+        __atomic_store_n(&t.count, id + 1, __ATOMIC_RELEASE);
+      } else if (t.count == max_sites - 1) {
+        __atomic_store_n(&t.count, max_sites, __ATOMIC_RELEASE);
+      }
+      key = detail::site_key(id, row);
+      __atomic_store_n(&s.key, key, __ATOMIC_RELAXED);
+    }
   }
-  __atomic_store_n(&t.count, static_cast<unsigned>(t.sites.size()), __ATOMIC_RELEASE);
-  const unsigned key = detail::site_key(id, row);
-  __atomic_store_n(&s.key, key, __ATOMIC_RELAXED);
+  std::free(signal_safe_name);
   return key;
 }
 
@@ -57,9 +92,9 @@ unsigned site_count() noexcept { return __atomic_load_n(&table().count, __ATOMIC
 std::vector<site_info> copy_sites() { return copy_sites_from(0); }
 
 std::vector<site_info> copy_sites_from(unsigned first) {
-  site_table& t = table();
-  std::lock_guard lock(t.mutex);
-  return first < t.sites.size() ? std::vector<site_info>(t.sites.begin() + first, t.sites.end()) : std::vector<site_info>{};
+  const site_table& t = table();
+  const unsigned count = __atomic_load_n(&t.count, __ATOMIC_ACQUIRE);
+  return first < count ? std::vector<site_info>(t.sites + first, t.sites + count) : std::vector<site_info>{};
 }
 
 const char* site_name(unsigned id) noexcept {

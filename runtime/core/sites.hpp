@@ -24,15 +24,16 @@ struct site_info {
 // Gives `s` its key (and returns it; see detail::site_key): a new id on its first
 // registration, from 1 up, and the row of the first site registered with its name
 // and location. The sites beyond max_sites - 2 share the last id, shown as an
-// overflow row. Thread-safe.
+// overflow row. Thread-safe; takes the table's lock, but calls no allocator while
+// holding it. The calling thread is busy meanwhile (core/runtime_work.hpp).
 unsigned register_site(detail::site& s);
 
 // One more than the highest id handed out so far. Thread-safe, lock-free.
 unsigned site_count() noexcept;
 
-// Every site registered so far, indexed by id ([0] is unused). Thread-safe.
+// Every site registered so far, indexed by id ([0] is unused). Thread-safe, takes no lock.
 std::vector<site_info> copy_sites();
-// The sites registered so far from id `first` on: [i] is site first + i. Thread-safe.
+// The sites registered so far from id `first` on: [i] is site first + i. Thread-safe, takes no lock.
 std::vector<site_info> copy_sites_from(unsigned first);
 
 // The name of site `id`, or null. Async-signal-safe: for the crash dump.

@@ -86,9 +86,9 @@ void clear_in_child(thread_record* survivor) {
   const unsigned count = site_count();
   for (unsigned id = 1; id < count; ++id) {
     detail::slot& s = state.slots[id];
-    const uint32_t active = s.active;
+    const detail::frame* const outermost = s.outermost;
     std::memset(&s, 0, sizeof s);
-    s.active = active;
+    s.outermost = outermost;
   }
   madvise(state.arena, arena_bytes, MADV_DONTNEED);  // zero pages again
   state.arena_used = 1;
