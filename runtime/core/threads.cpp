@@ -27,6 +27,12 @@ PERF_DETAIL_TLS unsigned unattached_runtime_work = 0;
 
 namespace {
 
+// Set once every PERF_RUNTIME_ON_START function (priority 101) has run. The start-up
+// allocates, perhaps through the program's own operator new, and a measured call
+// there must not attach a thread to a runtime still being made: it records nothing.
+bool started = false;
+__attribute__((constructor(102))) void mark_started() { __atomic_store_n(&started, true, __ATOMIC_RELEASE); }
+
 struct thread_registry {
   std::mutex mutex;
   std::vector<thread_record*> living;
@@ -122,7 +128,7 @@ thread_state* attach_thread() noexcept {
   using namespace runtime;
   // The runtime's own work on this thread (this very function, its allocations
   // through a program's operator new among them) may hold the list's lock.
-  if (unattached_runtime_work != 0) return nullptr;
+  if (unattached_runtime_work != 0 || !__atomic_load_n(&started, __ATOMIC_ACQUIRE)) return nullptr;
   const runtime_work work;
   const uncounted_allocations runtime_allocations;
   const pthread_key_t key = exit_key();
