@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "core/snapshot.hpp"
 #include "core/startup.hpp"
 #include "core/thread_name.hpp"
+#include "perf/alloc.hpp"
 #include "perf/detail/alloc_counters.hpp"
 
 namespace perf::runtime {
@@ -24,22 +26,30 @@ const char* counting_name(counters::counting_mode mode) {
 }
 
 allocation_stats read_allocations() {
+  // The reading thread's own counters as they were before this reading allocated.
+  const alloc::counters mine = alloc::this_thread();
+  const counters::thread_counters* const my_record = counters::current;
   allocation_stats read;
   read.counting = counting_name(counters::mode());
   for (const counters::thread_counters* record = counters::newest_record(); record != nullptr; record = record->next) {
+    const alloc::counters c =
+        record == my_record ? mine
+                            : alloc::counters{counters::load_relaxed(record->allocations), counters::load_relaxed(record->bytes),
+                                              counters::load_relaxed(record->frees), counters::load_relaxed(record->bytes_freed),
+                                              counters::load_relaxed(record->peak_live)};
     // A record that the runtime's own work attached and then put back to zero
     // (core/uncounted_allocations.hpp): its thread allocated and freed nothing.
-    if (counters::load_relaxed(record->allocations) == 0 && counters::load_relaxed(record->frees) == 0) continue;
+    if (c.allocations == 0 && c.frees == 0) continue;
     thread_allocations t;
     t.tid = record->tid;
     t.exited = __atomic_load_n(&record->state, __ATOMIC_ACQUIRE) == counters::exited;
     t.name = t.exited ? std::string(record->name, strnlen(record->name, sizeof record->name))
                       : thread_name(record->tid);
-    t.allocations = counters::load_relaxed(record->allocations);
-    t.bytes = counters::load_relaxed(record->bytes);
-    t.frees = counters::load_relaxed(record->frees);
-    t.bytes_freed = counters::load_relaxed(record->bytes_freed);
-    t.peak_live_bytes = counters::load_relaxed(record->peak_live);
+    t.allocations = c.allocations;
+    t.bytes = c.bytes;
+    t.frees = c.frees;
+    t.bytes_freed = c.bytes_freed;
+    t.peak_live_bytes = c.peak_live;
     read.threads.push_back(std::move(t));
   }
   std::reverse(read.threads.begin(), read.threads.end());
@@ -50,7 +60,10 @@ allocation_stats read_allocations() {
 // outputs run: what the report and the trace writers allocate is not the program's.
 const allocation_stats* at_exit = nullptr;
 
-void read_allocations_at_exit() { at_exit = new allocation_stats(read_allocations()); }
+void read_allocations_at_exit() {
+  allocation_stats read = read_allocations();  // before the allocation that keeps it
+  at_exit = new allocation_stats(std::move(read));
+}
 
 void add_allocations(snapshot& s, const thread_list&, snapshot_depth) { s.allocations = at_exit != nullptr ? *at_exit : read_allocations(); }
 
