@@ -116,6 +116,9 @@ TEST(Slot, PendingDurationsAreReadWithoutDraining) {
   thread.add(9);
   std::vector<accumulator> per_site(2);
   add_pending_durations(thread.state, per_site);
+  EXPECT_EQ(per_site[1].durations.count(), 0u) << "no call counted for the site yet";
+  per_site[1].add(thread.target, thread.arena.data());
+  add_pending_durations(thread.state, per_site);
   EXPECT_EQ(per_site[1].durations.count(), 2u);
   EXPECT_EQ(per_site[1].durations.quantile(1.0), 9.0);
   EXPECT_EQ(thread.state.pending_count, 2u);
