@@ -8,7 +8,10 @@
 // Every call of the enclosing block is counted and timed on the calling thread,
 // without a lock, a guard variable or a heap allocation after the thread's first
 // measured call; the exit report merges all threads. A block left by an exception
-// is recorded too. This header compiles as C++11 and later.
+// is recorded too; one left by longjmp is dropped, and nothing is written into the
+// stack it leaves. In a signal handler, a call is recorded in full, or not at all
+// where the handler interrupted the probe's own bookkeeping. This header compiles
+// as C++11 and later.
 #ifndef PERF_MEASURE_HPP
 #define PERF_MEASURE_HPP
 
@@ -20,26 +23,51 @@ namespace perf {
 namespace detail {
 
 // Opens an activation of the site with key `key` on `thread`; with `Logged`, also
-// logs its enter event, at the very clock value the statistics use.
+// logs its enter event, at the very clock value the statistics use. `stack` is the
+// stack pointer of the measured function (as begin() finds it): every activation
+// that encloses this one lives at or above it.
+//
+// A longjmp (siglongjmp, a C library's error callback) may have abandoned
+// activations: their frames stay behind as their row's outermost activation, though
+// nothing will ever close them. A recorded outermost activation that lies below
+// `stack` cannot enclose this one: it was abandoned, and this activation takes its
+// place (one compare, a branch the outermost activation of a row takes anyway; null
+// is below every stack). One at this very frame's address is closed by this
+// activation's finish() as its own. The abandoned calls are dropped: never counted,
+// their time part of their caller's self time. An abandoned activation that lies
+// above a later call's stack pointer, neither at its address nor below it (the later
+// call made from deeper down), counts as open until a call of its row is made from
+// above it: the row's total misses the calls made meanwhile, nothing else.
 template <bool Logged>
-PERF_DETAIL_ALWAYS_INLINE void open(thread_state& thread, unsigned key, frame& f) noexcept {
+PERF_DETAIL_ALWAYS_INLINE void open(thread_state& thread, unsigned key, frame& f, uintptr_t stack) noexcept {
   const unsigned id = site_id(key);
   f.target = thread.slots + id;
   f.site = id;
   f.row = site_row(key);
-  f.callees = 0;
+  f.parent_site = thread.site;
+  thread.site = id;
+  f.callee_mark = thread.callee_time;
   f.probe_mark = thread.probes_finished + thread.probe_offset;
-  f.parent = thread.current;
-  thread.current = &f;
-  ++thread.slots[f.row].active;
+  slot& row = thread.slots[f.row];
+  if (reinterpret_cast<uintptr_t>(row.outermost) < stack) row.outermost = &f;
   const alloc::detail::thread_counters& allocations = *alloc::detail::current;
   f.alloc_count = allocations.allocations;
   f.alloc_bytes = allocations.bytes;
   f.start = clock_now(thread.clock);
-  if (Logged && thread.ring != nullptr) log_scope_event(*thread.ring, f.start, event_kind::enter, id);
+  if (Logged && thread.ring != nullptr) {
+    const busy_section logging(thread);
+    log_scope_event(*thread.ring, f.start, event_kind::enter, id);
+  }
 }
 
-// Opens an activation of `s` on the calling thread (see open).
+// The stack pointer of the function that called the calling function: what open()
+// takes, read where the caller's frame ends.
+#define PERF_DETAIL_CALLER_STACK() reinterpret_cast<uintptr_t>(__builtin_dwarf_cfa())
+
+// Opens an activation of `s` on the calling thread (see open), or returns null,
+// having recorded nothing, when the thread is busy: inside the probe's or the
+// runtime's own bookkeeping, which a signal handler or the program's allocator
+// interrupted (thread_state::busy).
 //
 // begin() and end() are called, not inlined: a measured function then grows by two
 // calls, not by the scope's whole bookkeeping, so the compiler inlines it where it
@@ -51,19 +79,24 @@ PERF_DETAIL_ALWAYS_INLINE void open(thread_state& thread, unsigned key, frame& f
 template <bool Logged>
 PERF_DETAIL_OUT_OF_LINE thread_state* begin(site& s, frame& f) noexcept {
   thread_state* thread = current_thread;
-  if (PERF_DETAIL_UNLIKELY(thread == nullptr)) thread = attach_thread();
+  if (PERF_DETAIL_UNLIKELY(thread == nullptr) && (thread = attach_thread()) == nullptr) return nullptr;
+  if (PERF_DETAIL_UNLIKELY(__atomic_load_n(&thread->busy, __ATOMIC_RELAXED) != 0)) return nullptr;
   unsigned key = __atomic_load_n(&s.key, __ATOMIC_RELAXED);
   if (PERF_DETAIL_UNLIKELY(key == 0)) key = register_site(s);
-  open<Logged>(*thread, key, f);
+  open<Logged>(*thread, key, f, PERF_DETAIL_CALLER_STACK());
   return thread;
 }
 
-// Closes the activation opened by open<Logged>() or begin<Logged>().
+// Closes the activation opened by open<Logged>() or begin<Logged>() (nothing when
+// begin() returned null). Its bookkeeping is busy (busy_section): a signal handler's
+// measured call in the middle of it records nothing.
 template <bool Logged>
-PERF_DETAIL_OUT_OF_LINE void end(thread_state& thread, frame& f) noexcept {
-  const uint64_t now = clock_now(thread.clock);
-  if (Logged && thread.ring != nullptr) log_scope_event(*thread.ring, now, event_kind::exit, f.site);
-  finish(thread, f, now);
+PERF_DETAIL_OUT_OF_LINE void end(thread_state* thread, frame& f) noexcept {
+  if (PERF_DETAIL_UNLIKELY(thread == nullptr)) return;
+  const uint64_t now = clock_now(thread->clock);
+  const busy_section bookkeeping(*thread);
+  if (Logged && thread->ring != nullptr) log_scope_event(*thread->ring, now, event_kind::exit, f.site);
+  finish(*thread, f, now);
 }
 
 // -Weffc++ (yaml-cpp builds with it) asks for frame_ in the member initialiser list:
@@ -79,7 +112,7 @@ template <bool Logged>
 class basic_scope {
  public:
   PERF_DETAIL_ALWAYS_INLINE explicit basic_scope(site& s) noexcept : thread_(begin<Logged>(s, frame_)) {}
-  PERF_DETAIL_ALWAYS_INLINE ~basic_scope() { end<Logged>(*thread_, frame_); }
+  PERF_DETAIL_ALWAYS_INLINE ~basic_scope() { end<Logged>(thread_, frame_); }
 
   basic_scope(const basic_scope&) = delete;
   basic_scope& operator=(const basic_scope&) = delete;
@@ -105,7 +138,7 @@ class constexpr_scope {
     if (!__builtin_is_constant_evaluated()) thread_ = begin<Logged>(site_of(), frame_);
   }
   constexpr ~constexpr_scope() {
-    if (!__builtin_is_constant_evaluated()) end<Logged>(*thread_, frame_);
+    if (!__builtin_is_constant_evaluated()) end<Logged>(thread_, frame_);
   }
 
   constexpr_scope(const constexpr_scope&) = delete;

@@ -29,7 +29,7 @@ namespace detail {
 
 PERF_DETAIL_ALWAYS_INLINE void tick(int64_t n, const char* label, size_t length) noexcept {
   thread_state* thread = current_thread;
-  if (PERF_DETAIL_UNLIKELY(thread == nullptr)) thread = attach_thread();
+  if (PERF_DETAIL_UNLIKELY(thread == nullptr) && (thread = attach_thread()) == nullptr) return;
   if (PERF_DETAIL_UNLIKELY(thread->ring == nullptr)) return;
   log_tick(*thread->ring, clock_now(thread->clock), n, label, length);
 }

@@ -65,8 +65,13 @@ struct watcher::state {
 
   void look(bool reset) {
     for (const detail::thread_counters* record = detail::newest_record(); record != nullptr; record = record->next) {
-      const bool exited = __atomic_load_n(&record->state, __ATOMIC_ACQUIRE) == detail::exited;
+      // Not the program's: this very thread, and a record that the runtime's own work
+      // attached and put back to zero (core/uncounted_allocations.hpp) until its
+      // thread allocates.
+      if (record == detail::current) continue;
       const counters totals = totals_of(*record);
+      if (totals.allocations == 0 && totals.frees == 0) continue;
+      const bool exited = __atomic_load_n(&record->state, __ATOMIC_ACQUIRE) == detail::exited;
       auto [entry, created] = threads.try_emplace(record);
       seen_thread& seen = entry->second;
       if (reset) seen.baseline = totals.bytes;

@@ -26,15 +26,17 @@ struct site_info {
 // and location. A site of a library unloaded and loaded again (the same module path,
 // offset in it, name and location) gets the id it had before, so that reloading a
 // plugin uses up no ids. The sites beyond max_sites - 2 share the last id, shown as
-// an overflow row. Thread-safe; takes the dynamic loader's lock before the table's.
+// an overflow row. Thread-safe; takes the dynamic loader's lock, then the table's,
+// but calls no allocator while holding the table's. The calling thread is busy
+// meanwhile (core/runtime_work.hpp).
 unsigned register_site(detail::site& s);
 
 // One more than the highest id handed out so far. Thread-safe, lock-free.
 unsigned site_count() noexcept;
 
-// Every site registered so far, indexed by id ([0] is unused). Thread-safe.
+// Every site registered so far, indexed by id ([0] is unused). Thread-safe, takes no lock.
 std::vector<site_info> copy_sites();
-// The sites registered so far from id `first` on: [i] is site first + i. Thread-safe.
+// The sites registered so far from id `first` on: [i] is site first + i. Thread-safe, takes no lock.
 std::vector<site_info> copy_sites_from(unsigned first);
 
 // The name of site `id`, or null. Async-signal-safe: for the crash dump.

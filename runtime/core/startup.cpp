@@ -5,6 +5,7 @@
 
 #include "core/registrations.hpp"
 #include "core/settings.hpp"
+#include "core/uncounted_allocations.hpp"
 
 namespace perf::runtime {
 namespace {
@@ -28,6 +29,11 @@ PERF_RUNTIME_ON_START(start_runtime) {
   current_settings();
   std::atexit(write_exit_outputs);
 }
+
+// After every PERF_RUNTIME_ON_START function (priority 101): neither their allocations
+// on the main thread nor those of the libraries initialised before the runtime are
+// the program's.
+__attribute__((constructor(102))) void end_of_runtime_start() { forget_counted_allocations(); }
 
 }  // namespace
 

@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "core/registrations.hpp"
+#include "core/runtime_work.hpp"
 #include "core/settings.hpp"
 #include "core/sites.hpp"
 #include "core/thread_name.hpp"
@@ -21,7 +22,16 @@ PERF_DETAIL_TLS thread_state* current_thread = nullptr;
 }  // namespace perf::detail
 
 namespace perf::runtime {
+
+PERF_DETAIL_TLS unsigned unattached_runtime_work = 0;
+
 namespace {
+
+// Set once every PERF_RUNTIME_ON_START function (priority 101) has run. The start-up
+// allocates, perhaps through the program's own operator new, and a measured call
+// there must not attach a thread to a runtime still being made: it records nothing.
+bool started = false;
+__attribute__((constructor(102))) void mark_started() { __atomic_store_n(&started, true, __ATOMIC_RELEASE); }
 
 struct thread_registry {
   std::mutex mutex;
@@ -43,7 +53,11 @@ void release(thread_record* thread) {
 }
 
 void on_thread_exit(void* record) {
-  const uncounted_allocations runtime_work;
+  // Unattached first: the block is freed below, and a measured call from here on
+  // (a hook's allocation) must not reach it.
+  detail::current_thread = nullptr;
+  const runtime_work work;
+  const uncounted_allocations runtime_allocations;
   auto* thread = static_cast<thread_record*>(record);
   thread_registry& r = registry();
   {
@@ -55,7 +69,6 @@ void on_thread_exit(void* record) {
     r.living.erase(std::find(r.living.begin(), r.living.end(), thread));
   }
   release(thread);
-  detail::current_thread = nullptr;
 }
 
 // fork(): the list and the site table are held across the call, in this order.
@@ -104,6 +117,7 @@ pthread_key_t exit_key() {
 void add_thread_hooks(const thread_hooks& hooks) { registered<thread_hooks>().push_back(hooks); }
 
 void visit_threads(const std::function<void(const thread_list& list)>& visit) {
+  const runtime_work work;  // the visitor may drain this thread's pending durations
   thread_registry& r = registry();
   std::lock_guard lock(r.mutex);
   visit({r.exited, r.living});
@@ -115,14 +129,29 @@ namespace perf::detail {
 
 thread_state* attach_thread() noexcept {
   using namespace runtime;
-  const uncounted_allocations runtime_work;
+  // The runtime's own work on this thread (this very function, its allocations
+  // through a program's operator new among them) may hold the list's lock.
+  if (unattached_runtime_work != 0 || !__atomic_load_n(&started, __ATOMIC_ACQUIRE)) return nullptr;
+  const runtime_work work;
+  const uncounted_allocations runtime_allocations;
   const pthread_key_t key = exit_key();
   auto* thread = new thread_record{};
   thread->state.clock = current_settings().clock;
   thread->tid = static_cast<long>(gettid());
   thread_registry& r = registry();
+  std::vector<thread_record*> spare;  // the list's next storage, allocated unlocked; freed unlocked
   {
-    std::lock_guard lock(r.mutex);
+    std::unique_lock lock(r.mutex);
+    while (r.living.size() == r.living.capacity()) {
+      const size_t wanted = 2 * r.living.capacity() + 16;
+      lock.unlock();
+      spare.reserve(wanted);
+      lock.lock();
+      if (spare.capacity() > r.living.size()) {
+        spare.assign(r.living.begin(), r.living.end());
+        r.living.swap(spare);
+      }
+    }
     for (const thread_hooks& h : registered<thread_hooks>())
       if (h.attach != nullptr) h.attach(*thread);
     r.living.push_back(thread);

@@ -40,6 +40,21 @@ class uncounted_allocations {
   const uint32_t saved_sizes_seen_;
 };
 
+// Puts the calling thread's counters back to zero: what it allocated so far was not
+// the program's doing. For the main thread at the end of the runtime's start-up
+// (core/startup.cpp), which also saw the start-up of the libraries loaded before it.
+// Allocates nothing.
+inline void forget_counted_allocations() noexcept {
+  alloc::detail::thread_counters& record = *alloc::detail::current;
+  if (record.state == alloc::detail::unattached) return;  // nothing was counted
+  using alloc::detail::store_relaxed;
+  store_relaxed(record.allocations, uint64_t{0});
+  store_relaxed(record.bytes, uint64_t{0});
+  store_relaxed(record.frees, uint64_t{0});
+  store_relaxed(record.bytes_freed, uint64_t{0});
+  store_relaxed(record.peak_live, uint64_t{0});
+}
+
 }  // namespace perf::runtime
 
 #endif  // PERF_RUNTIME_CORE_UNCOUNTED_ALLOCATIONS_HPP

@@ -31,7 +31,7 @@ __attribute__((noinline)) detail::thread_state* calibration_begin(detail::frame&
   detail::thread_state* thread = calibration_thread;
   const unsigned key = __atomic_load_n(&calibration_site.key, __ATOMIC_RELAXED);
   if (PERF_DETAIL_UNLIKELY(thread == nullptr || key == 0)) return nullptr;
-  detail::open<true>(*thread, key, f);
+  detail::open<true>(*thread, key, f, PERF_DETAIL_CALLER_STACK());
   return thread;
 }
 
@@ -41,7 +41,7 @@ __attribute__((noinline)) void measured_empty_function() {
   detail::thread_state* thread = calibration_begin(f);
   if (thread == nullptr) return;
   __asm__ __volatile__("");
-  detail::end<true>(*thread, f);
+  detail::end<true>(thread, f);
 }
 
 __attribute__((noinline)) void empty_function() { __asm__ __volatile__(""); }
@@ -83,14 +83,14 @@ probe_cost measure_once(detail::clock_source clock, bool ticks) {
     // Inside a measured caller, where a callee's cost matters: finishing a call then
     // also charges the caller.
     detail::frame caller;
-    detail::open<false>(block, detail::site_key(2, 2), caller);
+    detail::open<false>(block, detail::site_key(2, 2), caller, PERF_DETAIL_CALLER_STACK());
     const uint64_t plain_start = detail::clock_now(clock);
     for (unsigned i = 0; i < calls; ++i) empty_function();
     const uint64_t measured_start = detail::clock_now(clock);
     const uint64_t recorded_before = recorded.total;
     for (unsigned i = 0; i < calls; ++i) measured_empty_function();
     const uint64_t measured_end = detail::clock_now(clock);
-    detail::end<false>(block, caller);
+    detail::end<false>(&block, caller);
     if (batch == 0) continue;
     plain = std::min(plain, measured_start - plain_start);
     measured = std::min(measured, measured_end - measured_start);

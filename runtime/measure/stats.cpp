@@ -219,7 +219,9 @@ void binned_totals::merge(const binned_totals& other) {
 }
 
 void add_pending_durations(const detail::thread_state& thread, std::vector<accumulator>& per_site) {
-  for_each_pending(thread, per_site.size(), [&](uint64_t site, unsigned bucket) { per_site[site].durations.add(bucket, 1); });
+  for_each_pending(thread, per_site.size(), [&](uint64_t site, unsigned bucket) {
+    if (per_site[site].calls != 0) per_site[site].durations.add(bucket, 1);
+  });
 }
 
 void add_pending_durations(const detail::thread_state& thread, std::vector<binned_totals>& per_site,

@@ -127,8 +127,11 @@ struct binned_totals : call_totals {
 };
 
 // Adds the durations that `thread` has not yet put in its histograms to the
-// accumulators of their sites (indexed by site id). While the thread runs on, a
-// few of them may be counted twice or not at all; all other statistics are exact.
+// accumulators of their sites (indexed by site id), but for a site whose accumulator
+// counts no call: read after the thread's slots, a duration may belong to a call
+// its slot did not show yet, of which nothing else would be counted. While the
+// thread runs on, a few of them may be counted twice or not at all; all other
+// statistics are exact.
 void add_pending_durations(const detail::thread_state& thread, std::vector<accumulator>& per_site);
 // The same for binned totals.
 void add_pending_durations(const detail::thread_state& thread, std::vector<binned_totals>& per_site,

@@ -86,9 +86,9 @@ void clear_in_child(thread_record* survivor) {
   const unsigned count = site_count();
   for (unsigned id = 1; id < count; ++id) {
     detail::slot& s = state.slots[id];
-    const uint32_t active = s.active;
+    const detail::frame* const outermost = s.outermost;
     std::memset(&s, 0, sizeof s);
-    s.active = active;
+    s.outermost = outermost;
   }
   madvise(state.arena, arena_bytes, MADV_DONTNEED);  // zero pages again
   state.arena_used = 1;
@@ -105,9 +105,23 @@ PERF_RUNTIME_ON_START(register_statistics_hooks) {
 std::vector<accumulator> site_totals(const thread_list& threads, unsigned site_count) {
   std::vector<accumulator> totals = exited().per_site;
   totals.resize(site_count);
+  // A living thread may finish calls while it is read: its slots first, then its
+  // pending durations. The living threads' calls are taken as the durations read of
+  // them (histograms and pending), so that each count agrees with its histogram,
+  // which perf-report checks; but where an arena is full its histograms miss
+  // durations, and the slots' counts stay. calls_not_read[id]: the exited threads'
+  // calls less their durations.
+  std::vector<uint64_t> calls_not_read(site_count);
+  for (unsigned id = 1; id < site_count; ++id) calls_not_read[id] = totals[id].calls - totals[id].durations.count();
+  bool histograms_whole = true;
+  for (const thread_record* thread : threads.living)
+    histograms_whole &= detail::load_relaxed(thread->state.arena_used) < thread->state.arena_capacity;
   for (unsigned id = 1; id < site_count; ++id)
     for (const thread_record* thread : threads.living) totals[id].add(thread->state.slots[id], thread->state.arena);
   for (const thread_record* thread : threads.living) add_pending_durations(thread->state, totals);
+  if (histograms_whole)
+    for (unsigned id = 1; id < site_count; ++id)
+      if (totals[id].calls != 0) totals[id].calls = calls_not_read[id] + totals[id].durations.count();
   return totals;
 }
 
@@ -162,8 +176,10 @@ void perf::detail::drain_pending(thread_state& thread) noexcept {
     const unsigned bucket = bucket_index(entry & pending_duration_mask);
     const unsigned block = bucket / histogram_block_size;
     if (target.blocks[block] == 0) {
-      if (thread.arena_used == thread.arena_capacity) continue;  // full: the histogram misses it
-      store_relaxed(target.blocks[block], thread.arena_used++);
+      const uint32_t handle = thread.arena_used;
+      if (handle == thread.arena_capacity) continue;  // full: the histogram misses it
+      store_relaxed(thread.arena_used, handle + 1);  // read by site_totals()
+      store_relaxed(target.blocks[block], handle);
     }
     uint64_t& counter = thread.arena[uint64_t{target.blocks[block]} * histogram_block_size + bucket % histogram_block_size];
     store_relaxed(counter, counter + 1);

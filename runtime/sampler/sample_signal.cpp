@@ -52,8 +52,7 @@ void record_sample(const void* ucontext, uint32_t tid, uint64_t weight) noexcept
       read_through_kernel ? stack_bounds{0, 0} : stack_bounds{thread_stack_low, thread_stack_high};
   const unsigned depth = walk_interrupted_stack(ucontext, bounds, known_code, frames, walk_depth);
   unsigned site = 0;
-  if (const detail::thread_state* thread = detail::current_thread)
-    if (const detail::frame* innermost = thread->current) site = innermost->site;
+  if (const detail::thread_state* thread = detail::current_thread) site = thread->site;
   target_table->add(tid, site, frames, depth, weight);
 }
 

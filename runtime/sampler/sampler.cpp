@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "core/startup.hpp"
+#include "core/uncounted_allocations.hpp"
 #include "core/warnings.hpp"
 #include "modules.hpp"
 #include "perf/sampler.hpp"
@@ -35,6 +36,8 @@ void write_profile_at_exit() {
 }
 
 PERF_RUNTIME_ON_START(start_sampler) {
+  // On the program's main thread, whose allocation counters must not show it.
+  const uncounted_allocations runtime_work;
   const sample_config& config = current_sample_config();
   if (config.hz == 0) return;
   const std::string problem = start_sampling(config);

@@ -54,21 +54,27 @@ struct alignas(64) slot {
   // included: like total, recursion is counted once.
   uint64_t alloc_count;
   uint64_t alloc_bytes;
-  uint32_t active;                      // as a row's first site: the row's activations on this thread's stack
+  // As a row's first site: the row's outermost open activation on this thread, or
+  // null; possibly one a longjmp abandoned (see open() in perf/measure.hpp). Only
+  // compared with a frame's address, never dereferenced.
+  const struct frame* outermost;
   uint32_t blocks[histogram_blocks];    // arena block per bucket block; 0 = none
 };
 
-// A measured activation, living in the scope object on the caller's stack.
+// A measured activation, living in the scope object on the caller's stack. The
+// probe reads and writes only the frame of the activation it opens or closes, never
+// another one: an activation that a longjmp abandoned is never written into, whatever
+// the stack holds there now.
 struct frame {
   slot* target;
   uint64_t start;
-  uint64_t callees;  // time spent in measured functions called from this one
-  frame* parent;
-  unsigned site;     // id of target's site
-  unsigned row;      // row of target's site: the slot counting the row's activations
+  uint64_t callee_mark;  // the thread's callee_time at the start
   uint64_t alloc_count;  // the thread's allocation counters at the start
   uint64_t alloc_bytes;
   uint64_t probe_mark;   // the thread's probes_finished + probe_offset at the start
+  unsigned site;         // id of target's site
+  unsigned row;          // row of target's site: the slot holding the row's outermost activation
+  unsigned parent_site;  // the thread's innermost site before this activation
 };
 
 // Durations wait here, packed as (site id << 48) | duration, until a batch of them
@@ -83,7 +89,16 @@ constexpr uint64_t pending_duration_mask = (uint64_t{1} << pending_duration_bits
 constexpr unsigned probe_fraction_bits = 8;
 
 struct thread_state {
-  frame* current;          // innermost measured activation, for self time
+  // Nonzero while the thread runs the probe's bookkeeping or the runtime's own work
+  // (see busy_section): a measured call that begins meanwhile (in a signal handler,
+  // or in a program's allocator the runtime called) records nothing. Written by the
+  // owner and read by the owner's signal handlers only.
+  uint32_t busy;
+  unsigned site;           // the innermost open activation's site, or 0: the sampler reads it
+  // Self time without a chain of frames: each finished call sets this to its frame's
+  // callee_mark plus its duration, so that an open activation's measured callees took
+  // callee_time - its callee_mark.
+  uint64_t callee_time;
   slot* slots;             // indexed by site id
   tick_ring* ring;         // null when tick logging is off (PERF_TICKS=off)
   clock_source clock;
@@ -102,9 +117,12 @@ struct thread_state {
 
 extern PERF_DETAIL_TLS thread_state* current_thread PERF_DETAIL_EXPORT;
 
-// Creates and registers the calling thread's block on its first measured call or tick.
+// Creates and registers the calling thread's block on its first measured call or
+// tick, or returns null (recording nothing) when the thread is inside the runtime's
+// own work: it may hold the lock that attaching takes.
 PERF_DETAIL_EXPORT thread_state* attach_thread() noexcept;
-// Gives `s` its key (and returns it); safe to call from many threads at once.
+// Gives `s` its key (and returns it); safe to call from many threads at once. The
+// calling thread's block is busy meanwhile.
 PERF_DETAIL_EXPORT unsigned register_site(site& s) noexcept;
 // Adds the pending durations of `thread` to their histograms; called by the owner.
 PERF_DETAIL_EXPORT void drain_pending(thread_state& thread) noexcept;
@@ -142,14 +160,17 @@ PERF_DETAIL_ALWAYS_INLINE void add_sample(thread_state& thread, slot& target, un
 PERF_DETAIL_ALWAYS_INLINE void finish(thread_state& thread, frame& f, uint64_t end) noexcept {
   const uint64_t probes = thread.probes_finished + thread.probe_outside;
   thread.probes_finished = probes;
-  const uint64_t start = f.start + ((probes - f.probe_mark) >> probe_fraction_bits) + f.callees;
-  const uint64_t duration = (end > start ? end - start : 0) + f.callees;
-  thread.current = f.parent;
-  if (f.parent != nullptr) f.parent->callees += duration;
+  const uint64_t callees = thread.callee_time - f.callee_mark;
+  const uint64_t start = f.start + ((probes - f.probe_mark) >> probe_fraction_bits) + callees;
+  const uint64_t duration = (end > start ? end - start : 0) + callees;
+  thread.callee_time = f.callee_mark + duration;
+  thread.site = f.parent_site;
   slot& target = *f.target;
-  store_relaxed(target.self, target.self + (duration - f.callees));
+  store_relaxed(target.self, target.self + (duration - callees));
   // The outermost activation of the row holds the inner ones' time and allocations.
-  if (--thread.slots[f.row].active == 0) {
+  slot& row = thread.slots[f.row];
+  if (row.outermost == &f) {
+    row.outermost = nullptr;
     store_relaxed(target.total, target.total + duration);
     const alloc::detail::thread_counters& allocations = *alloc::detail::current;
     store_relaxed(target.alloc_count, target.alloc_count + (allocations.allocations - f.alloc_count));
@@ -157,6 +178,27 @@ PERF_DETAIL_ALWAYS_INLINE void finish(thread_state& thread, frame& f, uint64_t e
   }
   add_sample(thread, target, f.site, duration);
 }
+
+// Marks the owner's bookkeeping, from the statement after it is made to the end of
+// the enclosing block: a signal handler's measured call that interrupts it records
+// nothing. Only where thread.busy is 0 (a probe that found it so).
+class busy_section {
+ public:
+  PERF_DETAIL_ALWAYS_INLINE explicit busy_section(thread_state& thread) noexcept : thread_(thread) {
+    __atomic_store_n(&thread_.busy, 1u, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  }
+  PERF_DETAIL_ALWAYS_INLINE ~busy_section() {
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    __atomic_store_n(&thread_.busy, 0u, __ATOMIC_RELAXED);
+  }
+
+  busy_section(const busy_section&) = delete;
+  busy_section& operator=(const busy_section&) = delete;
+
+ private:
+  thread_state& thread_;
+};
 
 }  // namespace detail
 }  // namespace perf

@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 #include <stddef.h>
 
+#include "core/uncounted_allocations.hpp"
 #include "perf/detail/alloc_counters.hpp"
 #include "sanitized.hpp"
 
@@ -34,6 +35,7 @@ bool interposing() {
 using install_hooks_function = int (*)(void (*)(const volatile void*, size_t), void (*)(const volatile void*));
 
 [[gnu::constructor]] void choose_counting_mode() {
+  const runtime::uncounted_allocations start_up;  // dlsym's own (dlerror's buffer)
   auto install = reinterpret_cast<install_hooks_function>(dlsym(RTLD_DEFAULT, "__sanitizer_install_malloc_and_free_hooks"));
   sanitizer_block_size =
       reinterpret_cast<size_t (*)(const volatile void*)>(dlsym(RTLD_DEFAULT, "__sanitizer_get_allocated_size"));

@@ -4,9 +4,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -132,6 +134,33 @@ TEST(AllocWatcher, SeesCreationThresholdAndExit) {
   EXPECT_GE(log.last().totals.allocations, 2u);
   EXPECT_GE(log.last().totals.bytes, 100008u);  // the block and the thread's vector of one pointer
   thread.reset();
+}
+
+// The watcher's own thread allocates as it watches (its map of threads, the
+// callbacks' arguments): it is not a thread of the program's, and is never reported.
+TEST(AllocWatcher, NeverReportsItsOwnThread) {
+  std::mutex mutex;
+  std::vector<long> created;
+  long watcher_tid = 0;  // the callbacks run on the watcher's thread
+  watcher::callbacks on;
+  on.thread_created = [&](const thread_info& info) {
+    std::lock_guard<std::mutex> lock(mutex);
+    created.push_back(info.tid);
+    watcher_tid = gettid();
+  };
+  std::unique_ptr<worker> thread(new worker({100}));
+  const long worker_tid = thread->tid();
+  {
+    watcher watching(1ms, 1u << 30, on);
+    thread->advance(1);
+    thread->wait_allocated(1);
+    std::this_thread::sleep_for(50ms);  // fifty looks, each allocating on the watcher's thread
+  }
+  thread->join();
+  std::lock_guard<std::mutex> lock(mutex);
+  EXPECT_EQ(std::count(created.begin(), created.end(), worker_tid), 1);
+  ASSERT_NE(watcher_tid, 0);
+  EXPECT_EQ(std::count(created.begin(), created.end(), watcher_tid), 0);
 }
 
 TEST(AllocWatcher, ResetRestartsTheThresholdCount) {

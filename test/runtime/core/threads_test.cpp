@@ -88,5 +88,30 @@ TEST(Threads, ALivingThreadIsIncludedInTheSnapshot) {
   EXPECT_EQ(stats_of("threads_test.waiting_work").calls, 5u);
 }
 
+void running_work() { PERF_MEASURE("threads_test.running_work"); }
+
+// A thread still making calls while it is read (as at exit, where the exit report
+// reads the threads the program left running): each reading's count agrees with
+// its histogram, as perf-report checks of a report.
+TEST(Threads, ASnapshotOfARunningThreadCountsItsCallsAsItsHistogramDoes) {
+  std::atomic<bool> started{false}, done{false};
+  std::thread worker([&] {
+    running_work();
+    started = true;
+    while (!done.load(std::memory_order_relaxed)) running_work();
+  });
+  while (!started.load()) std::this_thread::yield();
+  int disagreeing = 0;
+  for (int reading = 0; reading < 200; ++reading) {
+    const function_stats f = stats_of("threads_test.running_work");
+    uint64_t histogram = 0;
+    for (const auto& [bucket, count] : f.histogram) histogram += count;
+    if (f.calls != histogram) ++disagreeing;
+  }
+  done = true;
+  worker.join();
+  EXPECT_EQ(disagreeing, 0) << "of 200 readings";
+}
+
 }  // namespace
 }  // namespace perf

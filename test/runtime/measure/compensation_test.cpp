@@ -20,9 +20,10 @@
 namespace perf::runtime {
 namespace {
 
-// Opens an activation of site `id` (its own row) as the probe does, but at `start`.
+// Opens an activation of site `id` (its own row) as the probe does, but at `start`,
+// as its row's outermost (from a stack pointer above every frame).
 void open_at(fake_thread& thread, unsigned id, uint64_t start, detail::frame& f) {
-  detail::open<false>(thread.state, detail::site_key(id, id), f);
+  detail::open<false>(thread.state, detail::site_key(id, id), f, UINTPTR_MAX);
   f.start = start;
 }
 

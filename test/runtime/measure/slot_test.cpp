@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "measure/fake_thread.hpp"
@@ -50,24 +51,54 @@ TEST(Slot, AFullArenaDropsHistogramCountsButNothingElse) {
   EXPECT_EQ(a.durations.count(), 1u);
 }
 
-TEST(Slot, FinishChargesTheParentAndCountsRecursionOnce) {
+// Opens an activation of site `id` (its own row) as the probe does, from stack
+// pointer `stack`, and sets its start to `start`.
+void open_from(fake_thread& thread, unsigned id, uintptr_t stack, uint64_t start, detail::frame& f) {
+  detail::open<false>(thread.state, detail::site_key(id, id), f, stack);
+  f.start = start;
+}
+
+TEST(Slot, FinishChargesTheCallerAndCountsRecursionOnce) {
   fake_thread thread;
   detail::slot& other = thread.slots[0];
-  detail::frame outer{&thread.target, 1000, 0, nullptr, 1, 1, 0, 0, 0};
-  detail::frame inner{&thread.target, 1100, 0, &outer, 1, 1, 0, 0, 0};
-  detail::frame leaf{&other, 1150, 0, &inner, 0, 0, 0, 0, 0};
-  thread.target.active = 2;
-  other.active = 1;
-  thread.state.current = &leaf;
+  detail::frame outer, inner, leaf;
+  open_from(thread, 1, UINTPTR_MAX, 1000, outer);
+  open_from(thread, 1, 0, 1100, inner);  // from below every frame: inside outer
+  open_from(thread, 0, UINTPTR_MAX, 1150, leaf);
+  EXPECT_EQ(thread.state.site, 0u);
   detail::finish(thread.state, leaf, 1170);   // 20 ticks in another function
+  EXPECT_EQ(thread.state.site, 1u);
   detail::finish(thread.state, inner, 1200);  // 100 ticks, 20 of them in the callee
   detail::finish(thread.state, outer, 1500);  // 500 ticks, 100 of them in the inner activation
-  EXPECT_EQ(thread.state.current, nullptr);
+  EXPECT_EQ(thread.state.site, 0u);
   EXPECT_EQ(thread.target.calls, 2u);
   EXPECT_EQ(thread.target.total, 500u);  // the outermost activation only
   EXPECT_EQ(thread.target.self, 480u);   // 80 + 400: everything but the other function's 20
   EXPECT_EQ(other.self, 20u);
-  EXPECT_EQ(thread.target.active, 0u);
+  EXPECT_EQ(thread.target.outermost, nullptr);
+  EXPECT_EQ(other.outermost, nullptr);
+}
+
+// An activation a longjmp abandoned is never closed. The next activation of its row
+// at its very address closes in its place; one from above it takes its place.
+TEST(Slot, AnAbandonedOutermostActivationIsReplaced) {
+  fake_thread thread;
+  detail::frame abandoned, next;
+  const uintptr_t at_abandoned = reinterpret_cast<uintptr_t>(&abandoned);
+  open_from(thread, 1, at_abandoned, 1000, abandoned);
+  open_from(thread, 1, at_abandoned, 1100, next);  // a stack pointer at the frame: not above it
+  EXPECT_EQ(thread.target.outermost, &abandoned);
+  detail::finish(thread.state, next, 1150);
+  EXPECT_EQ(thread.target.total, 0u) << "an inner activation";
+  open_from(thread, 1, 0, 1200, abandoned);  // again at the abandoned frame's own address
+  detail::finish(thread.state, abandoned, 1210);
+  EXPECT_EQ(thread.target.total, 10u);
+  open_from(thread, 1, at_abandoned, 1300, abandoned);  // abandoned again
+  open_from(thread, 1, at_abandoned + 1, 1400, next);
+  EXPECT_EQ(thread.target.outermost, &next);
+  detail::finish(thread.state, next, 1450);
+  EXPECT_EQ(thread.target.total, 60u);
+  EXPECT_EQ(thread.target.calls, 3u);
 }
 
 TEST(Slot, ABatchIsDrainedWhenItIsFull) {
@@ -84,6 +115,9 @@ TEST(Slot, PendingDurationsAreReadWithoutDraining) {
   thread.add(7);
   thread.add(9);
   std::vector<accumulator> per_site(2);
+  add_pending_durations(thread.state, per_site);
+  EXPECT_EQ(per_site[1].durations.count(), 0u) << "no call counted for the site yet";
+  per_site[1].add(thread.target, thread.arena.data());
   add_pending_durations(thread.state, per_site);
   EXPECT_EQ(per_site[1].durations.count(), 2u);
   EXPECT_EQ(per_site[1].durations.quantile(1.0), 9.0);
@@ -115,8 +149,8 @@ TEST(Slot, BinnedTotalsCountTheFixedBucketsAsTheHistogramDoes) {
 
 TEST(Slot, AClockThatStepsBackCountsZero) {
   fake_thread thread;
-  detail::frame f{&thread.target, 1000, 0, nullptr, 1, 1, 0, 0, 0};
-  thread.target.active = 1;
+  detail::frame f;
+  open_from(thread, 1, UINTPTR_MAX, 1000, f);
   detail::finish(thread.state, f, 990);
   EXPECT_EQ(thread.target.calls, 1u);
   EXPECT_EQ(thread.target.total, 0u);
