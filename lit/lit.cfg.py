@@ -12,7 +12,7 @@ config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".cpp", ".test"]
 config.excludes = ["Inputs", "tools"]
 config.test_source_root = os.path.dirname(__file__)
-config.test_exec_root = os.path.join(config.perf_binary_dir, "lit")
+config.test_exec_root = config.perf_lit_exec_root
 
 tools = os.path.join(config.test_source_root, "tools")
 config.substitutions += [
@@ -25,6 +25,9 @@ config.substitutions += [
     ("%rewrite-test", os.path.join(tools, "rewrite_test.sh")),
     ("%FileCheck", config.filecheck),
     ("%inputs", os.path.join(config.test_source_root, "Inputs")),
+    ("%perf-version", config.perf_version),
+    ("%llvm-version", config.llvm_version),
+    ("%perf-include-dir", config.perf_include_dir),
 ]
 config.environment["PERF_INCLUDE_DIR"] = config.perf_include_dir
 config.environment["PERF_RUNTIME_LIB_DIR"] = config.perf_runtime_lib_dir
