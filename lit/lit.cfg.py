@@ -24,6 +24,9 @@ config.substitutions += [
     ("%expect-exit", os.path.join(tools, "expect_exit.sh")),
     ("%rewrite-test", os.path.join(tools, "rewrite_test.sh")),
     ("%FileCheck", config.filecheck),
+    # binutils 2.40's addr2line takes GCC 12's DWARF 5 file 1 for the main file (a plain
+    # build's header functions too); gdb and LLVM's read it right.
+    ("%llvm-addr2line", os.path.join(os.path.dirname(config.filecheck), "llvm-addr2line")),
     ("%inputs", os.path.join(config.test_source_root, "Inputs")),
     ("%perf-version", config.perf_version),
     ("%llvm-version", config.llvm_version),

@@ -195,15 +195,15 @@ int launch(const launch_options& options, const selection& chosen) {
   }
   report_skipped(reported, command.unit_path());
   report_left_out(left_out, chosen.size_threshold(), command.unit_path());
-  // The compiler names the unit's mirror where it names the unit (see mirror::arguments).
-  std::function<std::string(const std::string&)> diagnostics;
-  std::vector<std::string> arguments = instrumented->arguments(command);
-  if (options.editable.contains(command.unit_path())) {
-    diagnostics = [mirrored = instrumented->path_of(command.unit_path()), unit = command.unit_path()](
-                      const std::string& text) { return replaced(text, mirrored, unit); };
-    arguments = coloured_as_on_a_terminal(std::move(arguments));
-  }
-  const int status = run_program(options.launchers, arguments, diagnostics);
+  // The compiler names a file's mirror where it names a file the run left as it is,
+  // and the unit's mirror for the unit (see mirror::arguments): its diagnostics name
+  // the originals.
+  const std::function<std::string(const std::string&)> diagnostics =
+      [mirrored = instrumented->directory() + "/", root = options.editable.root + "/"](const std::string& text) {
+        return replaced(text, mirrored, root);
+      };
+  const int status =
+      run_program(options.launchers, coloured_as_on_a_terminal(instrumented->arguments(command)), diagnostics);
   if (status == 0) {
     if (const std::optional<std::string> depfile = command.depfile())
       unmirror_depfile(fs::absolute(*depfile).string(), instrumented->directory(), options.editable.root);
