@@ -15,7 +15,13 @@ function(perf_instrument_target target)
   endif()
   perf_instrument_put_launcher(${target} "${arg_FILTER}" "${arg_NO_TICKS}")
   # Property, not target_link_libraries(): works whichever signature the project uses.
-  set_property(TARGET ${target} APPEND PROPERTY LINK_LIBRARIES perf::runtime perf::alloc)
+  # First on the link line: the first malloc in the link order is the one the program
+  # calls, and an allocator the project links (tcmalloc) must not come before ours.
+  get_target_property(libraries ${target} LINK_LIBRARIES)
+  if(NOT libraries)
+    set(libraries "")
+  endif()
+  set_property(TARGET ${target} PROPERTY LINK_LIBRARIES perf::alloc perf::runtime ${libraries})
   get_target_property(type ${target} TYPE)
   if(type STREQUAL "STATIC_LIBRARY" OR type STREQUAL "OBJECT_LIBRARY")
     set_property(TARGET ${target} APPEND PROPERTY INTERFACE_LINK_LIBRARIES $<LINK_ONLY:perf::runtime>

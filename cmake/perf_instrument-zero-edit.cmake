@@ -23,8 +23,9 @@ option(PERF_INSTRUMENT_VERBOSE "perf-instrument: say for each unit whether it wa
 set(PERF_INSTRUMENT_NO_TICKS "" CACHE STRING
   "perf-instrument: keep the calls of the measured functions whose name matches this regex out of the tick log")
 
-# In the top-level directory's scope: every target below takes them.
-link_libraries(perf::runtime perf::alloc)
+# In the top-level directory's scope: every target below takes them, first on its
+# link line (before an allocator the project links itself: the first malloc wins).
+link_libraries(perf::alloc perf::runtime)
 # The launcher reads the database for the system header directories of every
 # command: a header one target reaches through -isystem is never instrumented.
 set(CMAKE_EXPORT_COMPILE_COMMANDS ON)

@@ -34,6 +34,7 @@ config.substitutions += [
 ]
 config.environment["PERF_INCLUDE_DIR"] = config.perf_include_dir
 config.environment["PERF_RUNTIME_LIB_DIR"] = config.perf_runtime_lib_dir
+config.environment["PERF_ALLOC_LIB_DIR"] = config.perf_alloc_lib_dir
 config.environment["PERF_JSON_CALLS"] = os.path.join(tools, "json_calls.py")
 config.environment["PERF_INSTRUMENT"] = config.perf_instrument
 config.environment["FILECHECK"] = config.filecheck
