@@ -29,30 +29,10 @@ set(PERF_INSTRUMENT_NO_TICKS "" CACHE STRING
 # which a consumer of the project's package does not have (perf_instrument_installed
 # gives installed targets what they need instead).
 link_libraries("$<BUILD_INTERFACE:perf::alloc>" "$<BUILD_INTERFACE:perf::runtime>")
-get_filename_component(PERF_INSTRUMENT_LIBRARY_DIR "${perf_instrument_DIR}/../.." ABSOLUTE)
 # The launcher reads the database for the system header directories of every
 # command: a header one target reaches through -isystem is never instrumented.
 set(CMAKE_EXPORT_COMPILE_COMMANDS ON)
 add_compile_options(-fno-omit-frame-pointer)
-
-# What an installed `target` of type `type` needs of perf, named without perf's targets
-# (a consumer of the project's package has none): a program or shared library finds
-# the runtime where it is installed (its run path), and the users of an exported
-# library link the runtime's files by their installed paths, ahead of the C library
-# (the runtime's interposition looks up the next pthread_create and malloc after
-# itself: it must not come after libc, as it would as a mere dependency of the library).
-function(perf_instrument_installed target type)
-  if(type MATCHES "^(EXECUTABLE|SHARED_LIBRARY|MODULE_LIBRARY)$")
-    set_property(TARGET ${target} APPEND PROPERTY INSTALL_RPATH "${PERF_INSTRUMENT_LIBRARY_DIR}")
-  endif()
-  if(type MATCHES "^(SHARED_LIBRARY|STATIC_LIBRARY|OBJECT_LIBRARY)$")
-    set_property(TARGET ${target} APPEND PROPERTY INTERFACE_LINK_LIBRARIES
-      "$<INSTALL_INTERFACE:${PERF_INSTRUMENT_LIBRARY_DIR}/libperfalloc.so>"
-      "$<INSTALL_INTERFACE:${PERF_INSTRUMENT_LIBRARY_DIR}/libperfrt.so>")
-    # As perf::alloc's own: a linker with --as-needed would drop what the program names nothing of.
-    set_property(TARGET ${target} APPEND PROPERTY INTERFACE_LINK_OPTIONS "$<INSTALL_INTERFACE:-Wl,--no-as-needed>")
-  endif()
-endfunction()
 
 # Puts the instrumenting launcher on every target that compiles C++ in `directory`
 # and below.
