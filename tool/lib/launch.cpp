@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <type_traits>
 
@@ -182,19 +183,21 @@ int launch(const launch_options& options, const selection& chosen) {
   }
   // A header is read by many units: its functions are reported by the one that
   // (re)writes its mirror, once per change, and the unit's own functions every time.
-  std::size_t left_out = 0;
-  std::set<selected_function> reported;
+  // Counted per file, each line naming it: whichever unit a parallel build compiles
+  // first, a file's counts are the same.
+  std::map<std::string, std::size_t> left_out;                   // file -> functions
+  std::map<std::string, std::set<selected_function>> reported;  // file -> functions
   for (const selected_function& f : plan->edits.functions) {
     if (!(f.file == command.unit_path() || written->count(f.file) != 0)) continue;
     if (!is_below_threshold(f.skip_reason)) {
-      reported.insert(f);
+      reported[f.file].insert(f);
       continue;
     }
-    ++left_out;
+    ++left_out[f.file];
     if (options.verbose) list_function(f, llvm::errs());
   }
-  report_skipped(reported, command.unit_path());
-  report_left_out(left_out, chosen.size_threshold(), command.unit_path());
+  for (const auto& [file, functions] : reported) report_skipped(functions, file);
+  for (const auto& [file, count] : left_out) report_left_out(count, chosen.size_threshold(), file);
   // The compiler names a file's mirror where it names a file the run left as it is,
   // and the unit's mirror for the unit (see mirror::arguments): its diagnostics name
   // the originals.
