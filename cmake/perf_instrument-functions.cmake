@@ -15,13 +15,42 @@ function(perf_instrument_target target)
   endif()
   perf_instrument_put_launcher(${target} "${arg_FILTER}" "${arg_NO_TICKS}")
   # Property, not target_link_libraries(): works whichever signature the project uses.
-  set_property(TARGET ${target} APPEND PROPERTY LINK_LIBRARIES perf::runtime perf::alloc)
-  get_target_property(type ${target} TYPE)
-  if(type STREQUAL "STATIC_LIBRARY" OR type STREQUAL "OBJECT_LIBRARY")
-    set_property(TARGET ${target} APPEND PROPERTY INTERFACE_LINK_LIBRARIES $<LINK_ONLY:perf::runtime>
-      $<LINK_ONLY:perf::alloc>)
+  # First on the link line: the first malloc in the link order is the one the program
+  # calls, and an allocator the project links (tcmalloc) must not come before ours.
+  get_target_property(libraries ${target} LINK_LIBRARIES)
+  if(NOT libraries)
+    set(libraries "")
   endif()
+  set_property(TARGET ${target} PROPERTY LINK_LIBRARIES perf::alloc perf::runtime ${libraries})
+  get_target_property(type ${target} TYPE)
+  # Within this build only; what the target needs once installed, by paths.
+  if(type STREQUAL "STATIC_LIBRARY" OR type STREQUAL "OBJECT_LIBRARY")
+    set_property(TARGET ${target} APPEND PROPERTY INTERFACE_LINK_LIBRARIES
+      "$<LINK_ONLY:$<BUILD_INTERFACE:perf::alloc>>" "$<LINK_ONLY:$<BUILD_INTERFACE:perf::runtime>>")
+  endif()
+  perf_instrument_installed(${target} ${type})
   set_property(TARGET ${target} APPEND PROPERTY COMPILE_OPTIONS -fno-omit-frame-pointer)
+endfunction()
+
+# perf_instrument_installed(<target> <type>): what an installed <target> of type <type>
+# needs of perf, named without perf's targets (a consumer of the project's package has
+# none): a program or shared library finds
+# the runtime where it is installed (its run path), and the users of an exported
+# library link the runtime's files by their installed paths, ahead of the C library
+# (the runtime's interposition looks up the next pthread_create and malloc after
+# itself: it must not come after libc, as it would as a mere dependency of the library).
+function(perf_instrument_installed target type)
+  get_filename_component(library_dir "${perf_instrument_DIR}/../.." ABSOLUTE)
+  if(type MATCHES "^(EXECUTABLE|SHARED_LIBRARY|MODULE_LIBRARY)$")
+    set_property(TARGET ${target} APPEND PROPERTY INSTALL_RPATH "${library_dir}")
+  endif()
+  if(type MATCHES "^(SHARED_LIBRARY|STATIC_LIBRARY|OBJECT_LIBRARY)$")
+    set_property(TARGET ${target} APPEND PROPERTY INTERFACE_LINK_LIBRARIES
+      "$<INSTALL_INTERFACE:${library_dir}/libperfalloc.so>"
+      "$<INSTALL_INTERFACE:${library_dir}/libperfrt.so>")
+    # As perf::alloc's own: a linker with --as-needed would drop what the program names nothing of.
+    set_property(TARGET ${target} APPEND PROPERTY INTERFACE_LINK_OPTIONS "$<INSTALL_INTERFACE:-Wl,--no-as-needed>")
+  endif()
 endfunction()
 
 # perf_instrument_put_launcher(<target> <filters> <no_ticks>): <target>'s C++ units

@@ -23,8 +23,12 @@ option(PERF_INSTRUMENT_VERBOSE "perf-instrument: say for each unit whether it wa
 set(PERF_INSTRUMENT_NO_TICKS "" CACHE STRING
   "perf-instrument: keep the calls of the measured functions whose name matches this regex out of the tick log")
 
-# In the top-level directory's scope: every target below takes them.
-link_libraries(perf::runtime perf::alloc)
+# In the top-level directory's scope: every target below takes them, first on its
+# link line (before an allocator the project links itself: the first malloc wins).
+# In this build only: an exported target's interface must not name perf's targets,
+# which a consumer of the project's package does not have (perf_instrument_installed
+# gives installed targets what they need instead).
+link_libraries("$<BUILD_INTERFACE:perf::alloc>" "$<BUILD_INTERFACE:perf::runtime>")
 # The launcher reads the database for the system header directories of every
 # command: a header one target reaches through -isystem is never instrumented.
 set(CMAKE_EXPORT_COMPILE_COMMANDS ON)
@@ -38,6 +42,7 @@ function(perf_instrument_every_target directory)
     get_target_property(type ${target} TYPE)
     if(type MATCHES "^(EXECUTABLE|SHARED_LIBRARY|MODULE_LIBRARY|STATIC_LIBRARY|OBJECT_LIBRARY)$")
       perf_instrument_put_launcher(${target} "${PERF_INSTRUMENT_FILTER}" "${PERF_INSTRUMENT_NO_TICKS}")
+      perf_instrument_installed(${target} ${type})
     endif()
   endforeach()
   get_property(subdirectories DIRECTORY "${directory}" PROPERTY SUBDIRECTORIES)

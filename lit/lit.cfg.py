@@ -12,7 +12,7 @@ config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".cpp", ".test"]
 config.excludes = ["Inputs", "tools"]
 config.test_source_root = os.path.dirname(__file__)
-config.test_exec_root = os.path.join(config.perf_binary_dir, "lit")
+config.test_exec_root = config.perf_lit_exec_root
 
 tools = os.path.join(config.test_source_root, "tools")
 config.substitutions += [
@@ -24,10 +24,17 @@ config.substitutions += [
     ("%expect-exit", os.path.join(tools, "expect_exit.sh")),
     ("%rewrite-test", os.path.join(tools, "rewrite_test.sh")),
     ("%FileCheck", config.filecheck),
+    # binutils 2.40's addr2line takes GCC 12's DWARF 5 file 1 for the main file (a plain
+    # build's header functions too); gdb and LLVM's read it right.
+    ("%llvm-addr2line", os.path.join(os.path.dirname(config.filecheck), "llvm-addr2line")),
     ("%inputs", os.path.join(config.test_source_root, "Inputs")),
+    ("%perf-version", config.perf_version),
+    ("%llvm-version", config.llvm_version),
+    ("%perf-include-dir", config.perf_include_dir),
 ]
 config.environment["PERF_INCLUDE_DIR"] = config.perf_include_dir
 config.environment["PERF_RUNTIME_LIB_DIR"] = config.perf_runtime_lib_dir
+config.environment["PERF_ALLOC_LIB_DIR"] = config.perf_alloc_lib_dir
 config.environment["PERF_JSON_CALLS"] = os.path.join(tools, "json_calls.py")
 config.environment["PERF_INSTRUMENT"] = config.perf_instrument
 config.environment["FILECHECK"] = config.filecheck

@@ -2,6 +2,7 @@
 // per thread that allocated, living or exited.
 #include <fmt/format.h>
 
+#include "alloc/inactive_reason.hpp"
 #include "core/json_string.hpp"
 #include "core/startup.hpp"
 #include "perf/report.hpp"
@@ -13,7 +14,11 @@ namespace {
 
 std::string allocation_lines(const snapshot& s) {
   const allocation_stats& a = s.allocations;
-  if (a.counting == "inactive") return {};  // perf::alloc not linked: nothing to say
+  if (a.counting == "inactive") {
+    // Not linked: the program asked for no counting. Linked but not called: say why.
+    const std::string why = counting_inactive_reason();
+    return why.empty() ? std::string() : "allocation counting inactive: " + why + "\n";
+  }
   thread_allocations total;
   for (const thread_allocations& t : a.threads) {
     total.allocations += t.allocations;

@@ -1,11 +1,17 @@
 # perf_instrument_target() in a project's own build files: the target it names is
 # measured (its FILTER selects, its NO_TICKS keeps count_down out of the tick log),
-# the other one is not even linked with the runtime.
+# the other one is not even linked with the runtime. The measured target links tcmalloc
+# itself: perf::alloc goes first, and allocations are counted.
 include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
 run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/targeted -B ${WORK_DIR}/build -G ${GENERATOR} -DCMAKE_PREFIX_PATH=${PREFIX}
   -DPERF_INSTRUMENT_SIZE_THRESHOLD=0)  # every function its FILTER names, however small
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run_and_expect_calls(measured ${WORK_DIR}/build/measured CALLS "count_up=5" "count_down=2")
+file(READ ${WORK_DIR}/measured.json report)
+string(JSON counting GET "${report}" allocations counting)
+if(NOT counting STREQUAL "interposed")
+  message(FATAL_ERROR "allocation counting is '${counting}' in a target that links tcmalloc itself, not 'interposed'")
+endif()
 run(${CMAKE_COMMAND} -E env PERF_REPORT=off PERF_TICKLOG=${WORK_DIR}/ticks.txt ${WORK_DIR}/build/measured)
 file(READ ${WORK_DIR}/ticks.txt ticks)
 expect_output("${ticks}" ": 10 events of 1 thread,")

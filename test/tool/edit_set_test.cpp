@@ -112,7 +112,8 @@ TEST(EditSet, AnEarlierRunsStatementIsKeptReplacedOrRemoved) {
 TEST(EditSet, AFileSpellingTheAttributeGetsThePrefixAlone) {
   edit_set edits;
   edits.needs_prefix("/src/declarations.hpp");
-  const file_edits& file = edits.resolve().files.at("/src/declarations.hpp");
+  const resolved_edits resolved = edits.resolve();
+  const file_edits& file = resolved.files.at("/src/declarations.hpp");
   EXPECT_TRUE(file.prefix);
   EXPECT_TRUE(file.replacements.empty());
 }

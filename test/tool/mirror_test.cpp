@@ -81,7 +81,9 @@ TEST_F(UnitMirror, TheUnitIsCompiledAsTheMainFileUnderItsMirrorsNameNamingTheOri
       "-I" + perf_include_dir(),
       "-include",
       perf_include_dir() + "/perf/instrumented.hpp",
+      "-fmacro-prefix-map=" + made->directory() + "/=",
       "-fmacro-prefix-map=" + mirrored + "=a.cpp",
+      "-fdebug-prefix-map=" + made->directory() + "/=",
       "-fdebug-prefix-map=" + mirrored + "=a.cpp"};
   ASSERT_GE(arguments.size(), expected_tail.size());
   EXPECT_EQ(std::vector<std::string>(arguments.end() - expected_tail.size(), arguments.end()), expected_tail);

@@ -100,7 +100,8 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
     planned.name = label->empty() ? name : *label;
     planned.unit = file_of(sources_.getLocForStartOfFile(sources_.getMainFileID()), sources_).real_path;
     planned.marked = attribute_label.has_value();
-    const plan p = planner_.plan_function(f, attribute_label ? 0 : chosen_.size_threshold());
+    const bool asked_by_name = attribute_label.has_value() || chosen_.named_exactly(name, qualified_name);
+    const plan p = planner_.plan_function(f, asked_by_name ? 0 : chosen_.size_threshold());
     if (!p.also_prefixed.empty()) edits_.needs_prefix(p.also_prefixed);
     planned.skip_reason = p.skip_reason;
     if (p.insert_at.isValid()) {

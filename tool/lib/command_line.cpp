@@ -1,6 +1,7 @@
 #include "command_line.hpp"
 
 #include <llvm/ADT/StringExtras.h>
+#include <llvm/Config/llvm-config.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
@@ -9,6 +10,7 @@
 
 #include "diagnostics.hpp"
 #include "files.hpp"
+#include "install_layout.hpp"
 
 namespace perf::tool {
 namespace {
@@ -49,11 +51,13 @@ struct options {
                                  cl::desc("Keep the calls of measured functions whose name matches REGEX out of "
                                           "the tick log (repeatable)"),
                                  cl::value_desc("REGEX"), cl::cat(category)};
+  // cl::desc keeps a StringRef: the text it points at must live as long as the option.
+  const std::string size_threshold_text =
+      "Leave out the functions only a --filter selects whose body is smaller than N statements and "
+      "expressions, unless it loops (0: none; default " +
+      std::to_string(default_size_threshold) + ")";
   cl::opt<unsigned> size_threshold{
-      "size-threshold",
-      cl::desc("Leave out the functions only a --filter selects whose body is smaller than N statements and "
-               "expressions, unless it loops (0: none; default " +
-               std::to_string(default_size_threshold) + ")"),
+      "size-threshold", cl::desc(size_threshold_text),
       cl::value_desc("N"), cl::init(default_size_threshold), cl::cat(category)};
   cl::opt<bool> verbose{"verbose",
                         cl::desc("Say what each unit cost (with --launch: parsed, plan reused, or compiled as it "
@@ -86,6 +90,14 @@ llvm::Error add_each(const cl::list<std::string>& expressions, const char* optio
   return llvm::Error::success();
 }
 
+// --version: the tool's version, the runtime's (the headers the insertions include, the
+// libraries they link: one project, one version) and the LLVM the tool was built against.
+void print_version(llvm::raw_ostream& out) {
+  out << "perf-instrument " PERF_VERSION "\n"
+      << "  runtime " PERF_VERSION " (headers: " << perf_include_dir() << ")\n"
+      << "  built against LLVM " LLVM_VERSION_STRING "\n";
+}
+
 }  // namespace
 
 llvm::Expected<run_options> parse_command_line(int argc, const char** argv) {
@@ -94,6 +106,7 @@ llvm::Expected<run_options> parse_command_line(int argc, const char** argv) {
   cl::ResetCommandLineParser();
   options given;
   cl::HideUnrelatedOptions(given.category);
+  cl::SetVersionPrinter(print_version);
   std::string problems;
   llvm::raw_string_ostream problem_stream(problems);
   if (!cl::ParseCommandLineOptions(argc, argv,

@@ -76,7 +76,7 @@ std::string below_threshold_reason(unsigned nodes, unsigned threshold) {
 }
 
 bool is_below_threshold(const std::string& skip_reason) {
-  return llvm::StringRef(skip_reason).startswith(below_threshold);
+  return skip_reason.starts_with(below_threshold);
 }
 
 }  // namespace perf::tool

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <type_traits>
 
@@ -182,28 +183,30 @@ int launch(const launch_options& options, const selection& chosen) {
   }
   // A header is read by many units: its functions are reported by the one that
   // (re)writes its mirror, once per change, and the unit's own functions every time.
-  std::size_t left_out = 0;
-  std::set<selected_function> reported;
+  // Counted per file, each line naming it: whichever unit a parallel build compiles
+  // first, a file's counts are the same.
+  std::map<std::string, std::size_t> left_out;                   // file -> functions
+  std::map<std::string, std::set<selected_function>> reported;  // file -> functions
   for (const selected_function& f : plan->edits.functions) {
     if (!(f.file == command.unit_path() || written->count(f.file) != 0)) continue;
     if (!is_below_threshold(f.skip_reason)) {
-      reported.insert(f);
+      reported[f.file].insert(f);
       continue;
     }
-    ++left_out;
+    ++left_out[f.file];
     if (options.verbose) list_function(f, llvm::errs());
   }
-  report_skipped(reported, command.unit_path());
-  report_left_out(left_out, chosen.size_threshold(), command.unit_path());
-  // The compiler names the unit's mirror where it names the unit (see mirror::arguments).
-  std::function<std::string(const std::string&)> diagnostics;
-  std::vector<std::string> arguments = instrumented->arguments(command);
-  if (options.editable.contains(command.unit_path())) {
-    diagnostics = [mirrored = instrumented->path_of(command.unit_path()), unit = command.unit_path()](
-                      const std::string& text) { return replaced(text, mirrored, unit); };
-    arguments = coloured_as_on_a_terminal(std::move(arguments));
-  }
-  const int status = run_program(options.launchers, arguments, diagnostics);
+  for (const auto& [file, functions] : reported) report_skipped(functions, file);
+  for (const auto& [file, count] : left_out) report_left_out(count, chosen.size_threshold(), file);
+  // The compiler names a file's mirror where it names a file the run left as it is,
+  // and the unit's mirror for the unit (see mirror::arguments): its diagnostics name
+  // the originals.
+  const std::function<std::string(const std::string&)> diagnostics =
+      [mirrored = instrumented->directory() + "/", root = options.editable.root + "/"](const std::string& text) {
+        return replaced(text, mirrored, root);
+      };
+  const int status =
+      run_program(options.launchers, coloured_as_on_a_terminal(instrumented->arguments(command)), diagnostics);
   if (status == 0) {
     if (const std::optional<std::string> depfile = command.depfile())
       unmirror_depfile(fs::absolute(*depfile).string(), instrumented->directory(), options.editable.root);

@@ -73,15 +73,18 @@ std::vector<std::string> mirror::arguments(const compiler_command& command) cons
     }
   }
   out.push_back("-I" + perf_include_dir());
-  if (!unit_.empty() && command.unit_path() == unit_) {
-    if (unit_includes_runtime_) {
-      out.push_back("-include");
-      out.push_back(perf_include_dir() + "/perf/instrumented.hpp");
-    }
-    // Given last, so that GCC tries these first (Clang tries the longest first).
-    const std::string mirrored = path_of(unit_);
-    for (const char* map : {"-fmacro-prefix-map=", "-fdebug-prefix-map="})
-      out.push_back(map + mirrored + "=" + command.prefix_mapped(unit_, map));
+  const bool unit_is_main_file = !unit_.empty() && command.unit_path() == unit_;
+  if (unit_is_main_file && unit_includes_runtime_) {
+    out.push_back("-include");
+    out.push_back(perf_include_dir() + "/perf/instrumented.hpp");
+  }
+  // Given last, so that GCC tries these first (Clang tries the longest first): the
+  // mirror's root is the project's root (a file the run left as it is has no #line
+  // naming its original), the unit's mirror is the unit, each as the command's own
+  // maps write the original.
+  for (const char* map : {"-fmacro-prefix-map=", "-fdebug-prefix-map="}) {
+    out.push_back(map + output_dir_ + "/=" + command.prefix_mapped(editable_.root + "/", map));
+    if (unit_is_main_file) out.push_back(map + path_of(unit_) + "=" + command.prefix_mapped(unit_, map));
   }
   return out;
 }

@@ -43,11 +43,12 @@ class mirror {
   // mirror; every include directory in the project is searched in the mirror first
   // and then where it is (instrumented headers are found before the originals, the
   // others still resolve); files given to -include and -imacros are their mirrors;
-  // the perf headers are added. For a unit's mirror (make_for_unit), the compiler
-  // compiles it as the main file under its mirror's name: the runtime header comes
-  // with -include, and prefix maps make __FILE__ and the debug information name the
-  // original (as the command's own maps rewrite it); the launcher does the same for
-  // the diagnostics.
+  // the perf headers are added. Prefix maps make __FILE__ and the debug information
+  // name the originals of the files the mirror holds as they are (as the command's
+  // own maps rewrite them; the others' #line names them). For a unit's mirror
+  // (make_for_unit), the compiler compiles it as the main file under its mirror's
+  // name: the runtime header comes with -include, and a map of its own names the
+  // unit; the launcher does the same for the diagnostics.
   std::vector<std::string> arguments(const compiler_command& command) const;
 
   // Writes the files whose mirror is missing or different, each atomically, and

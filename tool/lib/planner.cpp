@@ -8,6 +8,8 @@
 #include <clang/AST/TypeLoc.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Lex/Lexer.h>
+#include <llvm/ADT/STLExtras.h>
+#include <llvm/ADT/StringRef.h>
 
 #include "function_size.hpp"
 #include "instrumentation_text.hpp"
@@ -58,6 +60,26 @@ bool spells_constexpr(const FunctionDecl& call_operator, SourceLocation body_bra
   return false;
 }
 
+// Whether `f` replaces a function the runtime itself allocates or frees through (it
+// attaches a thread, adds a site): a global operator new or delete, any form, or a
+// function of the C library's malloc family (the ones libperfalloc interposes). A
+// probe there would enter itself. A class's own operator new is not one.
+bool replaces_allocation_function(const FunctionDecl& f) {
+  switch (f.getOverloadedOperator()) {
+    case OO_New:
+    case OO_Array_New:
+    case OO_Delete:
+    case OO_Array_Delete:
+      return !isa<CXXMethodDecl>(f);
+    default:
+      break;
+  }
+  static constexpr llvm::StringLiteral c_library[] = {"malloc",         "calloc",   "realloc", "reallocarray",
+                                                      "free",           "aligned_alloc", "memalign", "valloc",
+                                                      "posix_memalign", "pvalloc"};
+  return f.isExternC() && f.getIdentifier() != nullptr && llvm::is_contained(c_library, f.getName());
+}
+
 plan skip(std::string reason, SourceLocation insert_at = {}) { return plan{std::move(reason), insert_at, {}, scope_kind::plain, {}}; }
 
 // The rules of the construct itself, wherever it is written.
@@ -77,6 +99,8 @@ plan construct_plan(const FunctionDecl& f, const ASTContext& context) {
 
   if (!language.CPlusPlus) return skip("C: the measuring scope needs C++", insert_at);
   if (f.isConsteval()) return skip("consteval: it runs only during compilation", insert_at);
+  if (replaces_allocation_function(f))
+    return skip("replacement allocation function: the runtime allocates through it", insert_at);
   plan result{{}, insert_at, {}, scope_kind::plain, {}};
   if (!f.isConstexpr()) return result;
   if (language.CPlusPlus20) {

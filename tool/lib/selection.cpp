@@ -13,7 +13,10 @@ llvm::Error selection::add(std::vector<llvm::Regex>& to, const std::string& expr
   return llvm::Error::success();
 }
 
-llvm::Error selection::add_filter(const std::string& expression) { return add(filters_, expression); }
+llvm::Error selection::add_filter(const std::string& expression) {
+  if (expression.find_first_of(".[]()*+?{}|^$\\") == std::string::npos) exact_names_.push_back(expression);
+  return add(filters_, expression);
+}
 
 llvm::Error selection::add_exclude(const std::string& expression) { return add(excludes_, expression); }
 
@@ -32,6 +35,12 @@ std::optional<std::string> selection::choose(const std::string& default_label, c
   if (attribute_label) return attribute_label;
   if (any_matches(filters_, default_label, qualified_name)) return std::string();
   return std::nullopt;
+}
+
+bool selection::named_exactly(const std::string& default_label, const std::string& qualified_name) const {
+  for (const std::string& name : exact_names_)
+    if (name == default_label || name == qualified_name) return true;
+  return false;
 }
 
 bool selection::logs_ticks(const std::string& default_label, const std::string& qualified_name) const {

@@ -25,7 +25,8 @@ class selection {
   bool has_filters() const { return !filters_.empty(); }
 
   // Functions that only a --filter selected are left out when their body is smaller
-  // than this (function_size.hpp); marked ones never are. 0: none left out.
+  // than this (function_size.hpp); marked ones never are, nor those a --filter names
+  // exactly (see named_exactly). 0: none left out.
   void set_size_threshold(unsigned nodes) { size_threshold_ = nodes; }
   unsigned size_threshold() const { return size_threshold_; }
 
@@ -34,6 +35,10 @@ class selection {
   // no attribute).
   std::optional<std::string> choose(const std::string& default_label, const std::string& qualified_name,
                                     const std::optional<std::string>& attribute_label) const;
+
+  // Whether a --filter without a regular expression's special characters (a name, as
+  // `app::DB::Put`) is one of the function's names: the user asked for it by name.
+  bool named_exactly(const std::string& default_label, const std::string& qualified_name) const;
 
   // Whether a selected function's calls are logged in the tick log: yes, unless a
   // --no-ticks expression matches one of its names.
@@ -45,6 +50,7 @@ class selection {
                           const std::string& qualified_name);
 
   std::vector<llvm::Regex> filters_;
+  std::vector<std::string> exact_names_;  // the filters that are plain names
   std::vector<llvm::Regex> excludes_;
   std::vector<llvm::Regex> no_ticks_;
   unsigned size_threshold_ = 0;
