@@ -22,6 +22,8 @@ unsigned parse_bounded(const char* variable, std::string_view value, unsigned lo
 
 const char* clock_name(sample_clock clock) { return clock == sample_clock::wall ? "wall" : "cpu"; }
 
+const char* source_name(sample_source source) { return source == sample_source::timer ? "timer" : "perf_event"; }
+
 sample_config parse_sample_config(const std::function<const char*(const char*)>& getenv_fn) {
   sample_config result;
   if (const char* hz = getenv_fn("PERF_SAMPLE_HZ"); hz != nullptr && *hz != '\0')
@@ -34,6 +36,14 @@ sample_config parse_sample_config(const std::function<const char*(const char*)>&
       result.clock = sample_clock::wall;
     else if (value != "cpu")
       result.warnings.push_back(fmt::format("PERF_SAMPLE_CLOCK='{}' is neither cpu nor wall; using cpu", value));
+  }
+  if (const char* source = getenv_fn("PERF_SAMPLE_SOURCE"); source != nullptr && *source != '\0') {
+    const std::string_view value = source;
+    if (value == "timer")
+      result.source = sample_source::timer;
+    else if (value != "perf_event")
+      result.warnings.push_back(
+          fmt::format("PERF_SAMPLE_SOURCE='{}' is neither perf_event nor timer; using perf_event", value));
   }
   if (const char* path = getenv_fn("PERF_PROFILE")) result.profile_path = path;
   return result;

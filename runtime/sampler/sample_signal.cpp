@@ -4,6 +4,8 @@
 // thread's innermost measured function, and adds the stack to a lock-free table.
 #include <errno.h>
 #include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "core/signals.hpp"
 #include "perf/detail/thread_state.hpp"
@@ -19,15 +21,25 @@ int chosen_signal = 0;
 PERF_DETAIL_TLS uintptr_t thread_stack_low;
 PERF_DETAIL_TLS uintptr_t thread_stack_high;
 PERF_DETAIL_TLS bool thread_paused;
+PERF_DETAIL_TLS uint32_t thread_id;  // 0: not known yet
 
 void on_sample(int, siginfo_t* info, void* ucontext) {
-  // Only our timers' signals: one sent by kill() or raise() is somebody else's.
-  if (info == nullptr || info->si_code != SI_TIMER || thread_paused) return;
+  // Only our sources' signals (si_code SI_TIMER from a timer, POLL_IN from a
+  // perf_event's descriptor): one sent by kill(), tgkill() or sigqueue() has a
+  // si_code of 0 or below and is somebody else's.
+  if (info == nullptr || (info->si_code != SI_TIMER && info->si_code != POLL_IN) || thread_paused) return;
   const int saved_errno = errno;
-  // The timers carry their thread's id; an overrun counts the samples the kernel
-  // merged while the signal waited (blocked, or the thread not running).
-  record_sample(ucontext, static_cast<uint32_t>(info->si_value.sival_int),
-                1 + static_cast<uint64_t>(info->si_overrun > 0 ? info->si_overrun : 0));
+  if (info->si_code == SI_TIMER) {
+    // The timers carry their thread's id; an overrun counts the samples the kernel
+    // merged while the signal waited (blocked, or the thread not running).
+    record_sample(ucontext, static_cast<uint32_t>(info->si_value.sival_int),
+                  1 + static_cast<uint64_t>(info->si_overrun > 0 ? info->si_overrun : 0));
+  } else {
+    // An event's signal is one period: overflows while it is pending merge into it
+    // (a classic signal is queued once).
+    if (thread_id == 0) thread_id = static_cast<uint32_t>(syscall(SYS_gettid));
+    record_sample(ucontext, thread_id, 1);
+  }
   errno = saved_errno;
 }
 
@@ -56,6 +68,8 @@ int sample_signal() noexcept { return __atomic_load_n(&chosen_signal, __ATOMIC_A
 
 sampling_pause::sampling_pause() noexcept : was_paused_(thread_paused) { thread_paused = true; }
 sampling_pause::~sampling_pause() { thread_paused = was_paused_; }
+
+void set_thread_id(uint32_t tid) noexcept { thread_id = tid; }
 
 void set_thread_stack(const stack_bounds& bounds) noexcept {
   thread_stack_low = bounds.low;

@@ -1,12 +1,12 @@
-// One timer per thread, each sending the sample signal to its own thread
-// (SIGEV_THREAD_ID) after every period of that thread's CPU time (or of wall time).
-// Threads the start hook saw disarm their timer when they exit; threads found in
-// /proc/self/task are checked for having exited whenever a new thread is armed.
+// One sampling source per thread (sample_source.hpp), each sending the sample
+// signal to its own thread after every period of that thread's CPU time (or of wall
+// time). Threads the start hook saw disarm their source when they exit; threads
+// found in /proc/self/task are checked for having exited whenever a new thread is
+// armed.
 #include <dirent.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -14,6 +14,7 @@
 #include <mutex>
 #include <vector>
 
+#include "sample_source.hpp"
 #include "sampler.hpp"
 
 namespace perf::runtime {
@@ -21,14 +22,8 @@ namespace {
 
 struct armed_thread {
   pid_t tid;
-  timer_t timer;
+  armed_source source;
   bool found_in_proc;  // no exit hook: disarmed once the thread is gone
-};
-
-struct timer_settings {
-  int signal = 0;
-  sample_clock clock = sample_clock::cpu;
-  long period_ns = 0;
 };
 
 std::mutex& armed_mutex() {
@@ -39,19 +34,12 @@ std::vector<armed_thread>& armed() {  // guarded by armed_mutex()
   static auto* const threads = new std::vector<armed_thread>;
   return *threads;
 }
-timer_settings settings;  // written before the first thread is armed
-bool arming = false;      // atomic: new threads get timers
+source_settings settings;                          // written before the first thread is armed
+sample_source preferred = sample_source::timer;  // chosen when the rate is set
+bool arming = false;                             // atomic: new threads get a source
 pthread_key_t exit_key;
 
 pid_t current_tid() noexcept { return static_cast<pid_t>(syscall(SYS_gettid)); }
-
-// The CPU-time clock of thread `tid` of this process (MAKE_THREAD_CPUCLOCK in the
-// kernel): unlike pthread_getcpuclockid, it needs no pthread_t, so threads found in
-// /proc have one too.
-clockid_t thread_cpu_clock(pid_t tid) noexcept {
-  constexpr clockid_t per_thread_scheduler_clock = 6;
-  return static_cast<clockid_t>((~static_cast<unsigned>(tid) << 3) | per_thread_scheduler_clock);
-}
 
 bool is_armed(pid_t tid) {
   for (const armed_thread& t : armed())
@@ -62,36 +50,25 @@ bool is_armed(pid_t tid) {
 // Under armed_mutex().
 void arm_locked(pid_t tid, bool found_in_proc) noexcept {
   if (!__atomic_load_n(&arming, __ATOMIC_ACQUIRE) || is_armed(tid)) return;
-  sigevent event{};
-  event.sigev_notify = SIGEV_THREAD_ID;
-  event.sigev_signo = settings.signal;
-  event.sigev_value.sival_int = tid;
-  event._sigev_un._tid = tid;
-  timer_t timer;
-  const clockid_t clock = settings.clock == sample_clock::cpu ? thread_cpu_clock(tid) : CLOCK_MONOTONIC;
-  if (timer_create(clock, &event, &timer) != 0) return;  // the thread exited meanwhile, or out of timers
-  itimerspec period{};
-  period.it_interval.tv_sec = settings.period_ns / 1000000000L;
-  period.it_interval.tv_nsec = settings.period_ns % 1000000000L;
-  period.it_value = period.it_interval;
-  if (timer_settime(timer, 0, &period, nullptr) != 0) {
-    timer_delete(timer);
+  armed_source source;
+  // A thread whose event the kernel refuses (out of file descriptors) gets a timer;
+  // neither: the thread exited meanwhile, or out of timers too.
+  if (!arm_source(preferred, tid, settings, &source) && !arm_source(sample_source::timer, tid, settings, &source))
     return;
-  }
   try {
-    armed().push_back({tid, timer, found_in_proc});
+    armed().push_back({tid, source, found_in_proc});
   } catch (...) {
-    timer_delete(timer);
+    release_source(source);
   }
 }
 
 void disarm_locked(size_t index) noexcept {
-  timer_delete(armed()[index].timer);
+  release_source(armed()[index].source);
   armed()[index] = armed().back();
   armed().pop_back();
 }
 
-// Threads found in /proc that have exited since: their timers go.
+// Threads found in /proc that have exited since: their sources go.
 void forget_exited_locked() noexcept {
   const pid_t pid = getpid();
   for (size_t i = armed().size(); i-- > 0;)
@@ -106,39 +83,52 @@ void disarm_exiting_thread(void*) noexcept {
     if (armed()[i].tid == tid) return disarm_locked(i);
 }
 
-// fork(): timers are not inherited. The child starts sampling afresh, with only the
-// forking thread (which keeps its stack bounds), and its own samples only.
+// fork(): timers are not inherited; the events' descriptors are, still sending the
+// parent's threads their signals, and are released. The child starts sampling
+// afresh, with only the forking thread (which keeps its stack bounds), and its own
+// samples only.
 void lock_before_fork() noexcept { armed_mutex().lock(); }
 void unlock_in_parent() noexcept { armed_mutex().unlock(); }
 void restart_in_child() noexcept {
+  for (const armed_thread& thread : armed())
+    if (thread.source.kind == sample_source::perf_event) release_source(thread.source);
   armed().clear();
   if (sample_table* table = sampled_stacks()) table->clear();
-  arm_locked(current_tid(), false);
+  const pid_t tid = current_tid();
+  set_thread_id(static_cast<uint32_t>(tid));
+  arm_locked(tid, false);
   armed_mutex().unlock();
 }
 
 }  // namespace
 
-void configure_timers(int signal, sample_clock clock) noexcept {
+void configure_sources(int signal, sample_clock clock) noexcept {
   settings.signal = signal;
   settings.clock = clock;
   pthread_key_create(&exit_key, disarm_exiting_thread);
   pthread_atfork(lock_before_fork, unlock_in_parent, restart_in_child);
 }
 
-void arm_new_threads(unsigned hz) noexcept {
+void arm_new_threads(unsigned hz, sample_source wanted) noexcept {
   {
     std::lock_guard<std::mutex> lock(armed_mutex());
     settings.period_ns = 1000000000L / static_cast<long>(hz);
+    preferred = choose_sample_source(wanted, settings);
   }
   __atomic_store_n(&arming, true, __ATOMIC_RELEASE);
 }
 
 bool sampling_new_threads() noexcept { return __atomic_load_n(&arming, __ATOMIC_ACQUIRE); }
 
+sample_source sampling_source() noexcept {
+  std::lock_guard<std::mutex> lock(armed_mutex());
+  return preferred;
+}
+
 void arm_calling_thread() noexcept {
   set_thread_stack(current_stack_bounds());
   const pid_t tid = current_tid();
+  set_thread_id(static_cast<uint32_t>(tid));
   {
     std::lock_guard<std::mutex> lock(armed_mutex());
     forget_exited_locked();

@@ -1,8 +1,13 @@
 // A program whose CPU time is split in known proportions, for the sampler's tests.
-// argv[1] picks the scenario; the summary goes to stderr, one line per entry:
+// argv[1] picks the scenario, argv[2] (optional) scales the work of `ratio` and
+// `threads` (1: about 1.5 s of CPU time); the summary goes to stderr, one line per entry:
 //   function <name> <samples>      (the process's top functions)
+//   interval <low> <high> <name>   (the 95% interval of each top function's share)
 //   thread <tid> <samples> <top function>
 //   total <samples>
+//   interrupts <signals>           (the signals behind the samples)
+//   source <perf_event|timer>
+//   cpu_ms <process CPU time before the summary>
 //   probe <samples>                (taken inside perf's own probes)
 #include <pthread.h>
 #include <unistd.h>
@@ -34,12 +39,13 @@ volatile uint64_t sink;
   sink = state
 
 constexpr uint64_t unit = 4000000;  // a few milliseconds
+double scale = 1;                   // argv[2]
 
 // Every function churns a different amount: identical code folding would make two alike one.
 __attribute__((noinline)) void three_quarters(uint64_t units) { PERF_PROBE_CHURN(3 * units * unit); }
 __attribute__((noinline)) void one_quarter(uint64_t units) { PERF_PROBE_CHURN(units * unit); }
-__attribute__((noinline)) void light_thread_work() { PERF_PROBE_CHURN(160 * unit); }
-__attribute__((noinline)) void heavy_thread_work() { PERF_PROBE_CHURN(320 * unit); }
+__attribute__((noinline)) void light_thread_work() { PERF_PROBE_CHURN(static_cast<uint64_t>(160 * scale) * unit); }
+__attribute__((noinline)) void heavy_thread_work() { PERF_PROBE_CHURN(static_cast<uint64_t>(320 * scale) * unit); }
 __attribute__((noinline)) void late_thread_work() { PERF_PROBE_CHURN(210 * unit); }
 __attribute__((noinline)) void main_thread_work() { PERF_PROBE_CHURN(150 * unit); }
 
@@ -82,7 +88,7 @@ __attribute__((noinline)) void allocate_rounds() {
 }
 
 void ratio() {
-  for (int round = 0; round < 100; ++round) {
+  for (int round = 0; round < static_cast<int>(100 * scale); ++round) {
     three_quarters(1);
     one_quarter(1);
   }
@@ -132,6 +138,7 @@ int blocked_read() {
 
 int main(int argc, char** argv) {
   const char* scenario = argc > 1 ? argv[1] : "";
+  if (argc > 2) scale = std::atof(argv[2]);
   int status = 0;
   if (std::strcmp(scenario, "ratio") == 0) ratio();
   else if (std::strcmp(scenario, "threads") == 0) threads();
@@ -144,13 +151,22 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s ratio|threads|late-thread|blocked-read|measured-calls|sort|allocate\n", argv[0]);
     return 2;
   }
+  timespec cpu{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
   const perf::sample_summary summary = perf::take_sample_summary(5);
   for (const perf::sampled_location& f : summary.top_functions)
     std::fprintf(stderr, "function %s %llu\n", f.function.c_str(), static_cast<unsigned long long>(f.samples));
+  for (const perf::sampled_location& f : summary.top_functions)
+    std::fprintf(stderr, "interval %.4f %.4f %s\n", f.share_low, f.share_high, f.function.c_str());
   for (const perf::sampled_thread& t : summary.threads)
     std::fprintf(stderr, "thread %ld %llu %s\n", t.tid, static_cast<unsigned long long>(t.samples),
                  t.top_functions.empty() ? "-" : t.top_functions.front().function.c_str());
   std::fprintf(stderr, "total %llu\n", static_cast<unsigned long long>(summary.total));
+  if (summary.hz != 0) {
+    std::fprintf(stderr, "interrupts %llu\n", static_cast<unsigned long long>(summary.interrupts));
+    std::fprintf(stderr, "source %s\n", summary.source.c_str());
+    std::fprintf(stderr, "cpu_ms %.0f\n", static_cast<double>(cpu.tv_sec) * 1e3 + static_cast<double>(cpu.tv_nsec) / 1e6);
+  }
   std::fprintf(stderr, "probe %llu\n", static_cast<unsigned long long>(summary.probe_samples));
   return status;
 }

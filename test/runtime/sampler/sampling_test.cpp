@@ -7,48 +7,10 @@
 #include <sstream>
 #include <string>
 
-#include "../probe_runner.hpp"
+#include "sample_probe_summary.hpp"
 
 namespace perf::testing {
 namespace {
-
-struct probe_summary {
-  std::map<std::string, uint64_t> functions;  // the probe's top functions
-  std::map<long, std::pair<uint64_t, std::string>> threads;  // tid -> samples, top function
-  uint64_t total = 0;
-  uint64_t probe = 0;  // samples inside perf's own probes
-};
-
-// Parses the probe's "function NAME N", "thread TID N NAME" and "total N" lines.
-probe_summary parse_summary(const std::string& output) {
-  probe_summary summary;
-  std::istringstream lines(output);
-  for (std::string line; std::getline(lines, line);) {
-    std::istringstream words(line);
-    std::string kind;
-    words >> kind;
-    if (kind == "function") {
-      const size_t last_space = line.rfind(' ');
-      summary.functions[line.substr(9, last_space - 9)] = std::stoull(line.substr(last_space + 1));
-    } else if (kind == "thread") {
-      long tid = 0;
-      uint64_t samples = 0;
-      words >> tid >> samples;
-      std::string top;
-      std::getline(words >> std::ws, top);
-      summary.threads[tid] = {samples, top};
-    } else if (kind == "total") {
-      words >> summary.total;
-    } else if (kind == "probe") {
-      words >> summary.probe;
-    }
-  }
-  return summary;
-}
-
-probe_result run_sample_probe(const std::string& environment, const std::string& scenario) {
-  return run_probe_program(PERF_SAMPLE_PROBE, "PERF_REPORT=off " + environment, scenario);
-}
 
 class Sampling : public ProbeTest {};
 
@@ -126,23 +88,6 @@ void expect_split(const std::string& scenario, const std::string& first, const s
   EXPECT_NEAR(a / (a + b), share, 0.03) << run.output;
   // The stacks are attributed, not lost.
   EXPECT_GT(a + b, 0.9 * static_cast<double>(s.total)) << run.output;
-}
-
-TEST_F(Sampling, ThreeToOneSplitOfCpuTimeIsReportedWithinThreePoints) {
-  expect_split("ratio", "three_quarters(unsigned long)", "one_quarter(unsigned long)", 0.75);
-}
-
-TEST_F(Sampling, TwoThreadsWithOneToTwoSplitAreAttributedWithinThreePoints) {
-  const probe_result run = run_sample_probe("PERF_SAMPLE_HZ=1000", "threads");
-  ASSERT_EQ(run.status, 0) << run.output;
-  const probe_summary s = parse_summary(run.output);
-  uint64_t light = 0, heavy = 0;
-  for (const auto& [tid, entry] : s.threads) {
-    if (entry.second == "(anonymous namespace)::light_thread_work()") light = entry.first;
-    if (entry.second == "(anonymous namespace)::heavy_thread_work()") heavy = entry.first;
-  }
-  ASSERT_GT(light + heavy, 500) << run.output;
-  EXPECT_NEAR(static_cast<double>(light) / static_cast<double>(light + heavy), 1.0 / 3, 0.03) << run.output;
 }
 
 TEST_F(Sampling, AThreadStartedLateIsSampled) {
