@@ -56,8 +56,18 @@ __attribute__((noinline)) void measured_step(uint64_t rounds) {
   PERF_PROBE_CHURN(rounds);
 }
 
+// Two measured functions, the one named first alphabetically the lighter (1:3).
+__attribute__((noinline)) void measured_alpha() {
+  PERF_MEASURE_NO_TICKS("alpha_light");
+  PERF_PROBE_CHURN(25 * unit);
+}
+__attribute__((noinline)) void measured_zeta() {
+  PERF_MEASURE_NO_TICKS("zeta_heavy");
+  PERF_PROBE_CHURN(75 * unit);
+}
+
 void measured_calls() {
-  for (int call = 0; call < 8000000; ++call) measured_step(20);
+  for (int call = 0; call < 12000000; ++call) measured_step(20);
 }
 
 // Nearly all the time in libstdc++'s sorting code, inlined here or instantiated in
@@ -145,10 +155,11 @@ int main(int argc, char** argv) {
   else if (std::strcmp(scenario, "late-thread") == 0) late_thread();
   else if (std::strcmp(scenario, "blocked-read") == 0) status = blocked_read();
   else if (std::strcmp(scenario, "measured-calls") == 0) measured_calls();
+  else if (std::strcmp(scenario, "two-measured") == 0) measured_alpha(), measured_zeta();
   else if (std::strcmp(scenario, "sort") == 0) sort_rounds();
   else if (std::strcmp(scenario, "allocate") == 0) allocate_rounds();
   else {
-    std::fprintf(stderr, "usage: %s ratio|threads|late-thread|blocked-read|measured-calls|sort|allocate\n", argv[0]);
+    std::fprintf(stderr, "usage: %s ratio|threads|late-thread|blocked-read|measured-calls|two-measured|sort|allocate\n", argv[0]);
     return 2;
   }
   timespec cpu{};

@@ -30,6 +30,15 @@ TEST_F(Sampling, AThreadBlockedInReadGetsItsDataWhileWallClockSamplesArrive) {
   for (const auto& [tid, entry] : s.threads) EXPECT_GT(entry.first, at_least) << run.output;
 }
 
+// The wall clock is sampled by timers (CLOCK_MONOTONIC ones, not held to the tick);
+// PERF_SAMPLE_SOURCE=timer forces them for the CPU clock.
+TEST_F(Sampling, TheSummaryNamesTheSourceThatSampled) {
+  EXPECT_NE(run_sample_probe("PERF_SAMPLE_CLOCK=wall", "ratio 0.1").output.find("\nsource timer\n"),
+            std::string::npos);
+  EXPECT_NE(run_sample_probe("PERF_SAMPLE_SOURCE=timer", "ratio 0.1").output.find("\nsource timer\n"),
+            std::string::npos);
+}
+
 TEST_F(Sampling, ZeroRateTurnsSamplingOff) {
   const probe_result run = run_sample_probe("PERF_SAMPLE_HZ=0", "late-thread");
   ASSERT_EQ(run.status, 0) << run.output;
@@ -184,6 +193,18 @@ TEST_F(Sampling, SamplesInsideTheProbeGoToTheMeasuredFunctionAndAreCountedApart)
     at_its_lines += line.at("samples").get<uint64_t>();
   }
   EXPECT_GT(static_cast<double>(at_its_lines), 0.8 * static_cast<double>(total)) << samples.dump(1);
+}
+
+// The report's lists go largest first, the measured functions' too.
+TEST_F(Sampling, MeasuredFunctionsAreListedByShareLargestFirst) {
+  const std::string path = (dir / "report.json").string();
+  const probe_result run =
+      run_probe_program(PERF_SAMPLE_PROBE, "PERF_SAMPLE_HZ=1000 PERF_REPORT=" + path, "two-measured");
+  ASSERT_EQ(run.status, 0) << run.output;
+  const auto measured = nlohmann::json::parse(read_file(path)).at("samples").at("measured");
+  ASSERT_EQ(measured.size(), 2u) << measured.dump(1);
+  EXPECT_EQ(measured[0].at("name"), "zeta_heavy") << measured.dump(1);
+  EXPECT_EQ(measured[1].at("name"), "alpha_light") << measured.dump(1);
 }
 
 // Runs `scenario` at 1 kHz and expects `function` to be the most interesting element of
