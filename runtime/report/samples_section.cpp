@@ -21,8 +21,8 @@ std::string where(const sampled_location& l) {
 std::string percent(double share) { return fmt::format("{:5.1f}%", share * 100); }
 
 // The section fits 120 columns: a name and a file keep this many at most.
-constexpr size_t name_columns = 60;
-constexpr size_t file_columns = 40;
+constexpr size_t name_columns = 48;
+constexpr size_t file_columns = 36;
 constexpr size_t line_columns = 120;
 
 // What the section calls each function: its elided signature where no other
@@ -47,16 +47,17 @@ class function_names {
   std::map<std::string, std::string> shown_;
 };
 
-// The first line: how many samples, from what, and the evidence behind the shares
-// when a timer delivered fewer signals than the rate asked for (the kernel checks a
-// CPU-time timer at its tick, and one signal then counts several periods).
+// The first line: how many samples, from what; and a second one with the evidence
+// behind the shares when a timer delivered fewer signals than the rate asked for
+// (the kernel checks a CPU-time timer at its tick, and one signal then counts several
+// periods).
 std::string first_line(const sample_summary& s) {
   const char* time = s.clock == "wall" ? "wall-clock" : "CPU";
   if (s.source == "timer" && s.interrupts != 0 && s.total != 0) {
     const double delivered = static_cast<double>(s.hz) * static_cast<double>(s.interrupts) / static_cast<double>(s.total);
     if (delivered < 0.9 * s.hz)
-      return fmt::format("samples: {} of each thread's {} time, {} dropped; {} Hz requested, timer delivered {:.0f} Hz{}: "
-                         "shares from {} interrupts\n",
+      return fmt::format("samples: {} of each thread's {} time, {} dropped\n"
+                         "  {} Hz requested, timer delivered {:.0f} Hz{}: shares from {} interrupts\n",
                          format_count(s.total), time, format_count(s.dropped), s.hz, delivered,
                          s.clock == "wall" ? "" : " (kernel tick)", format_count(s.interrupts));
   }

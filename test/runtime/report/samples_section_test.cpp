@@ -49,7 +49,7 @@ TEST(SamplesReport, TextNamesTheHottestFunctionsLinesAndThreads) {
             "   75.0%      300  parse  (self 2.50 ms)\n");
 }
 
-// Above the kernel's tick a CPU-time timer's signal counts several periods: the first
+// Above the kernel's tick a CPU-time timer's signal counts several periods: the second
 // line says how many signals the shares rest on.
 TEST(SamplesReport, TextStatesTheRateATimerDeliveredAndTheInterruptsBehindTheShares) {
   snapshot snap = two_functions();
@@ -57,9 +57,9 @@ TEST(SamplesReport, TextStatesTheRateATimerDeliveredAndTheInterruptsBehindTheSha
   snap.samples.source = "timer";
   snap.samples.interrupts = 104;
   const std::string text = format_samples_text(snap);
-  EXPECT_EQ(text.substr(0, text.find('\n')),
-            "samples: 400 of each thread's CPU time, 2 dropped; 1000 Hz requested, timer delivered 260 Hz (kernel tick): "
-            "shares from 104 interrupts");
+  EXPECT_EQ(text.substr(0, text.find("  30 samples")),
+            "samples: 400 of each thread's CPU time, 2 dropped\n"
+            "  1000 Hz requested, timer delivered 260 Hz (kernel tick): shares from 104 interrupts\n");
   snap.samples.interrupts = 400;  // as many signals as samples: the rate asked for
   const std::string full_rate = format_samples_text(snap);
   EXPECT_EQ(full_rate.substr(0, full_rate.find('\n')), "samples: 400 at 1000 Hz of each thread's CPU time (timer), 2 dropped");
@@ -75,7 +75,11 @@ TEST(SamplesReport, TextShowsElidedNamesUnlessTwoAreAlikeAndJsonKeepsSignatures)
       "logs::split<char>(std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > const&, char)";
   snap.samples.top_functions = {{long_signature, "src/split.cpp", 0, 200, 0.5, 0.45, 0.55},
                                 {"logs::parse(int)", "src/parse.cpp", 0, 100, 0.25, 0.21, 0.29},
-                                {"logs::parse(long)", "src/parse.cpp", 0, 100, 0.25, 0.21, 0.29}};
+                                {"logs::parse(long)", "src/parse.cpp", 0, 100, 0.25, 0.21, 0.29},
+                                {std::string(150, 'x') + "::operator()() const", "/" + std::string(90, 'd') + "/f.cpp", 0,
+                                 1, 0.0025, 0.0001, 0.0140}};
+  snap.samples.top_lines = snap.samples.top_functions;
+  snap.samples.threads[0].top_functions = snap.samples.top_functions;
   const std::string text = format_samples_text(snap);
   EXPECT_NE(text.find("   50.0% (45.0-55.0)      200  logs::split<...>(...)  src/split.cpp\n"), std::string::npos) << text;
   EXPECT_NE(text.find("  logs::parse(int)  src/parse.cpp\n"), std::string::npos) << text;
