@@ -9,6 +9,7 @@
 //   source <perf_event|timer>
 //   cpu_ms <process CPU time before the summary>
 //   probe <samples>                (taken inside perf's own probes)
+#include <fcntl.h>
 #include <pthread.h>
 #include <unistd.h>
 
@@ -144,6 +145,24 @@ int blocked_read() {
   return got == 1 ? 0 : 1;
 }
 
+// A thread that closes every descriptor it did not open (as a daemon does) and opens
+// files, which take the numbers of the sampler's events; its exit releases its
+// sampling source. The files stay open: the sampler closes only its own events.
+int reused_descriptors() {
+  constexpr int files = 16;
+  int opened[files] = {};
+  std::thread worker([&] {
+    light_thread_work();
+    for (int fd = 3; fd < 1024; ++fd) close(fd);
+    for (int& fd : opened) fd = open("/dev/null", O_RDONLY);
+  });
+  worker.join();
+  int still_open = 0;
+  for (const int fd : opened) still_open += fcntl(fd, F_GETFD) != -1;
+  std::fprintf(stderr, "still open %d of %d\n", still_open, files);
+  return still_open == files ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -156,10 +175,11 @@ int main(int argc, char** argv) {
   else if (std::strcmp(scenario, "blocked-read") == 0) status = blocked_read();
   else if (std::strcmp(scenario, "measured-calls") == 0) measured_calls();
   else if (std::strcmp(scenario, "two-measured") == 0) measured_alpha(), measured_zeta();
+  else if (std::strcmp(scenario, "reused-descriptors") == 0) status = reused_descriptors();
   else if (std::strcmp(scenario, "sort") == 0) sort_rounds();
   else if (std::strcmp(scenario, "allocate") == 0) allocate_rounds();
   else {
-    std::fprintf(stderr, "usage: %s ratio|threads|late-thread|blocked-read|measured-calls|two-measured|sort|allocate\n", argv[0]);
+    std::fprintf(stderr, "usage: %s ratio|threads|late-thread|blocked-read|measured-calls|two-measured|reused-descriptors|sort|allocate\n", argv[0]);
     return 2;
   }
   timespec cpu{};

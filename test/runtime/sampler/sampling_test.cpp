@@ -39,6 +39,15 @@ TEST_F(Sampling, TheSummaryNamesTheSourceThatSampled) {
             std::string::npos);
 }
 
+// A program that closes the sampler's event descriptors and opens files under their
+// numbers keeps its files: a thread's exit releases its source only while the
+// descriptor is still the event.
+TEST_F(Sampling, FilesOpenedUnderTheNumbersOfClosedEventsStayOpen) {
+  const probe_result run = run_sample_probe("PERF_SAMPLE_HZ=1000", "reused-descriptors 0.1");
+  EXPECT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("still open 16 of 16\n"), std::string::npos) << run.output;
+}
+
 TEST_F(Sampling, ZeroRateTurnsSamplingOff) {
   const probe_result run = run_sample_probe("PERF_SAMPLE_HZ=0", "late-thread");
   ASSERT_EQ(run.status, 0) << run.output;
