@@ -21,8 +21,8 @@ std::string where(const sampled_location& l) {
 std::string percent(double share) { return fmt::format("{:5.1f}%", share * 100); }
 
 // The section fits 120 columns: a name and a file keep this many at most.
-constexpr size_t name_columns = 48;
-constexpr size_t file_columns = 36;
+constexpr size_t name_columns = 52;
+constexpr size_t file_columns = 30;
 constexpr size_t line_columns = 120;
 
 // What the section calls each function: its elided signature where no other
