@@ -1,8 +1,14 @@
-// The sampler's costs as ratios measured in one run (see docs/sampler.md):
+// The sampler's costs and accuracy as ratios measured in one run (see docs/sampler.md):
 //   overhead    = CPU time of a CPU-bound loop while its thread is sampled at 100 Hz
-//                 (the default) and at 1 kHz / the same loop unsampled in the same
-//                 round; the median over many short rounds (the VM is shared: a
-//                 median of paired ratios cancels what drifts between rounds)
+//                 (the default) and at 1 kHz, by each source (the perf_event task
+//                 clock, the timers) / the same loop unsampled in the same round; the
+//                 median over many short rounds (the VM is shared: a median of paired
+//                 ratios cancels what drifts between rounds)
+//   accuracy    = 10 runs per source of about 0.4 s of CPU at 1 kHz: a 3:1 split in
+//                 one thread (in rounds of 4 ms, a 250 Hz tick's period, and of 20 ms)
+//                 and a 1:2 split across two threads; the shares read, how
+//                 many runs fall within 3 points and how many 95% intervals hold the
+//                 true share, and the samples / (CPU time x rate)
 //   one sample  = at 64 frames: the kernel's delivery of the signal and the return
 //                 from the handler (a signal the handler ignores, sent to itself with
 //                 tgkill, less the cost of a system call: a timer's signal needs none),
@@ -18,12 +24,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "perf/sampler.hpp"
 #include "sampler/sampler.hpp"
 #include "thread_cpu_time.hpp"
 
@@ -38,6 +47,27 @@ __attribute__((noinline)) void cpu_bound_loop() {
     __asm__ __volatile__("" : "+r"(state));
   }
   sink = state;
+}
+
+// Each split's functions churn on their own (a shared helper would be the hot frame);
+// `units` of about a millisecond each.
+#define SAMPLER_BENCH_CHURN(iterations)                          \
+  uint64_t state = sink;                                         \
+  for (uint64_t i = 0; i < (iterations); ++i) {                  \
+    state = state * 6364136223846793005u + 1442695040888963407u; \
+    __asm__ __volatile__("" : "+r"(state));                      \
+  }                                                              \
+  sink = state
+constexpr uint64_t unit = 1000000;
+__attribute__((noinline)) void three_parts(uint64_t units) { SAMPLER_BENCH_CHURN(3 * units * unit); }
+__attribute__((noinline)) void one_part(uint64_t units) { SAMPLER_BENCH_CHURN(units * unit); }
+__attribute__((noinline)) void one_third_thread() { SAMPLER_BENCH_CHURN(133 * unit); }
+__attribute__((noinline)) void two_thirds_thread() { SAMPLER_BENCH_CHURN(267 * unit); }
+
+double process_cpu_seconds() {
+  timespec now{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
 }
 
 double timed_loop() {
@@ -88,6 +118,92 @@ struct slowdown {
   }
 };
 
+// The runs of one split by one source.
+struct accuracy {
+  std::vector<double> shares;
+  int within_three_points = 0;
+  int interval_holds = 0;
+  double least_count = 1e9, most_count = 0;  // samples / (CPU seconds x rate)
+  uint64_t interrupts = 0, samples = 0;
+};
+
+const perf::sampled_location* find(const std::vector<perf::sampled_location>& list, const char* function) {
+  for (const perf::sampled_location& l : list)
+    if (l.function.find(function) != std::string::npos) return &l;
+  return nullptr;
+}
+
+// Samples `work` alone at 1 kHz from `source` and returns the summary; `cpu` gets
+// the process's CPU seconds the work took.
+template <typename Work>
+perf::sample_summary sampled_run(perf::runtime::sample_source source, Work work, double& cpu) {
+  using namespace perf::runtime;
+  stop_sampling();
+  sampled_stacks()->clear();
+  resume_sampling(1000, source);
+  const double start = process_cpu_seconds();
+  work();
+  cpu = process_cpu_seconds() - start;
+  stop_sampling();
+  return perf::take_sample_summary(10);
+}
+
+void add_run(accuracy& a, const perf::sample_summary& s, double share, double low, double high, double truth,
+             double cpu) {
+  a.shares.push_back(share);
+  a.within_three_points += std::fabs(share - truth) <= 0.03;
+  a.interval_holds += low <= truth && truth <= high;
+  const double count = static_cast<double>(s.total) / (cpu * 1000);
+  a.least_count = std::min(a.least_count, count);
+  a.most_count = std::max(a.most_count, count);
+  a.interrupts += s.interrupts;
+  a.samples += s.total;
+}
+
+// Rounds of 4 x `units` ms: at 1 unit a round is the 250 Hz tick's period, so a
+// timer's signals land at the same point of every round (aliasing).
+accuracy three_to_one(perf::runtime::sample_source source, uint64_t units) {
+  accuracy a;
+  for (int run = 0; run < 10; ++run) {
+    double cpu = 0;
+    const perf::sample_summary s = sampled_run(source, [units] {
+      for (uint64_t round = 0; round < 100 / units; ++round) three_parts(units), one_part(units);
+    }, cpu);
+    const perf::sampled_location* heavy = find(s.top_functions, "three_parts");
+    const perf::sampled_location* light = find(s.top_functions, "one_part");
+    if (heavy == nullptr || light == nullptr) continue;
+    add_run(a, s, static_cast<double>(heavy->samples) / static_cast<double>(heavy->samples + light->samples),
+            heavy->share_low, heavy->share_high, 0.75, cpu);
+  }
+  return a;
+}
+
+accuracy one_to_two_threads(perf::runtime::sample_source source) {
+  accuracy a;
+  for (int run = 0; run < 10; ++run) {
+    double cpu = 0;
+    const perf::sample_summary s = sampled_run(source, [] {
+      std::thread light(one_third_thread), heavy(two_thirds_thread);
+      light.join();
+      heavy.join();
+    }, cpu);
+    const perf::sampled_location* light = find(s.top_functions, "one_third_thread");
+    const perf::sampled_location* heavy = find(s.top_functions, "two_thirds_thread");
+    if (heavy == nullptr || light == nullptr) continue;
+    add_run(a, s, static_cast<double>(light->samples) / static_cast<double>(heavy->samples + light->samples),
+            light->share_low, light->share_high, 1.0 / 3, cpu);
+  }
+  return a;
+}
+
+void print_accuracy(const char* split, const char* source, const accuracy& a) {
+  if (a.shares.empty()) return;
+  const auto [low, high] = std::minmax_element(a.shares.begin(), a.shares.end());
+  std::printf("%-22s %-11s %6.3f-%5.3f %8d/%zu %9d/%zu %7.3f-%5.3f %10.2f\n", split, source, *low, *high,
+              a.within_three_points, a.shares.size(), a.interval_holds, a.shares.size(), a.least_count, a.most_count,
+              static_cast<double>(a.samples) / static_cast<double>(a.interrupts));
+}
+
 }  // namespace
 
 int main() {
@@ -97,18 +213,24 @@ int main() {
     return 1;
   }
   constexpr int rounds = 150;
-  slowdown ours_default, ours_kilohertz, gperftools_default, gperftools_kilohertz;
+  slowdown event_default, event_kilohertz, timer_default, timer_kilohertz, gperftools_default, gperftools_kilohertz;
   double fastest = 1e9;
   for (int round = 0; round < rounds; ++round) {
     stop_sampling();
     const double off = timed_loop();
     fastest = std::min(fastest, off);
-    resume_sampling(default_sample_hz);
-    ours_default.add(timed_loop(), off);
-    stop_sampling();
-    resume_sampling(1000);
-    ours_kilohertz.add(timed_loop(), off);
+    const std::pair<sample_source, slowdown*> runs[] = {{sample_source::perf_event, &event_default},
+                                                        {sample_source::perf_event, &event_kilohertz},
+                                                        {sample_source::timer, &timer_default},
+                                                        {sample_source::timer, &timer_kilohertz}};
+    for (const auto& [source, result] : runs) {
+      resume_sampling(result == &event_default || result == &timer_default ? default_sample_hz : 1000, source);
+      result->add(timed_loop(), off);
+      stop_sampling();
+    }
   }
+  resume_sampling(default_sample_hz, sample_source::perf_event);
+  const bool event_allowed = sampling_source() == sample_source::perf_event;
   stop_sampling();
 
   // gperftools reads its rate when its profiler starts.
@@ -128,12 +250,25 @@ int main() {
   const sample_cost cost = sample_cost_at_depth(64);
   std::printf("CPU-bound loop, %.1f ms unsampled; median of %d rounds\n", fastest * 1e3, rounds);
   std::printf("%-34s %10s %10s\n", "", "100 Hz", "1 kHz");
-  std::printf("%-34s %9.2f%% %9.2f%%\n", "perf-instrument sampler overhead", ours_default.percent(),
-              ours_kilohertz.percent());
+  if (event_allowed)
+    std::printf("%-34s %9.2f%% %9.2f%%\n", "sampler overhead, perf_event", event_default.percent(),
+                event_kilohertz.percent());
+  else
+    std::printf("sampler overhead, perf_event: refused here (the rows below are the timers')\n");
+  std::printf("%-34s %9.2f%% %9.2f%%\n", "sampler overhead, timer", timer_default.percent(), timer_kilohertz.percent());
   std::printf("%-34s %9.2f%% %9.2f%%\n", "gperftools profiler overhead", gperftools_default.percent(),
               gperftools_kilohertz.percent());
   std::printf("one sample at 64 frames: %.0f ns = %.0f ns signal delivery and return + %.0f ns handler work "
               "(a system call: %.0f ns)\n",
               cost.delivery_ns + cost.handler_ns, cost.delivery_ns, cost.handler_ns, cost.system_call_ns);
+
+  std::printf("\naccuracy at 1 kHz, 10 runs of ~0.4 s CPU each\n%-22s %-11s %12s %10s %11s %13s %10s\n", "split",
+              "source", "share read", "within 3pt", "interval ok", "samples/cpu", "per signal");
+  for (const sample_source source : {sample_source::perf_event, sample_source::timer}) {
+    if (source == sample_source::perf_event && !event_allowed) continue;
+    print_accuracy("3:1, rounds of 4 ms", source_name(source), three_to_one(source, 1));
+    print_accuracy("3:1, rounds of 20 ms", source_name(source), three_to_one(source, 5));
+    print_accuracy("1:2 across two threads", source_name(source), one_to_two_threads(source));
+  }
   return 0;
 }

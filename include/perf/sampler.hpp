@@ -23,6 +23,10 @@ struct sampled_location {
   unsigned line = 0;     // 0 for a function's entry, and without debug information
   uint64_t samples = 0;
   double share = 0;  // of the samples it is counted among, from 0 to 1
+  // The 95% interval of `share` (Wilson's, binomial on the interrupts behind the
+  // samples: a timer's signal that counts several periods is one observation).
+  double share_low = 0;
+  double share_high = 0;
 };
 
 struct sampled_thread {
@@ -42,7 +46,13 @@ struct sampled_measured_function {
 struct sample_summary {
   unsigned hz = 0;      // samples per second of each thread's time; 0: sampling is off
   std::string clock;    // "cpu" or "wall"
+  // What sent the signals: "perf_event" (a task-clock event per thread, driven by a
+  // high-resolution timer) or "timer" (POSIX timers; on the CPU clock the kernel
+  // checks them at its scheduler tick, so above that rate one signal counts several
+  // samples).
+  std::string source;
   uint64_t total = 0;   // samples taken, all threads
+  uint64_t interrupts = 0;  // signals that counted them: the independent observations
   uint64_t dropped = 0; // samples the runtime had no room for (more distinct stacks than it holds)
   // Why sampling stopped before the end, as a sentence; empty while it runs. (The
   // program installed its own handler on the sampler's signal.)

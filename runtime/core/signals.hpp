@@ -1,5 +1,5 @@
 // The runtime's signal handling, in one place for every component that needs it:
-// the crash dump's fatal signals and the sampler's timer signal.
+// the crash dump's fatal signals and the sampler's signal.
 //
 // The runtime stays in front of the program on the signals it handles: the program's
 // sigaction() and signal() on them are interposed (signal_interpose.cpp), so the
@@ -51,16 +51,16 @@ struct private_signal_user {
   void (*taken_over)() noexcept;
 };
 
-// Takes a signal the program does not handle for signals the runtime sends itself
-// (the sampler's timers) and returns it; 0 if none is free. `wanted` if it is not 0
-// and free; otherwise the first of SIGURG, SIGPROF, then the real-time signals from
+// Takes a signal the program does not handle for signals the runtime sends itself (the
+// sampler's events and timers) and returns it; 0 if none is free. `wanted` if it is not
+// 0 and free; otherwise the first of SIGURG, SIGPROF, then the real-time signals from
 // SIGRTMAX down whose disposition is SIG_DFL. SIGURG first: its default action is to
-// ignore, so one still in flight when the program calls exec() (timers go, queued
-// signals stay) is dropped instead of killing the new program, as a pending SIGPROF
-// or real-time signal would. Installed with SA_RESTART (interrupted read(), write(),
-// ... go on) and SA_ONSTACK. From then on the signal is never returned to the program
-// by sigwait(), sigwaitinfo(), sigtimedwait() or a signalfd (it is left out of their
-// sets), and `user` hears of the program blocking it or taking it over. Once per
+// ignore, so one still in flight when the program calls exec() (timers and events go,
+// queued signals stay) is dropped instead of killing the new program, as a pending
+// SIGPROF or real-time signal would. Installed with SA_RESTART (interrupted read(),
+// write(), ... go on) and SA_ONSTACK. From then on the signal is never returned to the
+// program by sigwait(), sigwaitinfo(), sigtimedwait() or a signalfd (it is left out of
+// their sets), and `user` hears of the program blocking it or taking it over. Once per
 // process, from a PERF_RUNTIME_ON_START function.
 int add_private_signal_handler(int wanted, const private_signal_user& user);
 

@@ -72,6 +72,42 @@ std::string shortened(const std::string& name, size_t width) {
   return name.substr(0, byte_of_column(head)) + "…" + name.substr(byte_of_column(display_width(name) - tail));
 }
 
+std::string elided_signature(const std::string& signature) {
+  // The parameter list: the parentheses that close at the end, qualifiers after them
+  // (" const", " &") left out. One preceded by a space ("f (PLT)") is not one.
+  const size_t close = signature.rfind(')');
+  if (close == std::string::npos || signature.find("operator") != std::string::npos ||
+      signature.find_first_of(":}", close) != std::string::npos)  // "f()::{lambda()#1}::_FUN": not a signature's end
+    return signature;
+  size_t open = close;
+  for (int depth = 0; open-- > 0;) {
+    if (signature[open] == ')') ++depth;
+    else if (signature[open] == '(' && depth-- == 0) break;
+  }
+  if (open == std::string::npos || open == 0 || signature[open - 1] == ' ') return signature;
+  // The name: what follows the return type's last space outside brackets, each
+  // template argument list outside brackets elided ("(anonymous namespace)" and a
+  // lambda's "{lambda(int)#1}" stay whole).
+  std::string name;
+  int angles = 0, brackets = 0;
+  for (size_t i = 0; i < open; ++i) {
+    const char c = signature[i];
+    if (angles > 0) {
+      angles += c == '<' ? 1 : c == '>' ? -1 : 0;
+    } else if (c == '<' && brackets == 0) {
+      angles = 1;
+      name += "<...>";
+    } else if (c == ' ' && brackets == 0) {
+      name.clear();
+    } else {
+      brackets += c == '(' || c == '{' || c == '[' ? 1 : c == ')' || c == '}' || c == ']' ? -1 : 0;
+      name += c;
+    }
+  }
+  if (angles != 0 || name.empty()) return signature;
+  return name + (close == open + 1 ? "()" : "(...)");
+}
+
 // `text` padded with spaces to `width` display columns, on the left or the right.
 std::string pad(const std::string& text, size_t width, bool right_align) {
   const size_t shown = display_width(text);

@@ -33,6 +33,14 @@ size_t display_width(const std::string& text);
 // `name` cut to `width` display columns, keeping both ends ("…" between).
 std::string shortened(const std::string& name, size_t width);
 
+// A demangled function signature as the samples section shows it: the qualified
+// name without its return type, each template argument list written `<...>` and the
+// parameters `(...)` (`()` when there are none): "void ns::f<int>(std::string const&)
+// const" is "ns::f<...>(...)". Anything else ("main", "libc.so.6+0x1f2e0", an
+// operator's name) comes back as it is. Two signatures may come out alike: the
+// caller shows those whole.
+std::string elided_signature(const std::string& signature);
+
 // `text` padded with spaces to `width` display columns, on the left or the right.
 std::string pad(const std::string& text, size_t width, bool right_align);
 

@@ -3,6 +3,7 @@
 #include "code_owner.hpp"
 #include "frame_walk.hpp"
 #include "function_name.hpp"
+#include "exported_symbols.hpp"
 #include "linker_stubs.hpp"
 
 #include <backtrace.h>
@@ -28,6 +29,7 @@ struct symbolizer {
   size_t modules_seen = 0;
   std::map<std::pair<uintptr_t, bool>, profile_location> known;  // (address, is a return address)
   std::map<std::string, std::vector<link_time_range>> linker_stubs;  // by module path, read when first needed
+  std::map<std::string, std::vector<exported_function>> exported;  // by module path, read when first needed
 };
 
 symbolizer& shared_symbolizer() {
@@ -52,6 +54,18 @@ bool in_linker_stub(symbolizer& symbols, const loaded_module& module, uintptr_t 
   for (const link_time_range& stub : found->second)
     if (pc - module.bias >= stub.start && pc - module.bias < stub.limit) return true;
   return false;
+}
+
+// " (after NAME)": the exported function laid out before `pc` in `module`, its name
+// demangled without its parameters; empty when none is.
+std::string exported_neighbour(symbolizer& symbols, const loaded_module& module, uintptr_t pc) {
+  auto found = symbols.exported.find(module.path);
+  if (found == symbols.exported.end())
+    found = symbols.exported.emplace(module.path, exported_functions(module.path)).first;
+  const exported_function* before = exported_function_before(found->second, pc - module.bias);
+  if (before == nullptr) return "";
+  const std::string name = function_name(before->name.c_str());
+  return " (after " + name.substr(0, name.find('(')) + ")";
 }
 
 struct lookup {
@@ -112,9 +126,11 @@ profile_location symbolize(symbolizer& symbols, const std::vector<loaded_module>
     source_frame frame;
     // A sample in a linker stub is in a call to a library: its caller gets it.
     const bool stub = module != nullptr && !return_address && in_linker_stub(symbols, *module, pc);
-    frame.function = module != nullptr ? fmt::format("{}+{:#x}{}", base_name(module->path), pc - module->bias,
-                                                     stub ? " (PLT)" : module->unloaded ? " (unloaded)" : "")
-                                       : fmt::format("{:#x}", pc);
+    frame.function = module == nullptr ? fmt::format("{:#x}", pc)
+                     : stub            ? fmt::format("{}+{:#x} (PLT)", base_name(module->path), pc - module->bias)
+                                       : fmt::format("{}+{:#x}{}{}", base_name(module->path), pc - module->bias,
+                                                     exported_neighbour(symbols, *module, pc),
+                                                     module->unloaded ? " (unloaded)" : "");
     frame.owner = stub ? code_owner::library : owner_of_unnamed(module_path, return_address);
     location.frames.push_back(std::move(frame));
   }

@@ -61,6 +61,8 @@ std::string signal_name(int signal) {
 
 const char* clock_name(sample_clock clock) { return clock == sample_clock::wall ? "wall" : "cpu"; }
 
+const char* source_name(sample_source source) { return source == sample_source::timer ? "timer" : "perf_event"; }
+
 sample_config parse_sample_config(const std::function<const char*(const char*)>& getenv_fn) {
   sample_config result;
   if (const char* hz = getenv_fn("PERF_SAMPLE_HZ"); hz != nullptr && *hz != '\0')
@@ -81,6 +83,14 @@ sample_config parse_sample_config(const std::function<const char*(const char*)>&
           "PERF_SAMPLE_SIGNAL='{}' is not one of SIGURG, SIGPROF, SIGVTALRM, SIGUSR1, SIGUSR2, SIGRTMIN+n, "
           "SIGRTMAX-n; using the first free of SIGURG, SIGPROF and the real-time signals",
           signal));
+  }
+  if (const char* source = getenv_fn("PERF_SAMPLE_SOURCE"); source != nullptr && *source != '\0') {
+    const std::string_view value = source;
+    if (value == "timer")
+      result.source = sample_source::timer;
+    else if (value != "perf_event")
+      result.warnings.push_back(
+          fmt::format("PERF_SAMPLE_SOURCE='{}' is neither perf_event nor timer; using perf_event", value));
   }
   if (const char* path = getenv_fn("PERF_PROFILE")) result.profile_path = path;
   return result;

@@ -5,6 +5,8 @@
 // thread's innermost measured function, and adds the stack to a lock-free table.
 #include <errno.h>
 #include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "core/signals.hpp"
 #include "perf/detail/thread_state.hpp"
@@ -22,23 +24,36 @@ bool taken_over = false;  // atomic: the program installed its own handler on ch
 PERF_DETAIL_TLS uintptr_t thread_stack_low;
 PERF_DETAIL_TLS uintptr_t thread_stack_high;
 PERF_DETAIL_TLS bool thread_paused;
+PERF_DETAIL_TLS uint32_t thread_id;  // 0: not known yet
 
 bool on_sample(int, siginfo_t* info, void* ucontext) noexcept {
-  // Only our timers' signals: one sent by kill() or raise(), or by a timer of the
-  // program's, is the program's.
-  if (info == nullptr || info->si_code != SI_TIMER || !is_sample_timer_value(info->si_value.sival_ptr)) return false;
+  // Only our sources' signals: a timer's (si_code SI_TIMER, with our tag in its
+  // value) or a perf_event descriptor's (POLL_IN). One sent by kill(), tgkill() or
+  // sigqueue() (si_code 0 or below), or by a timer of the program's, is the
+  // program's.
+  if (info == nullptr) return false;
+  const bool from_timer = info->si_code == SI_TIMER && is_sample_timer_value(info->si_value.sival_ptr);
+  if (!from_timer && info->si_code != POLL_IN) return false;
   if (thread_paused || __atomic_load_n(&taken_over, __ATOMIC_ACQUIRE)) return true;
   const int saved_errno = errno;
-  // The timers carry their thread's id; an overrun counts the samples the kernel
-  // merged while the signal waited (the thread not running).
-  record_sample(ucontext, sample_timer_thread(info->si_value.sival_ptr),
-                1 + static_cast<uint64_t>(info->si_overrun > 0 ? info->si_overrun : 0));
+  if (from_timer) {
+    // The timers carry their thread's id; an overrun counts the samples the kernel
+    // merged while the signal waited (the thread not running).
+    record_sample(ucontext, sample_timer_thread(info->si_value.sival_ptr),
+                  1 + static_cast<uint64_t>(info->si_overrun > 0 ? info->si_overrun : 0));
+  } else {
+    // An event's signal is one period: overflows while it is pending merge into it
+    // (a classic signal is queued once).
+    if (thread_id == 0) thread_id = static_cast<uint32_t>(syscall(SYS_gettid));
+    record_sample(ucontext, thread_id, 1);
+  }
   errno = saved_errno;
   return true;
 }
 
 // The program installed its own handler on the signal: no sample may reach it. The
-// timers go at once; a sample already queued meets on_sample, which drops it.
+// sources go at once (timers deleted, events closed); a sample already queued meets
+// on_sample, which drops it.
 void give_signal_to_program() noexcept {
   __atomic_store_n(&taken_over, true, __ATOMIC_RELEASE);
   disarm_all_threads();
@@ -73,6 +88,10 @@ bool sample_signal_taken_over() noexcept { return __atomic_load_n(&taken_over, _
 
 sampling_pause::sampling_pause() noexcept : was_paused_(thread_paused) { thread_paused = true; }
 sampling_pause::~sampling_pause() { thread_paused = was_paused_; }
+
+void set_thread_id(uint32_t tid) noexcept { thread_id = tid; }
+
+uint32_t known_thread_id() noexcept { return thread_id; }
 
 void set_thread_stack(const stack_bounds& bounds) noexcept {
   thread_stack_low = bounds.low;

@@ -50,7 +50,7 @@ void sample_table::add(uint32_t tid, uint32_t site, const uintptr_t* frames, uns
       if (!__atomic_compare_exchange_n(&s.hash, &seen, busy_hash, false, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
         if (seen != hash || !same_stack(s, index)) continue;
         __atomic_fetch_add(&s.count, weight, __ATOMIC_RELAXED);
-        __atomic_fetch_add(&counted_, weight, __ATOMIC_RELAXED);
+        count_interrupt(weight);
         return;
       }
       s.tid = tid;
@@ -60,13 +60,13 @@ void sample_table::add(uint32_t tid, uint32_t site, const uintptr_t* frames, uns
       for (unsigned i = 0; i < depth; ++i) held[i] = frames[i];
       __atomic_store_n(&s.count, weight, __ATOMIC_RELAXED);
       __atomic_store_n(&s.hash, hash, __ATOMIC_RELEASE);
-      __atomic_fetch_add(&counted_, weight, __ATOMIC_RELAXED);
+      count_interrupt(weight);
       return;
     }
     // A slot being filled by another thread is passed over, never waited for.
     if (seen == hash && same_stack(s, index)) {
       __atomic_fetch_add(&s.count, weight, __ATOMIC_RELAXED);
-      __atomic_fetch_add(&counted_, weight, __ATOMIC_RELAXED);
+      count_interrupt(weight);
       return;
     }
   }
@@ -78,6 +78,12 @@ void sample_table::clear() noexcept {
   madvise(slots_, bytes(), MADV_DONTNEED);
   __atomic_store_n(&dropped_, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&counted_, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&interrupts_, 0, __ATOMIC_RELAXED);
+}
+
+void sample_table::count_interrupt(uint64_t weight) noexcept {
+  __atomic_fetch_add(&counted_, weight, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&interrupts_, 1, __ATOMIC_RELAXED);
 }
 
 }  // namespace perf::runtime

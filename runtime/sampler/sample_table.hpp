@@ -46,6 +46,9 @@ class sample_table {
   // counts for_each() sees; while others add, the two may differ by the samples
   // being added.
   uint64_t counted() const noexcept { return __atomic_load_n(&counted_, __ATOMIC_RELAXED); }
+  // The calls of add() that counted() holds: the independent observations behind the
+  // counts (a timer's signal that counts its overrun is one interrupt of many samples).
+  uint64_t interrupts() const noexcept { return __atomic_load_n(&interrupts_, __ATOMIC_RELAXED); }
   unsigned depth() const noexcept { return depth_; }
 
   // Forgets every stack. Only while nobody adds (the child of fork, a test).
@@ -63,6 +66,7 @@ class sample_table {
 
   uintptr_t* frames_of(size_t index) const noexcept { return frames_ + index * depth_; }
   size_t bytes() const noexcept;
+  void count_interrupt(uint64_t weight) noexcept;
 
   unsigned slot_count_;
   unsigned depth_;
@@ -70,6 +74,7 @@ class sample_table {
   uintptr_t* frames_;
   uint64_t dropped_ = 0;  // atomic
   uint64_t counted_ = 0;  // atomic
+  uint64_t interrupts_ = 0;  // atomic
 };
 
 template <typename Visit>

@@ -72,15 +72,15 @@ std::string start_sampling(const sample_config& config) {
   started_hz = config.hz;
   // The hook first, then the walk: a thread started meanwhile is seen by one or both.
   install_thread_start_hook();
-  configure_timers(signal, config.clock);
-  resume_sampling(config.hz);
+  configure_sources(signal, config.clock);
+  resume_sampling(config.hz, config.source);
   return {};
 }
 
 void stop_sampling() noexcept { disarm_all_threads(); }
 
-void resume_sampling(unsigned hz) noexcept {
-  arm_new_threads(hz);
+void resume_sampling(unsigned hz, sample_source source) noexcept {
+  arm_new_threads(hz, source);
   arm_calling_thread();
   arm_existing_threads();
 }

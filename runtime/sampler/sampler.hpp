@@ -17,24 +17,28 @@ namespace perf::runtime {
 const sample_config& current_sample_config();
 
 // Starts sampling every thread at `config.hz` of its CPU (or wall) time: installs
-// the handler, hooks thread creation, then arms a timer for every thread that
+// the handler, hooks thread creation, then arms a source for every thread that
 // exists. Returns an empty string, or why sampling stays off. Call once, before
 // the threads it should see exit; not async-signal-safe.
 std::string start_sampling(const sample_config& config);
 
-// Disarms every timer and stops arming new threads; the samples stay. Idempotent.
+// Disarms every source and stops arming new threads; the samples stay. Idempotent.
 void stop_sampling() noexcept;
 
-// Samples every thread again, at `hz` from now on (the benchmarks compare rates in
-// one run; the profile's period stays the one sampling started at). Only after
-// start_sampling succeeded.
-void resume_sampling(unsigned hz) noexcept;
+// Samples every thread again, at `hz` from now on, with `source` where the kernel
+// allows it (the benchmarks compare rates and sources in one run; the profile's
+// period stays the one sampling started at). Only after start_sampling succeeded.
+void resume_sampling(unsigned hz, sample_source source) noexcept;
 
 // The samples taken so far; null when sampling never started.
 sample_table* sampled_stacks() noexcept;
 
 // The rate sampling was started at; 0 when it never was.
 unsigned sampling_hz() noexcept;
+
+// What sends the threads armed now their signal: perf_event where the kernel allowed
+// it, else timer (a thread refused its event gets a timer on its own).
+sample_source sampling_source() noexcept;
 
 // The signal the sampler took (sample_signal.cpp); 0 before it starts.
 int sample_signal() noexcept;
@@ -82,15 +86,25 @@ inline uint32_t sample_timer_thread(const void* value) noexcept {
 }
 
 // The calling thread is about to block the sample signal (true), or has unblocked it
-// (false): its sampling pauses, so that no sample is ever left pending on a thread
-// that blocks the signal (where sigwait() would meet it), and resumes. Idempotent;
-// async-signal-safe (it gives up, leaving the thread as it was, when the timers'
-// lock stays taken: by a handler's own thread in arm or disarm).
+// (false): its source stops (the timer is set to zero, the event disabled), so that
+// no sample is ever left pending on a thread that blocks the signal (where sigwait()
+// would meet it), and restarts. Idempotent; async-signal-safe (it gives up, leaving
+// the thread as it was, when the sources' lock stays taken: by a handler's own
+// thread in arm or disarm).
 void calling_thread_blocks_sample_signal(bool blocked) noexcept;
 
 // The calling thread's stack, for the handler's fault-safe walk. Set when the
 // thread is armed by the thread start hook or by start_sampling.
 void set_thread_stack(const stack_bounds& bounds) noexcept;
+
+// The calling thread's id, for the handler to file a perf_event sample under (a
+// timer's signal carries it). Set when the thread arms itself, and in the child of
+// fork; a thread armed from another (found in /proc) has the handler ask the kernel
+// once.
+void set_thread_id(uint32_t tid) noexcept;
+// The calling thread's id as set_thread_id (or the handler) left it; 0 while unknown.
+// Async-signal-safe.
+uint32_t known_thread_id() noexcept;
 
 // Finds the real pthread_create behind the runtime's (thread_start_hook.cpp) before
 // the first thread is started through the hook.
@@ -99,21 +113,23 @@ void install_thread_start_hook();
 // Whether new threads are to be armed (the thread start hook asks).
 bool sampling_new_threads() noexcept;
 
-// Arms a timer for the calling thread and disarms it when the thread exits.
+// Arms a source for the calling thread and disarms it when the thread exits.
 void arm_calling_thread() noexcept;
 
-// Arms timers for the threads listed in /proc/self/task that have none yet.
+// Arms sources for the threads listed in /proc/self/task that have none yet.
 void arm_existing_threads() noexcept;
 
-// The signal and clock of every timer (thread_timers.cpp); once, before arming.
-void configure_timers(int signal, sample_clock clock) noexcept;
-// From now on, threads armed get a timer of `hz` (the hook and arm_* arm them).
-void arm_new_threads(unsigned hz) noexcept;
-// Disarms every timer, and stops arming threads until arm_new_threads.
+// The signal and clock of every source (thread_timers.cpp); once, before arming.
+void configure_sources(int signal, sample_clock clock) noexcept;
+// From now on, threads armed get a source of `hz`: `wanted` where the kernel allows
+// it (choose_sample_source), else a timer. The hook and arm_* arm them.
+void arm_new_threads(unsigned hz, sample_source wanted) noexcept;
+// Disarms every source, and stops arming threads until arm_new_threads.
 void disarm_all_threads() noexcept;
 
 // What the handler does once it knows the sample is ours: walks the stack of
-// `ucontext` and counts it `weight` times for thread `tid`. Async-signal-safe.
+// `ucontext` and counts it `weight` times (one interrupt) for thread `tid`.
+// Async-signal-safe.
 void record_sample(const void* ucontext, uint32_t tid, uint64_t weight) noexcept;
 
 }  // namespace perf::runtime

@@ -1,5 +1,6 @@
 // The public side of the sampler: the summary the report shows, and write_profile.
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <tuple>
 
@@ -19,12 +20,29 @@ namespace {
 
 using location_key = std::tuple<std::string, std::string, unsigned>;  // function, file, line
 
-// The `top` largest counts of `counts`, with their share of `total`.
-std::vector<sampled_location> top_of(const std::map<location_key, uint64_t>& counts, uint64_t total, unsigned top) {
+// Wilson's 95% interval of a proportion `share` observed in `observations`
+// independent trials: right near 0 and 1 and for few trials, where the normal
+// approximation's is not.
+void set_interval(sampled_location& location, double observations) {
+  if (observations <= 0) return;
+  constexpr double z = 1.959964;
+  const double p = location.share, n = observations, z2 = z * z;
+  const double center = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const double half = z / (1 + z2 / n) * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n));
+  location.share_low = std::max(0.0, center - half);
+  location.share_high = std::min(1.0, center + half);
+}
+
+// The `top` largest counts of `counts`, with their share of `total` and its
+// interval: `total` samples came from `interrupts` independent signals.
+std::vector<sampled_location> top_of(const std::map<location_key, uint64_t>& counts, uint64_t total,
+                                     double interrupts, unsigned top) {
   std::vector<sampled_location> out;
-  for (const auto& [key, samples] : counts)
+  for (const auto& [key, samples] : counts) {
     out.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), samples,
                    total != 0 ? static_cast<double>(samples) / static_cast<double>(total) : 0.0});
+    set_interval(out.back(), interrupts);
+  }
   std::stable_sort(out.begin(), out.end(), [](const sampled_location& a, const sampled_location& b) {
     return a.samples > b.samples;
   });
@@ -42,15 +60,25 @@ runtime::profile current_profile() {
   return collect_profile(*table, runtime::sampling_hz(), runtime::current_sample_config().clock);
 }
 
+// The interrupts behind `samples` of `total`, assuming one interrupt counts as many
+// samples in every part of the profile.
+double interrupts_behind(uint64_t samples, uint64_t total, uint64_t interrupts) {
+  if (total == 0) return 0;
+  return static_cast<double>(std::min(interrupts, total)) * static_cast<double>(samples) / static_cast<double>(total);
+}
+
 }  // namespace
 
 sample_summary take_sample_summary(unsigned top) {
   sample_summary summary;
   if (runtime::sampled_stacks() == nullptr) return summary;
+  const uint64_t interrupts = runtime::sampled_stacks()->interrupts();  // before the profile: not more than it holds
   const runtime::profile p = current_profile();
   summary.hz = p.hz;
   summary.clock = runtime::clock_name(p.clock);
+  summary.source = runtime::source_name(runtime::sampling_source());
   summary.total = p.total;
+  summary.interrupts = std::min(interrupts, p.total);
   summary.dropped = p.dropped;
   summary.stopped = runtime::why_sampling_stopped();
   std::map<location_key, uint64_t> functions, lines;
@@ -65,10 +93,13 @@ sample_summary take_sample_summary(unsigned top) {
     if (taken_in_runtime(p, stack)) summary.probe_samples += stack.count;
     if (stack.site != 0) site_samples[stack.site] += stack.count;
   }
-  summary.top_functions = top_of(functions, p.total, top);
-  summary.top_lines = top_of(lines, p.total, top);
+  const double all_interrupts = static_cast<double>(summary.interrupts);
+  summary.top_functions = top_of(functions, p.total, all_interrupts, top);
+  summary.top_lines = top_of(lines, p.total, all_interrupts, top);
   for (const auto& [tid, samples] : thread_samples)
-    summary.threads.push_back({tid, samples, top_of(thread_functions[tid], samples, top)});
+    summary.threads.push_back({tid, samples,
+                               top_of(thread_functions[tid], samples,
+                                      interrupts_behind(samples, p.total, summary.interrupts), top)});
   std::stable_sort(summary.threads.begin(), summary.threads.end(),
                    [](const sampled_thread& a, const sampled_thread& b) { return a.samples > b.samples; });
   std::map<std::string, uint64_t> measured;
@@ -77,6 +108,10 @@ sample_summary take_sample_summary(unsigned top) {
   for (const auto& [name, samples] : measured)
     summary.measured.push_back(
         {name, samples, p.total != 0 ? static_cast<double>(samples) / static_cast<double>(p.total) : 0.0});
+  std::stable_sort(summary.measured.begin(), summary.measured.end(),
+                   [](const sampled_measured_function& a, const sampled_measured_function& b) {
+                     return a.samples > b.samples;
+                   });
   return summary;
 }
 
@@ -107,7 +142,9 @@ sample_summary sample_counts() {
   if (table == nullptr) return counts;
   counts.hz = sampling_hz();
   counts.clock = clock_name(current_sample_config().clock);
+  counts.source = source_name(sampling_source());
   counts.total = table->counted();
+  counts.interrupts = table->interrupts();
   counts.dropped = table->dropped();
   counts.stopped = why_sampling_stopped();
   return counts;

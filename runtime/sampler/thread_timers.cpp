@@ -1,14 +1,13 @@
-// One timer per thread, each sending the sample signal to its own thread
-// (SIGEV_THREAD_ID) after every period of that thread's CPU time (or of wall time).
-// Threads the start hook saw disarm their timer when they exit; threads found in
-// /proc/self/task are checked for having exited whenever a new thread is armed. A
-// thread's timer is stopped while the thread blocks the signal.
+// One sampling source per thread (sample_source.hpp), each sending the sample
+// signal to its own thread after every period of that thread's CPU time (or of wall
+// time). Threads the start hook saw disarm their source when they exit; threads
+// found in /proc/self/task are checked for having exited whenever a new thread is
+// armed. A thread's source is stopped while the thread blocks the signal.
 #include <dirent.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -17,7 +16,7 @@
 #include <vector>
 
 #include "core/signals.hpp"
-#include "perf/detail/compiler.hpp"
+#include "sample_source.hpp"
 #include "sampler.hpp"
 
 namespace perf::runtime {
@@ -25,15 +24,9 @@ namespace {
 
 struct armed_thread {
   pid_t tid;
-  timer_t timer;
+  armed_source source;
   bool found_in_proc;  // no exit hook: disarmed once the thread is gone
-  bool paused;         // the thread blocks the signal: the timer is stopped
-};
-
-struct timer_settings {
-  int signal = 0;
-  sample_clock clock = sample_clock::cpu;
-  long period_ns = 0;
+  bool paused;         // the thread blocks the signal: the source is stopped
 };
 
 std::mutex& armed_mutex() {
@@ -44,24 +37,18 @@ std::vector<armed_thread>& armed() {  // guarded by armed_mutex()
   static auto* const threads = new std::vector<armed_thread>;
   return *threads;
 }
-timer_settings settings;  // written before the first thread is armed
-bool arming = false;      // atomic: new threads get timers
+source_settings settings;                          // written before the first thread is armed
+sample_source preferred = sample_source::timer;  // chosen when the rate is set
+bool arming = false;                             // atomic: new threads get a source
 pthread_key_t exit_key;
-
-PERF_DETAIL_TLS pid_t known_tid;  // the calling thread's id once it armed itself; 0 before
 
 pid_t current_tid() noexcept { return static_cast<pid_t>(syscall(SYS_gettid)); }
 
 // The calling thread's id, without a system call once the thread armed itself (a
-// pthread_sigmask call that pauses sampling pays two timer_settime calls already).
-pid_t calling_tid() noexcept { return known_tid != 0 ? known_tid : current_tid(); }
-
-// The CPU-time clock of thread `tid` of this process (MAKE_THREAD_CPUCLOCK in the
-// kernel): unlike pthread_getcpuclockid, it needs no pthread_t, so threads found in
-// /proc have one too.
-clockid_t thread_cpu_clock(pid_t tid) noexcept {
-  constexpr clockid_t per_thread_scheduler_clock = 6;
-  return static_cast<clockid_t>((~static_cast<unsigned>(tid) << 3) | per_thread_scheduler_clock);
+// pthread_sigmask call that pauses sampling pays for stopping its source already).
+pid_t calling_tid() noexcept {
+  const uint32_t known = known_thread_id();
+  return known != 0 ? static_cast<pid_t>(known) : current_tid();
 }
 
 bool is_armed(pid_t tid) {
@@ -70,46 +57,29 @@ bool is_armed(pid_t tid) {
   return false;
 }
 
-// Starts `timer` (paused: stops it); false if it could not.
-bool set_timer(timer_t timer, bool paused) noexcept {
-  itimerspec period{};
-  if (!paused) {
-    period.it_interval.tv_sec = settings.period_ns / 1000000000L;
-    period.it_interval.tv_nsec = settings.period_ns % 1000000000L;
-    period.it_value = period.it_interval;
-  }
-  return timer_settime(timer, 0, &period, nullptr) == 0;
-}
-
 // Under armed_mutex(). `paused`: the thread blocks the signal.
 void arm_locked(pid_t tid, bool found_in_proc, bool paused) noexcept {
   if (!__atomic_load_n(&arming, __ATOMIC_ACQUIRE) || is_armed(tid)) return;
-  sigevent event{};
-  event.sigev_notify = SIGEV_THREAD_ID;
-  event.sigev_signo = settings.signal;
-  event.sigev_value.sival_ptr = sample_timer_value(tid);
-  event._sigev_un._tid = tid;
-  timer_t timer;
-  const clockid_t clock = settings.clock == sample_clock::cpu ? thread_cpu_clock(tid) : CLOCK_MONOTONIC;
-  if (timer_create(clock, &event, &timer) != 0) return;  // the thread exited meanwhile, or out of timers
-  if (!set_timer(timer, paused)) {
-    timer_delete(timer);
+  armed_source source;
+  // A thread whose event the kernel refuses (out of file descriptors) gets a timer;
+  // neither: the thread exited meanwhile, or out of timers too.
+  if (!arm_source(preferred, tid, settings, paused, &source) &&
+      !arm_source(sample_source::timer, tid, settings, paused, &source))
     return;
-  }
   try {
-    armed().push_back({tid, timer, found_in_proc, paused});
+    armed().push_back({tid, source, found_in_proc, paused});
   } catch (...) {
-    timer_delete(timer);
+    release_source(source);
   }
 }
 
 void disarm_locked(size_t index) noexcept {
-  timer_delete(armed()[index].timer);
+  release_source(armed()[index].source);
   armed()[index] = armed().back();
   armed().pop_back();
 }
 
-// Threads found in /proc that have exited since: their timers go.
+// Threads found in /proc that have exited since: their sources go.
 void forget_exited_locked() noexcept {
   const pid_t pid = getpid();
   for (size_t i = armed().size(); i-- > 0;)
@@ -124,40 +94,52 @@ void disarm_exiting_thread(void*) noexcept {
     if (armed()[i].tid == tid) return disarm_locked(i);
 }
 
-// fork(): timers are not inherited. The child starts sampling afresh, with only the
-// forking thread (which keeps its stack bounds), and its own samples only.
+// fork(): timers are not inherited; the events' descriptors are, still sending the
+// parent's threads their signals, and are released. The child starts sampling
+// afresh, with only the forking thread (which keeps its stack bounds), and its own
+// samples only.
 void lock_before_fork() noexcept { armed_mutex().lock(); }
 void unlock_in_parent() noexcept { armed_mutex().unlock(); }
 void restart_in_child() noexcept {
+  for (const armed_thread& thread : armed())
+    if (thread.source.kind == sample_source::perf_event) release_source(thread.source);
   armed().clear();
   if (sample_table* table = sampled_stacks()) table->clear();
-  known_tid = current_tid();
-  arm_locked(known_tid, false, private_signal_blocked());
+  const pid_t tid = current_tid();
+  set_thread_id(static_cast<uint32_t>(tid));
+  arm_locked(tid, false, private_signal_blocked());
   armed_mutex().unlock();
 }
 
 }  // namespace
 
-void configure_timers(int signal, sample_clock clock) noexcept {
+void configure_sources(int signal, sample_clock clock) noexcept {
   settings.signal = signal;
   settings.clock = clock;
   pthread_key_create(&exit_key, disarm_exiting_thread);
   pthread_atfork(lock_before_fork, unlock_in_parent, restart_in_child);
 }
 
-void arm_new_threads(unsigned hz) noexcept {
+void arm_new_threads(unsigned hz, sample_source wanted) noexcept {
   {
     std::lock_guard<std::mutex> lock(armed_mutex());
     settings.period_ns = 1000000000L / static_cast<long>(hz);
+    preferred = choose_sample_source(wanted, settings);
   }
   __atomic_store_n(&arming, true, __ATOMIC_RELEASE);
 }
 
 bool sampling_new_threads() noexcept { return __atomic_load_n(&arming, __ATOMIC_ACQUIRE); }
 
+sample_source sampling_source() noexcept {
+  std::lock_guard<std::mutex> lock(armed_mutex());
+  return preferred;
+}
+
 void arm_calling_thread() noexcept {
   set_thread_stack(current_stack_bounds());
-  const pid_t tid = known_tid = current_tid();
+  const pid_t tid = current_tid();
+  set_thread_id(static_cast<uint32_t>(tid));
   {
     std::lock_guard<std::mutex> lock(armed_mutex());
     forget_exited_locked();
@@ -185,7 +167,7 @@ void calling_thread_blocks_sample_signal(bool blocked) noexcept {
     if (++attempts == 100) return;
   const pid_t tid = calling_tid();
   for (armed_thread& t : armed())
-    if (t.tid == tid && t.paused != blocked && set_timer(t.timer, blocked)) t.paused = blocked;
+    if (t.tid == tid && t.paused != blocked && pause_source(t.source, blocked, settings)) t.paused = blocked;
   armed_mutex().unlock();
 }
 

@@ -1,6 +1,7 @@
 // The runtime's signals never reach the program: a daemon waiting on every signal
-// gets its SIGTERM and never the sampler's signal; a program's own handler on that
-// signal stops sampling instead of being called by it; a crash reporter installed
+// gets its SIGTERM and never the sampler's signal, from either source (timers or
+// perf_event); a program's own handler on that signal stops sampling instead of
+// being called by it; a crash reporter installed
 // later runs behind perf's crash record, as it was installed.
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -27,44 +28,98 @@ probe_result run_signal_probe(const std::string& environment, const std::string&
   return run_probe_program("timeout 300 " + launcher + PERF_SIGNAL_PROBE, "PERF_REPORT=off " + environment, args);
 }
 
-// The daemon's wait, sampled at 1 kHz of `clock`: SIGTERM comes, the sampler's
-// signal never does.
-void expect_sigterm_only(const std::string& clock, const std::string& how) {
-  const probe_result run = run_signal_probe("PERF_SAMPLE_HZ=1000 PERF_SAMPLE_CLOCK=" + clock, "wait " + how);
+// What sent the sampler's signals in `run`: "perf_event" or "timer" (the probe's
+// "source" line).
+std::string source_of(const probe_result& run) {
+  const size_t at = run.output.find("source ");
+  if (at == std::string::npos) return "";
+  return run.output.substr(at + 7, run.output.find('\n', at) - at - 7);
+}
+
+// The output of a run on the perf_event source; skips the test where the kernel
+// refuses the event (seccomp, perf_event_paranoid 3) and the timers sampled.
+#define PERF_SKIP_UNLESS_EVENT_SOURCE(run) \
+  if (source_of(run) == "timer") GTEST_SKIP() << "perf_event_open is refused here: the timers sampled"
+
+// The daemon's wait, sampled at 1 kHz with `settings`: SIGTERM comes, the sampler's
+// signal never does. Returns the run.
+probe_result expect_sigterm_only(const std::string& settings, const std::string& how) {
+  const probe_result run = run_signal_probe("PERF_SAMPLE_HZ=1000 " + settings, "wait " + how);
   EXPECT_EQ(run.status, 0) << run.output;
   EXPECT_NE(run.output.find("sigterm after"), std::string::npos) << run.output;
   EXPECT_EQ(run.output.find("returned"), std::string::npos) << run.output;
+  return run;
 }
 
 TEST(SignalInterposition, SigwaitOnEverySignalGetsSigtermAndNeverTheSamplersSignalCpuClock) {
-  expect_sigterm_only("cpu", "sigwait");
+  EXPECT_EQ(source_of(expect_sigterm_only("PERF_SAMPLE_CLOCK=cpu PERF_SAMPLE_SOURCE=timer", "sigwait")), "timer");
 }
 TEST(SignalInterposition, SigwaitOnEverySignalGetsSigtermAndNeverTheSamplersSignalWallClock) {
-  expect_sigterm_only("wall", "sigwait");
+  EXPECT_EQ(source_of(expect_sigterm_only("PERF_SAMPLE_CLOCK=wall", "sigwait")), "timer");
+}
+// The default source: a task-clock event per thread, disabled while its thread
+// blocks the signal.
+TEST(SignalInterposition, SigwaitOnEverySignalGetsSigtermAndNeverTheSamplersSignalEventSource) {
+  const probe_result run = expect_sigterm_only("PERF_SAMPLE_CLOCK=cpu", "sigwait");
+  PERF_SKIP_UNLESS_EVENT_SOURCE(run);
+  EXPECT_EQ(source_of(run), "perf_event") << run.output;
 }
 TEST(SignalInterposition, SigwaitinfoGetsSigtermAndNeverTheSamplersSignal) {
-  expect_sigterm_only("cpu", "sigwaitinfo");
-  expect_sigterm_only("wall", "sigwaitinfo");
+  expect_sigterm_only("PERF_SAMPLE_CLOCK=cpu", "sigwaitinfo");
+  expect_sigterm_only("PERF_SAMPLE_CLOCK=wall", "sigwaitinfo");
 }
 TEST(SignalInterposition, SigtimedwaitGetsSigtermAndNeverTheSamplersSignal) {
-  expect_sigterm_only("cpu", "sigtimedwait");
-  expect_sigterm_only("wall", "sigtimedwait");
+  expect_sigterm_only("PERF_SAMPLE_CLOCK=cpu", "sigtimedwait");
+  expect_sigterm_only("PERF_SAMPLE_CLOCK=wall", "sigtimedwait");
 }
 TEST(SignalInterposition, SignalfdReadsSigtermAndNeverTheSamplersSignal) {
-  expect_sigterm_only("cpu", "signalfd");
-  expect_sigterm_only("wall", "signalfd");
+  expect_sigterm_only("PERF_SAMPLE_CLOCK=cpu", "signalfd");
+  expect_sigterm_only("PERF_SAMPLE_CLOCK=wall", "signalfd");
 }
 
-TEST(SignalInterposition, AProgramsOwnHandlerOnTheSamplersSignalStopsSamplingAndIsNeverCalledByASample) {
-  const probe_result run = run_signal_probe("PERF_SAMPLE_HZ=1000", "own-handler");
+// A program's own handler on SIGURG, the sampler's signal, with `settings`: called
+// once, by the program's own raise(), never by a sample; sampling stops and the
+// report says why. Returns the run.
+probe_result expect_own_handler_stops_sampling(const std::string& settings) {
+  const probe_result run = run_signal_probe("PERF_SAMPLE_HZ=1000 " + settings, "own-handler");
   EXPECT_EQ(run.status, 0) << run.output;
   EXPECT_NE(run.output.find("previous default\n"), std::string::npos) << run.output;
-  // Called once, by the program's own raise(); never by a sample.
   EXPECT_NE(run.output.find("handler 1 0\n"), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("stopped the program installed its own handler for SIGURG, the sampler's signal "
                             "(PERF_SAMPLE_SIGNAL chooses another)\n"),
             std::string::npos)
       << run.output;
+  return run;
+}
+
+TEST(SignalInterposition, AProgramsOwnHandlerOnTheSamplersSignalStopsSamplingAndIsNeverCalledByASample) {
+  EXPECT_EQ(source_of(expect_own_handler_stops_sampling("PERF_SAMPLE_SOURCE=timer")), "timer");
+}
+// The events are closed at once: none of their signals reaches the program's handler.
+TEST(SignalInterposition, AProgramsOwnHandlerStopsTheEventSourceAndIsNeverCalledByASample) {
+  const probe_result run = expect_own_handler_stops_sampling("");
+  PERF_SKIP_UNLESS_EVENT_SOURCE(run);
+  EXPECT_EQ(source_of(run), "perf_event") << run.output;
+}
+
+// A thread that blocks the sampler's signal, or starts with it blocked, has its
+// source stopped: no signal of the sampler's waits on it; unblocked, it is sampled
+// again. `source` is what PERF_SAMPLE_SOURCE asks for.
+probe_result expect_nothing_pending_while_blocked(const std::string& source) {
+  const probe_result run = run_signal_probe("PERF_SAMPLE_HZ=1000 PERF_SAMPLE_SOURCE=" + source, "blocked");
+  EXPECT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("pending main no\npending thread no\nsamples after unblocking yes\n"), std::string::npos)
+      << run.output;
+  return run;
+}
+
+TEST(SignalInterposition, AThreadBlockingTheSamplersSignalHasNoTimerSignalPending) {
+  EXPECT_EQ(source_of(expect_nothing_pending_while_blocked("timer")), "timer");
+}
+TEST(SignalInterposition, AThreadBlockingTheSamplersSignalHasNoEventSignalPending) {
+  const probe_result run = expect_nothing_pending_while_blocked("perf_event");
+  PERF_SKIP_UNLESS_EVENT_SOURCE(run);
+  EXPECT_EQ(source_of(run), "perf_event") << run.output;
 }
 
 TEST(SignalInterposition, TheSampleSignalVariableChoosesTheSignal) {
@@ -72,6 +127,9 @@ TEST(SignalInterposition, TheSampleSignalVariableChoosesTheSignal) {
   EXPECT_EQ(run.status, 0) << run.output;
   EXPECT_NE(run.output.find("handler 1 0\n"), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("stopped \n"), std::string::npos) << run.output;
+  // A real-time signal is sent by the timers only: an event's would queue, one per
+  // period, while a thread blocks it.
+  EXPECT_EQ(source_of(run), "timer") << run.output;
 }
 
 TEST(SignalInterposition, ABadSampleSignalIsNamedAndTheDefaultUsed) {

@@ -6,10 +6,18 @@
 //       sends the process SIGTERM, and itself burns CPU before waiting on the full set
 //       with the chosen call. Prints "returned <signal>" for every signal the call
 //       gives it until SIGTERM, then "sigterm after <ms> ms"; SIGALRM (3 s) ends it.
+//       Then "source <perf_event|timer>", what sent the sampler's signals.
 //   signal_probe own-handler
 //       Burns CPU, then installs a handler on SIGURG (the sampler's signal), burns CPU
 //       again and raises SIGURG once. Prints "previous default|other", "handler
-//       <calls> <calls with si_code SI_TIMER>" and "stopped <why>" (the sampler's).
+//       <calls> <calls with a sampling source's si_code: SI_TIMER or POLL_IN>",
+//       "stopped <why>" (the sampler's) and "source <perf_event|timer>".
+//   signal_probe blocked
+//       main blocks every signal, starts a thread (armed with the signal blocked), and
+//       both burn 0.2 s of CPU: prints "pending main|thread yes|no", whether the
+//       sampler's signal (SIGURG) waits on the thread, then unblocks the signal on
+//       main, burns 0.2 s more and prints "samples after unblocking yes|no", and
+//       "source <perf_event|timer>".
 //   signal_probe crash abort|segv
 //       A crash reporter's handler (glog's InstallFailureSignalHandler shape), installed
 //       after start-up on SIGABRT and SIGSEGV: prints "program handler <signal>",
@@ -69,6 +77,9 @@ double monotonic_ms() {
   return 1e3 * static_cast<double>(now.tv_sec) + 1e-6 * static_cast<double>(now.tv_nsec);
 }
 
+// What sent the sampler's signals, as the report says it.
+void print_source() { std::fprintf(stderr, "source %s\n", perf::take_sample_summary(1).source.c_str()); }
+
 std::atomic<double> sigterm_sent_ms{0};
 
 // The next signal of `all` by `how`; -1 on an error other than EINTR.
@@ -113,6 +124,7 @@ int daemon_wait(const std::string& how) {
     if (signal > 0) std::fprintf(stderr, "returned %d\n", signal);
   }
   sender.join();
+  print_source();
   return status;
 }
 
@@ -129,12 +141,42 @@ int burn() {
   return 0;
 }
 
+// Whether SIGURG, the sampler's signal, waits on the calling thread.
+const char* urgent_pending() {
+  sigset_t pending;
+  sigpending(&pending);
+  return sigismember(&pending, SIGURG) == 1 ? "yes" : "no";
+}
+
+int blocked() {
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, nullptr);
+  std::string thread_pending;
+  std::thread worker([&] {  // created with every signal blocked
+    burn_cpu(0.2);
+    thread_pending = urgent_pending();
+  });
+  burn_cpu(0.2);
+  worker.join();
+  std::fprintf(stderr, "pending main %s\npending thread %s\n", urgent_pending(), thread_pending.c_str());
+  sigset_t urgent;
+  sigemptyset(&urgent);
+  sigaddset(&urgent, SIGURG);
+  const uint64_t before = perf::take_sample_summary(1).total;
+  pthread_sigmask(SIG_UNBLOCK, &urgent, nullptr);
+  burn_cpu(0.2);
+  std::fprintf(stderr, "samples after unblocking %s\n", perf::take_sample_summary(1).total > before ? "yes" : "no");
+  print_source();
+  return 0;
+}
+
 std::atomic<int> handler_calls{0};
-std::atomic<int> handler_calls_by_timer{0};
+std::atomic<int> handler_calls_by_sampler{0};
 
 void on_urgent(int, siginfo_t* info, void*) {
   ++handler_calls;
-  if (info->si_code == SI_TIMER) ++handler_calls_by_timer;
+  if (info->si_code == SI_TIMER || info->si_code == POLL_IN) ++handler_calls_by_sampler;
 }
 
 int own_handler() {
@@ -148,8 +190,9 @@ int own_handler() {
                (previous.sa_flags & SA_SIGINFO) == 0 && previous.sa_handler == SIG_DFL ? "default" : "other");
   burn_cpu(0.3);
   raise(SIGURG);
-  std::fprintf(stderr, "handler %d %d\n", handler_calls.load(), handler_calls_by_timer.load());
+  std::fprintf(stderr, "handler %d %d\n", handler_calls.load(), handler_calls_by_sampler.load());
   std::fprintf(stderr, "stopped %s\n", perf::take_sample_summary(1).stopped.c_str());
+  print_source();
   return 0;
 }
 
@@ -229,12 +272,13 @@ int main(int argc, char** argv) {
   const std::string scenario = argc > 1 ? argv[1] : "", option = argc > 2 ? argv[2] : "";
   if (scenario == "wait") return daemon_wait(option);
   if (scenario == "own-handler") return own_handler();
+  if (scenario == "blocked") return blocked();
   if (scenario == "burn") return burn();
   if (scenario == "raw-handler") return raw_handler();
   if (scenario == "recover") return recover();
   if (scenario == "crash") return crash(false, option);
   if (scenario == "crash-resethand") return crash(true, option);
-  std::fprintf(stderr, "usage: %s wait sigwait|sigwaitinfo|sigtimedwait|signalfd | own-handler | burn | raw-handler | recover | "
+  std::fprintf(stderr, "usage: %s wait sigwait|sigwaitinfo|sigtimedwait|signalfd | own-handler | blocked | burn | raw-handler | recover | "
                        "crash abort|segv | crash-resethand segv\n", argv[0]);
   return 2;
 }

@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <sstream>
+
+#include "report/text_format.hpp"
+
 namespace perf::runtime {
 namespace {
 
@@ -11,10 +15,13 @@ snapshot two_functions() {
   sample_summary& s = snap.samples;
   s.hz = 100;
   s.clock = "cpu";
+  s.source = "perf_event";
   s.total = 400;
+  s.interrupts = 400;
   s.dropped = 2;
   s.probe_samples = 30;
-  s.top_functions = {{"parse(std::string_view)", "src/parse.cpp", 0, 300, 0.75}, {"main", "src/main.cpp", 0, 100, 0.25}};
+  s.top_functions = {{"parse(std::string_view)", "src/parse.cpp", 0, 300, 0.75, 0.7055, 0.7900},
+                     {"main", "src/main.cpp", 0, 100, 0.25, 0.2100, 0.2945}};
   s.top_lines = {{"parse(std::string_view)", "src/parse.cpp", 12, 280, 0.7}, {"main", "", 0, 100, 0.25}};
   s.threads = {{41, 400, {{"parse(std::string_view)", "src/parse.cpp", 0, 300, 0.75}, {"main", "src/main.cpp", 0, 100, 0.25}}}};
   s.measured = {{"parse", 300, 0.75}};
@@ -29,17 +36,58 @@ snapshot two_functions() {
 
 TEST(SamplesReport, TextNamesTheHottestFunctionsLinesAndThreads) {
   EXPECT_EQ(format_samples_text(two_functions()),
-            "samples: 400 at 100 Hz of each thread's CPU time, 2 dropped\n"
+            "samples: 400 at 100 Hz of each thread's CPU time (perf_event task clock), 2 dropped\n"
             "  30 samples (7.5%) inside perf's own probes, charged below to the code that called them\n"
-            "  hottest functions (innermost frame in the program's own code):\n"
-            "   75.0%      300  parse(std::string_view)  src/parse.cpp\n"
-            "   25.0%      100  main  src/main.cpp\n"
+            "  hottest functions (innermost frame in the program's own code; share, 95% interval, samples):\n"
+            "   75.0% (70.5-79.0)      300  parse(...)  src/parse.cpp\n"
+            "   25.0% (21.0-29.4)      100  main  src/main.cpp\n"
             "  hottest lines:\n"
-            "   70.0%      280  src/parse.cpp:12  parse(std::string_view)\n"
+            "   70.0%      280  src/parse.cpp:12  parse(...)\n"
             "   25.0%      100  ?  main\n"
-            "  thread 41 (worker): 400 samples; parse(std::string_view)  75.0%, main  25.0%\n"
+            "  thread 41 (worker): 400 samples; parse(...)  75.0%, main  25.0%\n"
             "  measured functions, sampled share (samples inside, not in a measured callee):\n"
             "   75.0%      300  parse  (self 2.50 ms)\n");
+}
+
+// Above the kernel's tick a CPU-time timer's signal counts several periods: the second
+// line says how many signals the shares rest on.
+TEST(SamplesReport, TextStatesTheRateATimerDeliveredAndTheInterruptsBehindTheShares) {
+  snapshot snap = two_functions();
+  snap.samples.hz = 1000;
+  snap.samples.source = "timer";
+  snap.samples.interrupts = 104;
+  const std::string text = format_samples_text(snap);
+  EXPECT_EQ(text.substr(0, text.find("  30 samples")),
+            "samples: 400 of each thread's CPU time, 2 dropped\n"
+            "  1000 Hz requested, timer delivered 260 Hz (kernel tick): shares from 104 interrupts\n");
+  snap.samples.interrupts = 400;  // as many signals as samples: the rate asked for
+  const std::string full_rate = format_samples_text(snap);
+  EXPECT_EQ(full_rate.substr(0, full_rate.find('\n')), "samples: 400 at 1000 Hz of each thread's CPU time (timer), 2 dropped");
+}
+
+// Long signatures are shown by their elided names, in 120 columns; two functions
+// whose elided names are alike keep their whole signatures; JSON keeps every signature.
+TEST(SamplesReport, TextShowsElidedNamesUnlessTwoAreAlikeAndJsonKeepsSignatures) {
+  snapshot snap = two_functions();
+  const std::string long_signature =
+      "std::vector<std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >, "
+      "std::allocator<std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > > > "
+      "logs::split<char>(std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > const&, char)";
+  snap.samples.top_functions = {{long_signature, "src/split.cpp", 0, 200, 0.5, 0.45, 0.55},
+                                {"logs::parse(int)", "src/parse.cpp", 0, 100, 0.25, 0.21, 0.29},
+                                {"logs::parse(long)", "src/parse.cpp", 0, 100, 0.25, 0.21, 0.29},
+                                {std::string(150, 'x') + "::operator()() const", "/" + std::string(90, 'd') + "/f.cpp", 0,
+                                 1, 0.0025, 0.0001, 0.0140}};
+  snap.samples.top_lines = snap.samples.top_functions;
+  snap.samples.threads[0].top_functions = snap.samples.top_functions;
+  const std::string text = format_samples_text(snap);
+  EXPECT_NE(text.find("   50.0% (45.0-55.0)      200  logs::split<...>(...)  src/split.cpp\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  logs::parse(int)  src/parse.cpp\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  logs::parse(long)  src/parse.cpp\n"), std::string::npos) << text;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(display_width(line), 120u) << line;
+  const auto j = nlohmann::json::parse(format_samples_json(snap));
+  EXPECT_EQ(j.at("top")[0].at("function"), long_signature);
 }
 
 TEST(SamplesReport, TextLeavesOutTheProbesLineWhenNoSampleWasInThem) {
@@ -56,13 +104,17 @@ TEST(SamplesReport, JsonHasTheDocumentedFields) {
   const auto j = nlohmann::json::parse(format_samples_json(two_functions()));
   EXPECT_EQ(j.at("hz"), 100);
   EXPECT_EQ(j.at("clock"), "cpu");
+  EXPECT_EQ(j.at("source"), "perf_event");
   EXPECT_EQ(j.at("total"), 400);
+  EXPECT_EQ(j.at("interrupts"), 400);
   EXPECT_EQ(j.at("dropped"), 2);
   EXPECT_EQ(j.at("probe_samples"), 30);
   EXPECT_EQ(j.at("top").size(), 2u);
   EXPECT_EQ(j.at("top")[0].at("function"), "parse(std::string_view)");
   EXPECT_EQ(j.at("top")[0].at("samples"), 300);
   EXPECT_DOUBLE_EQ(j.at("top")[0].at("share"), 0.75);
+  EXPECT_DOUBLE_EQ(j.at("top")[0].at("share_low"), 0.7055);
+  EXPECT_DOUBLE_EQ(j.at("top")[0].at("share_high"), 0.79);
   EXPECT_EQ(j.at("lines")[0].at("line"), 12);
   EXPECT_EQ(j.at("threads")[0].at("tid"), 41);
   EXPECT_EQ(j.at("threads")[0].at("samples"), 400);
@@ -76,7 +128,7 @@ TEST(SamplesReport, SamplingStoppedBeforeTheEndIsSaidInTextAndJson) {
   snap.samples.stopped = "the program installed its own handler for SIGURG, the sampler's signal";
   const std::string text = format_samples_text(snap);
   EXPECT_EQ(text.substr(0, text.find("  30 samples")),
-            "samples: 400 at 100 Hz of each thread's CPU time, 2 dropped\n"
+            "samples: 400 at 100 Hz of each thread's CPU time (perf_event task clock), 2 dropped\n"
             "  sampling stopped: the program installed its own handler for SIGURG, the sampler's signal\n");
   EXPECT_EQ(nlohmann::json::parse(format_samples_json(snap)).at("stopped"), snap.samples.stopped);
   EXPECT_FALSE(nlohmann::json::parse(format_samples_json(two_functions())).contains("stopped"));

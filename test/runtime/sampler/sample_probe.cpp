@@ -1,9 +1,15 @@
 // A program whose CPU time is split in known proportions, for the sampler's tests.
-// argv[1] picks the scenario; the summary goes to stderr, one line per entry:
+// argv[1] picks the scenario, argv[2] (optional) scales the work of `ratio` and
+// `threads` (1: about 1.5 s of CPU time); the summary goes to stderr, one line per entry:
 //   function <name> <samples>      (the process's top functions)
+//   interval <low> <high> <name>   (the 95% interval of each top function's share)
 //   thread <tid> <samples> <top function>
 //   total <samples>
+//   interrupts <signals>           (the signals behind the samples)
+//   source <perf_event|timer>
+//   cpu_ms <process CPU time before the summary>
 //   probe <samples>                (taken inside perf's own probes)
+#include <fcntl.h>
 #include <pthread.h>
 #include <unistd.h>
 
@@ -34,12 +40,13 @@ volatile uint64_t sink;
   sink = state
 
 constexpr uint64_t unit = 4000000;  // a few milliseconds
+double scale = 1;                   // argv[2]
 
 // Every function churns a different amount: identical code folding would make two alike one.
 __attribute__((noinline)) void three_quarters(uint64_t units) { PERF_PROBE_CHURN(3 * units * unit); }
 __attribute__((noinline)) void one_quarter(uint64_t units) { PERF_PROBE_CHURN(units * unit); }
-__attribute__((noinline)) void light_thread_work() { PERF_PROBE_CHURN(160 * unit); }
-__attribute__((noinline)) void heavy_thread_work() { PERF_PROBE_CHURN(320 * unit); }
+__attribute__((noinline)) void light_thread_work() { PERF_PROBE_CHURN(static_cast<uint64_t>(160 * scale) * unit); }
+__attribute__((noinline)) void heavy_thread_work() { PERF_PROBE_CHURN(static_cast<uint64_t>(320 * scale) * unit); }
 __attribute__((noinline)) void late_thread_work() { PERF_PROBE_CHURN(210 * unit); }
 __attribute__((noinline)) void main_thread_work() { PERF_PROBE_CHURN(150 * unit); }
 
@@ -50,8 +57,18 @@ __attribute__((noinline)) void measured_step(uint64_t rounds) {
   PERF_PROBE_CHURN(rounds);
 }
 
+// Two measured functions, the one named first alphabetically the lighter (1:3).
+__attribute__((noinline)) void measured_alpha() {
+  PERF_MEASURE_NO_TICKS("alpha_light");
+  PERF_PROBE_CHURN(25 * unit);
+}
+__attribute__((noinline)) void measured_zeta() {
+  PERF_MEASURE_NO_TICKS("zeta_heavy");
+  PERF_PROBE_CHURN(75 * unit);
+}
+
 void measured_calls() {
-  for (int call = 0; call < 8000000; ++call) measured_step(20);
+  for (int call = 0; call < 12000000; ++call) measured_step(20);
 }
 
 // Nearly all the time in libstdc++'s sorting code, inlined here or instantiated in
@@ -82,7 +99,7 @@ __attribute__((noinline)) void allocate_rounds() {
 }
 
 void ratio() {
-  for (int round = 0; round < 100; ++round) {
+  for (int round = 0; round < static_cast<int>(100 * scale); ++round) {
     three_quarters(1);
     one_quarter(1);
   }
@@ -128,29 +145,59 @@ int blocked_read() {
   return got == 1 ? 0 : 1;
 }
 
+// A thread that closes every descriptor it did not open (as a daemon does) and opens
+// files, which take the numbers of the sampler's events; its exit releases its
+// sampling source. The files stay open: the sampler closes only its own events.
+int reused_descriptors() {
+  constexpr int files = 16;
+  int opened[files] = {};
+  std::thread worker([&] {
+    light_thread_work();
+    for (int fd = 3; fd < 1024; ++fd) close(fd);
+    for (int& fd : opened) fd = open("/dev/null", O_RDONLY);
+  });
+  worker.join();
+  int still_open = 0;
+  for (const int fd : opened) still_open += fcntl(fd, F_GETFD) != -1;
+  std::fprintf(stderr, "still open %d of %d\n", still_open, files);
+  return still_open == files ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const char* scenario = argc > 1 ? argv[1] : "";
+  if (argc > 2) scale = std::atof(argv[2]);
   int status = 0;
   if (std::strcmp(scenario, "ratio") == 0) ratio();
   else if (std::strcmp(scenario, "threads") == 0) threads();
   else if (std::strcmp(scenario, "late-thread") == 0) late_thread();
   else if (std::strcmp(scenario, "blocked-read") == 0) status = blocked_read();
   else if (std::strcmp(scenario, "measured-calls") == 0) measured_calls();
+  else if (std::strcmp(scenario, "two-measured") == 0) measured_alpha(), measured_zeta();
+  else if (std::strcmp(scenario, "reused-descriptors") == 0) status = reused_descriptors();
   else if (std::strcmp(scenario, "sort") == 0) sort_rounds();
   else if (std::strcmp(scenario, "allocate") == 0) allocate_rounds();
   else {
-    std::fprintf(stderr, "usage: %s ratio|threads|late-thread|blocked-read|measured-calls|sort|allocate\n", argv[0]);
+    std::fprintf(stderr, "usage: %s ratio|threads|late-thread|blocked-read|measured-calls|two-measured|reused-descriptors|sort|allocate\n", argv[0]);
     return 2;
   }
+  timespec cpu{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
   const perf::sample_summary summary = perf::take_sample_summary(5);
   for (const perf::sampled_location& f : summary.top_functions)
     std::fprintf(stderr, "function %s %llu\n", f.function.c_str(), static_cast<unsigned long long>(f.samples));
+  for (const perf::sampled_location& f : summary.top_functions)
+    std::fprintf(stderr, "interval %.4f %.4f %s\n", f.share_low, f.share_high, f.function.c_str());
   for (const perf::sampled_thread& t : summary.threads)
     std::fprintf(stderr, "thread %ld %llu %s\n", t.tid, static_cast<unsigned long long>(t.samples),
                  t.top_functions.empty() ? "-" : t.top_functions.front().function.c_str());
   std::fprintf(stderr, "total %llu\n", static_cast<unsigned long long>(summary.total));
+  if (summary.hz != 0) {
+    std::fprintf(stderr, "interrupts %llu\n", static_cast<unsigned long long>(summary.interrupts));
+    std::fprintf(stderr, "source %s\n", summary.source.c_str());
+    std::fprintf(stderr, "cpu_ms %.0f\n", static_cast<double>(cpu.tv_sec) * 1e3 + static_cast<double>(cpu.tv_nsec) / 1e6);
+  }
   std::fprintf(stderr, "probe %llu\n", static_cast<unsigned long long>(summary.probe_samples));
   return status;
 }

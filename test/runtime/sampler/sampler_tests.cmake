@@ -34,7 +34,7 @@ function(perf_add_sampler_tests label runtime)
 
   set(dir ${CMAKE_CURRENT_FUNCTION_LIST_DIR})
   add_executable(sampler_tests_${label} ${dir}/sampling_test.cpp ${dir}/sample_table_test.cpp ${dir}/frame_walk_test.cpp
-    ${dir}/linker_stubs_test.cpp
+    ${dir}/linker_stubs_test.cpp ${dir}/exported_symbols_test.cpp
     ${dir}/profile_formats_test.cpp ${dir}/sample_config_test.cpp ${dir}/code_owner_test.cpp ${dir}/function_name_test.cpp
     ${PERF_SANITIZER_OPTIONS})
   perf_compile_as_one_unit(sampler_tests_${label})
@@ -46,4 +46,14 @@ function(perf_add_sampler_tests label runtime)
     PERF_SPEEDSCOPE_IMPORT="${dir}/speedscope_import.mjs" PERF_SAMPLE_PROBE_SOURCE="${dir}/sample_probe.cpp")
   gtest_discover_tests(sampler_tests_${label} TEST_PREFIX "${label}." DISCOVERY_MODE PRE_TEST
     PROPERTIES ENVIRONMENT PERF_REPORT=off LABELS ${label})
+
+  # The shares of one short run each: alone, so that no other test's load shifts them.
+  add_executable(sampler_accuracy_tests_${label} ${dir}/sampling_accuracy_test.cpp ${PERF_SANITIZER_OPTIONS})
+  target_link_libraries(sampler_accuracy_tests_${label} PRIVATE GTest::gtest_main)
+  target_compile_options(sampler_accuracy_tests_${label} PRIVATE ${PERF_WARNINGS} ${flags})
+  target_link_options(sampler_accuracy_tests_${label} PRIVATE ${flags})
+  target_compile_definitions(sampler_accuracy_tests_${label} PRIVATE PERF_SAMPLE_PROBE="$<TARGET_FILE:sample_probe_${label}>")
+  add_dependencies(sampler_accuracy_tests_${label} sample_probe_${label})
+  gtest_discover_tests(sampler_accuracy_tests_${label} TEST_PREFIX "${label}." DISCOVERY_MODE PRE_TEST
+    PROPERTIES ENVIRONMENT PERF_REPORT=off LABELS ${label} RUN_SERIAL TRUE)
 endfunction()

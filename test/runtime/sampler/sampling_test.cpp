@@ -7,48 +7,10 @@
 #include <sstream>
 #include <string>
 
-#include "../probe_runner.hpp"
+#include "sample_probe_summary.hpp"
 
 namespace perf::testing {
 namespace {
-
-struct probe_summary {
-  std::map<std::string, uint64_t> functions;  // the probe's top functions
-  std::map<long, std::pair<uint64_t, std::string>> threads;  // tid -> samples, top function
-  uint64_t total = 0;
-  uint64_t probe = 0;  // samples inside perf's own probes
-};
-
-// Parses the probe's "function NAME N", "thread TID N NAME" and "total N" lines.
-probe_summary parse_summary(const std::string& output) {
-  probe_summary summary;
-  std::istringstream lines(output);
-  for (std::string line; std::getline(lines, line);) {
-    std::istringstream words(line);
-    std::string kind;
-    words >> kind;
-    if (kind == "function") {
-      const size_t last_space = line.rfind(' ');
-      summary.functions[line.substr(9, last_space - 9)] = std::stoull(line.substr(last_space + 1));
-    } else if (kind == "thread") {
-      long tid = 0;
-      uint64_t samples = 0;
-      words >> tid >> samples;
-      std::string top;
-      std::getline(words >> std::ws, top);
-      summary.threads[tid] = {samples, top};
-    } else if (kind == "total") {
-      words >> summary.total;
-    } else if (kind == "probe") {
-      words >> summary.probe;
-    }
-  }
-  return summary;
-}
-
-probe_result run_sample_probe(const std::string& environment, const std::string& scenario) {
-  return run_probe_program(PERF_SAMPLE_PROBE, "PERF_REPORT=off " + environment, scenario);
-}
 
 class Sampling : public ProbeTest {};
 
@@ -66,6 +28,24 @@ TEST_F(Sampling, AThreadBlockedInReadGetsItsDataWhileWallClockSamplesArrive) {
   const probe_summary s = parse_summary(run.output);
   ASSERT_EQ(s.threads.size(), 2u) << run.output;
   for (const auto& [tid, entry] : s.threads) EXPECT_GT(entry.first, at_least) << run.output;
+}
+
+// The wall clock is sampled by timers (CLOCK_MONOTONIC ones, not held to the tick);
+// PERF_SAMPLE_SOURCE=timer forces them for the CPU clock.
+TEST_F(Sampling, TheSummaryNamesTheSourceThatSampled) {
+  EXPECT_NE(run_sample_probe("PERF_SAMPLE_CLOCK=wall", "ratio 0.1").output.find("\nsource timer\n"),
+            std::string::npos);
+  EXPECT_NE(run_sample_probe("PERF_SAMPLE_SOURCE=timer", "ratio 0.1").output.find("\nsource timer\n"),
+            std::string::npos);
+}
+
+// A program that closes the sampler's event descriptors and opens files under their
+// numbers keeps its files: a thread's exit releases its source only while the
+// descriptor is still the event.
+TEST_F(Sampling, FilesOpenedUnderTheNumbersOfClosedEventsStayOpen) {
+  const probe_result run = run_sample_probe("PERF_SAMPLE_HZ=1000", "reused-descriptors 0.1");
+  EXPECT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("still open 16 of 16\n"), std::string::npos) << run.output;
 }
 
 TEST_F(Sampling, ZeroRateTurnsSamplingOff) {
@@ -126,23 +106,6 @@ void expect_split(const std::string& scenario, const std::string& first, const s
   EXPECT_NEAR(a / (a + b), share, 0.03) << run.output;
   // The stacks are attributed, not lost.
   EXPECT_GT(a + b, 0.9 * static_cast<double>(s.total)) << run.output;
-}
-
-TEST_F(Sampling, ThreeToOneSplitOfCpuTimeIsReportedWithinThreePoints) {
-  expect_split("ratio", "three_quarters(unsigned long)", "one_quarter(unsigned long)", 0.75);
-}
-
-TEST_F(Sampling, TwoThreadsWithOneToTwoSplitAreAttributedWithinThreePoints) {
-  const probe_result run = run_sample_probe("PERF_SAMPLE_HZ=1000", "threads");
-  ASSERT_EQ(run.status, 0) << run.output;
-  const probe_summary s = parse_summary(run.output);
-  uint64_t light = 0, heavy = 0;
-  for (const auto& [tid, entry] : s.threads) {
-    if (entry.second == "(anonymous namespace)::light_thread_work()") light = entry.first;
-    if (entry.second == "(anonymous namespace)::heavy_thread_work()") heavy = entry.first;
-  }
-  ASSERT_GT(light + heavy, 500) << run.output;
-  EXPECT_NEAR(static_cast<double>(light) / static_cast<double>(light + heavy), 1.0 / 3, 0.03) << run.output;
 }
 
 TEST_F(Sampling, AThreadStartedLateIsSampled) {
@@ -239,6 +202,18 @@ TEST_F(Sampling, SamplesInsideTheProbeGoToTheMeasuredFunctionAndAreCountedApart)
     at_its_lines += line.at("samples").get<uint64_t>();
   }
   EXPECT_GT(static_cast<double>(at_its_lines), 0.8 * static_cast<double>(total)) << samples.dump(1);
+}
+
+// The report's lists go largest first, the measured functions' too.
+TEST_F(Sampling, MeasuredFunctionsAreListedByShareLargestFirst) {
+  const std::string path = (dir / "report.json").string();
+  const probe_result run =
+      run_probe_program(PERF_SAMPLE_PROBE, "PERF_SAMPLE_HZ=1000 PERF_REPORT=" + path, "two-measured");
+  ASSERT_EQ(run.status, 0) << run.output;
+  const auto measured = nlohmann::json::parse(read_file(path)).at("samples").at("measured");
+  ASSERT_EQ(measured.size(), 2u) << measured.dump(1);
+  EXPECT_EQ(measured[0].at("name"), "zeta_heavy") << measured.dump(1);
+  EXPECT_EQ(measured[1].at("name"), "alpha_light") << measured.dump(1);
 }
 
 // Runs `scenario` at 1 kHz and expects `function` to be the most interesting element of
