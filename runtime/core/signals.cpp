@@ -205,16 +205,6 @@ void remove_signal_stack(thread_record&, size_t) {
   munmap(stack, signal_stack_bytes());
 }
 
-const char* fatal_signal_name(int signal) {
-  switch (signal) {
-    case SIGSEGV: return "SIGSEGV";
-    case SIGABRT: return "SIGABRT";
-    case SIGBUS: return "SIGBUS";
-    case SIGFPE: return "SIGFPE";
-  }
-  return "a fatal signal";
-}
-
 // A program that replaced the runtime's crash handler behind sigaction()'s back (a
 // raw rt_sigaction system call) gets no crash record on that signal: say so at exit.
 void report_replaced_fatal_handlers() {
@@ -336,6 +326,16 @@ const sigset_t* without_private_signal(const sigset_t* set, sigset_t* room) noex
   *room = *set;
   sigdelset(room, signal);
   return room;
+}
+
+const char* fatal_signal_name(int signal) noexcept {
+  switch (signal) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGABRT: return "SIGABRT";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+  }
+  return "a fatal signal";
 }
 
 }  // namespace perf::runtime

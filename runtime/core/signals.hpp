@@ -25,6 +25,10 @@ namespace perf::runtime {
 // PERF_RUNTIME_ON_START function.
 void add_fatal_signal_handler(void (*handler)(int signal) noexcept);
 
+// The name of a signal add_fatal_signal_handler's handlers get ("SIGSEGV"), or "a
+// fatal signal". Async-signal-safe: a string that lives as long as the process.
+const char* fatal_signal_name(int signal) noexcept;
+
 // Gives every thread attached from now on a stack of its own for signal handlers,
 // so that a fatal-signal handler runs even when the thread dies of a stack
 // overflow; a thread that has one already (a sanitizer's, the program's) keeps it.

@@ -31,16 +31,6 @@ constexpr uint64_t events_per_thread_to_stderr = 64;
 // that a forked child's dump is its own.
 char dump_pattern[4096];
 
-const char* signal_name(int signal) {
-  switch (signal) {
-    case SIGSEGV: return "SIGSEGV";
-    case SIGABRT: return "SIGABRT";
-    case SIGBUS: return "SIGBUS";
-    case SIGFPE: return "SIGFPE";
-  }
-  return "a fatal signal";
-}
-
 // Positions every ring's reading at its last `events_per_thread` events; returns how
 // many rings have any.
 unsigned start_reading(uint64_t events_per_thread) {
@@ -132,7 +122,7 @@ void dump(int signal) noexcept {
   out.text("# perf-instrument tick log, pid ");
   out.number(static_cast<uint64_t>(getpid()));
   out.text(", written on ");
-  out.text(signal_name(signal));
+  out.text(fatal_signal_name(signal));
   out.text(": the last events (at most ");
   out.number(events_per_thread);
   out.text(" each) of ");
