@@ -37,7 +37,8 @@ sample_table* sampled_stacks() noexcept;
 unsigned sampling_hz() noexcept;
 
 // What sends the threads armed now their signal: perf_event where the kernel allowed
-// it, else timer (a thread refused its event gets a timer on its own).
+// it, else timer (a thread refused its event gets a timer on its own). Lock-free:
+// callable under any runtime lock.
 sample_source sampling_source() noexcept;
 
 // The signal the sampler took (sample_signal.cpp); 0 before it starts.

@@ -38,7 +38,7 @@ std::vector<armed_thread>& armed() {  // guarded by armed_mutex()
   return *threads;
 }
 source_settings settings;                          // written before the first thread is armed
-sample_source preferred = sample_source::timer;  // chosen when the rate is set
+sample_source preferred = sample_source::timer;  // atomic: chosen when the rate is set
 bool arming = false;                             // atomic: new threads get a source
 pthread_key_t exit_key;
 
@@ -63,7 +63,7 @@ void arm_locked(pid_t tid, bool found_in_proc, bool paused) noexcept {
   armed_source source;
   // A thread whose event the kernel refuses (out of file descriptors) gets a timer;
   // neither: the thread exited meanwhile, or out of timers too.
-  if (!arm_source(preferred, tid, settings, paused, &source) &&
+  if (!arm_source(__atomic_load_n(&preferred, __ATOMIC_RELAXED), tid, settings, paused, &source) &&
       !arm_source(sample_source::timer, tid, settings, paused, &source))
     return;
   try {
@@ -124,22 +124,46 @@ void arm_new_threads(unsigned hz, sample_source wanted) noexcept {
   {
     std::lock_guard<std::mutex> lock(armed_mutex());
     settings.period_ns = 1000000000L / static_cast<long>(hz);
-    preferred = choose_sample_source(wanted, settings);
+    __atomic_store_n(&preferred, choose_sample_source(wanted, settings), __ATOMIC_RELAXED);
   }
   __atomic_store_n(&arming, true, __ATOMIC_RELEASE);
 }
 
 bool sampling_new_threads() noexcept { return __atomic_load_n(&arming, __ATOMIC_ACQUIRE); }
 
-sample_source sampling_source() noexcept {
-  std::lock_guard<std::mutex> lock(armed_mutex());
-  return preferred;
-}
+// Lock-free: the snapshot asks under the thread list's lock, which a thread being
+// armed may be waiting for (its allocation ran a measured operator new).
+sample_source sampling_source() noexcept { return __atomic_load_n(&preferred, __ATOMIC_RELAXED); }
+
+// Room for one more armed thread, made before armed_mutex() is taken: the program's
+// allocator, which may make measured calls and take the thread list's lock, is never
+// called under it.
+void make_room_to_arm() noexcept {
+  size_t wanted = 0;
+  {
+    std::lock_guard<std::mutex> lock(armed_mutex());
+    if (armed().size() < armed().capacity()) return;
+    wanted = 2 * armed().capacity() + 16;
+  }
+  std::vector<armed_thread> bigger;
+  try {
+    bigger.reserve(wanted);
+  } catch (...) {
+    return;  // arm_locked will try (and may fail) under the lock
+  }
+  {
+    std::lock_guard<std::mutex> lock(armed_mutex());
+    if (armed().capacity() >= wanted) return;
+    bigger.assign(armed().begin(), armed().end());  // within the reserved capacity
+    armed().swap(bigger);
+  }
+}  // the smaller array is freed here, unlocked
 
 void arm_calling_thread() noexcept {
   set_thread_stack(current_stack_bounds());
   const pid_t tid = current_tid();
   set_thread_id(static_cast<uint32_t>(tid));
+  make_room_to_arm();
   {
     std::lock_guard<std::mutex> lock(armed_mutex());
     forget_exited_locked();
