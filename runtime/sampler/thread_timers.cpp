@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <mutex>
@@ -38,7 +39,7 @@ std::vector<armed_thread>& armed() {  // guarded by armed_mutex()
   return *threads;
 }
 source_settings settings;                          // written before the first thread is armed
-sample_source preferred = sample_source::timer;  // atomic: chosen when the rate is set
+std::atomic<sample_source> preferred{sample_source::timer};  // chosen when the rate is set
 bool arming = false;                             // atomic: new threads get a source
 pthread_key_t exit_key;
 
@@ -63,7 +64,7 @@ void arm_locked(pid_t tid, bool found_in_proc, bool paused) noexcept {
   armed_source source;
   // A thread whose event the kernel refuses (out of file descriptors) gets a timer;
   // neither: the thread exited meanwhile, or out of timers too.
-  if (!arm_source(__atomic_load_n(&preferred, __ATOMIC_RELAXED), tid, settings, paused, &source) &&
+  if (!arm_source(preferred.load(std::memory_order_relaxed), tid, settings, paused, &source) &&
       !arm_source(sample_source::timer, tid, settings, paused, &source))
     return;
   try {
@@ -124,7 +125,7 @@ void arm_new_threads(unsigned hz, sample_source wanted) noexcept {
   {
     std::lock_guard<std::mutex> lock(armed_mutex());
     settings.period_ns = 1000000000L / static_cast<long>(hz);
-    __atomic_store_n(&preferred, choose_sample_source(wanted, settings), __ATOMIC_RELAXED);
+    preferred.store(choose_sample_source(wanted, settings), std::memory_order_relaxed);
   }
   __atomic_store_n(&arming, true, __ATOMIC_RELEASE);
 }
@@ -133,7 +134,7 @@ bool sampling_new_threads() noexcept { return __atomic_load_n(&arming, __ATOMIC_
 
 // Lock-free: the snapshot asks under the thread list's lock, which a thread being
 // armed may be waiting for (its allocation ran a measured operator new).
-sample_source sampling_source() noexcept { return __atomic_load_n(&preferred, __ATOMIC_RELAXED); }
+sample_source sampling_source() noexcept { return preferred.load(std::memory_order_relaxed); }
 
 // Room for one more armed thread, made before armed_mutex() is taken: the program's
 // allocator, which may make measured calls and take the thread list's lock, is never
