@@ -38,13 +38,18 @@ TEST_F(SiteReuse, SamplesInAPluginUnloadedSinceAreChargedToThePluginNotToItsCall
   const json samples = json::parse(perf::testing::read_file(report)).at("samples");
   ASSERT_GE(samples.at("total").get<int>(), 100) << samples.dump();
   // The plugin's code has no symbol left to name it by once unmapped: its module and
-  // offset name it, and the program's main, which called it, gets none of it.
+  // offset name it, and the program's main, which called it, gets none of it (main's
+  // own few instructions around the call may take a sample of their own).
   const std::string plugin = fs::path(PERF_MEASURED_PLUGIN).filename().string();
   const json& top = samples.at("top").at(0);
   EXPECT_EQ(top.at("function").get<std::string>().rfind(plugin + "+0x", 0), 0u) << samples.dump();
   EXPECT_NE(top.at("function").get<std::string>().find(" (unloaded)"), std::string::npos) << samples.dump();
   EXPECT_GT(top.at("share").get<double>(), 0.9) << samples.dump();
-  for (const json& function : samples.at("top")) EXPECT_NE(function.at("function"), "main") << samples.dump();
+  for (const json& function : samples.at("top")) {
+    if (function.at("function") == "main") {
+      EXPECT_LT(function.at("share").get<double>(), 0.05) << samples.dump();
+    }
+  }
 }
 
 }  // namespace
