@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "core/registrations.hpp"
+#include "core/room_unlocked.hpp"
 #include "core/runtime_work.hpp"
 #include "core/settings.hpp"
 #include "core/sites.hpp"
@@ -142,16 +143,7 @@ thread_state* attach_thread() noexcept {
   std::vector<thread_record*> spare;  // the list's next storage, allocated unlocked; freed unlocked
   {
     std::unique_lock lock(r.mutex);
-    while (r.living.size() == r.living.capacity()) {
-      const size_t wanted = 2 * r.living.capacity() + 16;
-      lock.unlock();
-      spare.reserve(wanted);
-      lock.lock();
-      if (spare.capacity() > r.living.size()) {
-        spare.assign(r.living.begin(), r.living.end());
-        r.living.swap(spare);
-      }
-    }
+    make_room_unlocked(r.living, lock, spare);
     for (const thread_hooks& h : registered<thread_hooks>())
       if (h.attach != nullptr) h.attach(*thread);
     r.living.push_back(thread);

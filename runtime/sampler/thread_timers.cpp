@@ -16,6 +16,7 @@
 #include <mutex>
 #include <vector>
 
+#include "core/room_unlocked.hpp"
 #include "core/signals.hpp"
 #include "sample_source.hpp"
 #include "sampler.hpp"
@@ -136,37 +137,21 @@ bool sampling_new_threads() noexcept { return __atomic_load_n(&arming, __ATOMIC_
 // armed may be waiting for (its allocation ran a measured operator new).
 sample_source sampling_source() noexcept { return preferred.load(std::memory_order_relaxed); }
 
-// Room for one more armed thread, made before armed_mutex() is taken: the program's
-// allocator, which may make measured calls and take the thread list's lock, is never
-// called under it.
-void make_room_to_arm() noexcept {
-  size_t wanted = 0;
-  {
-    std::lock_guard<std::mutex> lock(armed_mutex());
-    if (armed().size() < armed().capacity()) return;
-    wanted = 2 * armed().capacity() + 16;
-  }
-  std::vector<armed_thread> bigger;
-  try {
-    bigger.reserve(wanted);
-  } catch (...) {
-    return;  // arm_locked will try (and may fail) under the lock
-  }
-  {
-    std::lock_guard<std::mutex> lock(armed_mutex());
-    if (armed().capacity() >= wanted) return;
-    bigger.assign(armed().begin(), armed().end());  // within the reserved capacity
-    armed().swap(bigger);
-  }
-}  // the smaller array is freed here, unlocked
-
 void arm_calling_thread() noexcept {
   set_thread_stack(current_stack_bounds());
   const pid_t tid = current_tid();
   set_thread_id(static_cast<uint32_t>(tid));
-  make_room_to_arm();
+  // The list grows with the lock released (core/room_unlocked.hpp): the program's
+  // allocator may make measured calls that take the thread list's lock, which a
+  // snapshot holds while it asks the sampler. Its old storage is freed unlocked.
+  std::vector<armed_thread> spare;
   {
-    std::lock_guard<std::mutex> lock(armed_mutex());
+    std::unique_lock<std::mutex> lock(armed_mutex());
+    try {
+      make_room_unlocked(armed(), lock, spare);
+    } catch (...) {
+      if (!lock.owns_lock()) lock.lock();  // arm_locked tries (and may fail) under the lock
+    }
     forget_exited_locked();
     arm_locked(tid, false, private_signal_blocked());
   }
