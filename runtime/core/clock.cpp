@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <fstream>
+#include <numeric>
 
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -151,11 +152,11 @@ std::string_view clock_name(clock_source source) {
 void start_calibration(clock_source source) { calibration_start = read_pair(source); }
 
 uint64_t typical_step(const std::function<uint64_t()>& read) {
-  constexpr size_t batches = 7;           // odd, as below
-  constexpr size_t steps_per_batch = 63;  // odd: the median is one of them
+  constexpr size_t batches = 7;  // odd: their median is one of them
+  constexpr size_t steps_per_batch = 63;
   constexpr long reads_per_batch = 4096;  // after which a batch that saw a step ends
   constexpr long reads_without_a_step = 1'000'000;
-  uint64_t medians[batches];
+  uint64_t middles[batches];
   size_t measured = 0;
   uint64_t steps[steps_per_batch];
   for (size_t batch = 0; batch < batches; ++batch) {
@@ -169,16 +170,18 @@ uint64_t typical_step(const std::function<uint64_t()>& read) {
       previous = now;
     }
     if (count == 0) continue;
-    std::nth_element(steps, steps + count / 2, steps + count);
-    medians[measured++] = steps[count / 2];
+    std::sort(steps, steps + count);
+    const size_t low = count / 4, high = count - count / 4;
+    middles[measured++] = (std::accumulate(steps + low, steps + high, uint64_t{0}) + (high - low) / 2) / (high - low);
   }
   if (measured == 0) return 0;
-  std::nth_element(medians, medians + measured / 2, medians + measured);
-  return medians[measured / 2];
+  std::nth_element(middles, middles + measured / 2, middles + measured);
+  return middles[measured / 2];
 }
 
 uint64_t measure_resolution(clock_source source) {
-  return typical_step([source] { return detail::clock_now(source); });
+  const std::function<uint64_t()> read = [source] { return detail::clock_now(source); };
+  return std::min({typical_step(read), typical_step(read), typical_step(read)});
 }
 
 double quick_ticks_per_ns(clock_source source) noexcept {

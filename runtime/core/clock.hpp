@@ -51,18 +51,23 @@ void start_calibration(detail::clock_source source);
 clock_rate measure_rate(detail::clock_source source);
 
 // The step between two successive values of `read` that differ, as a clock read
-// over and over shows it: the median of 7 batches' medians of 63 such steps (a
-// clock that has not moved is read up to a million times for a batch to see one).
-// A median ignores the odd step that an interrupt lengthens or that a hypervisor's
-// adjustment shortens to a tick, and the median of the batches a batch that load
-// slowed throughout or that such adjustments filled, so the figure is the same
-// from run to run on one machine. For a clock finer than its read, the time a read
-// takes; for a coarser one, its tick. No duration the clock gives can be told
-// apart below it. 0 if it never moved.
+// over and over shows it: the median of 7 batches' middle means (the mean of the
+// middle half of 63 such steps; a clock that has not moved is read up to a million
+// times for a batch to see one). The middle half ignores the odd step that an
+// interrupt lengthens or that a hypervisor's adjustment shortens to a tick, and the
+// median of the batches a batch that load slowed throughout or that such
+// adjustments filled. A mean rather than a median because a clock that moves in
+// whole granules, read every 1.5 granules, steps 1, 2, 1, 2...: a median jumps
+// between the two from one measurement to the next, the mean stays at 1.5. So the
+// figure is the same from run to run on one machine. For a clock finer than its
+// read, the time a read takes; for a coarser one, its tick. No duration the clock
+// gives can be told apart below it. 0 if it never moved.
 uint64_t typical_step(const std::function<uint64_t()>& read);
 
-// typical_step() of `source`, in its ticks: a few microseconds at start-up (a
-// millisecond at most for a clock coarser than its read).
+// The least of three typical_step()s of `source`, in its ticks: for a clock finer
+// than its read, load on the machine only ever lengthens a read, so the least is the
+// one load touched least. Some tens of microseconds at start-up (a few milliseconds
+// at most for a clock coarser than its read).
 uint64_t measure_resolution(detail::clock_source source);
 
 // One estimate of the rate of `source` from the start_calibration() pair to now,

@@ -96,8 +96,17 @@ std::function<uint64_t()> fake_clock(std::vector<uint64_t> values, int reads_per
   };
 }
 
-TEST(ClockResolution, IsTheMedianStepBetweenSuccessiveReads) {
+TEST(ClockResolution, IsTheTypicalStepBetweenSuccessiveReads) {
   EXPECT_EQ(typical_step(fake_clock({100, 130, 140, 170, 200}, 3)), 30u);
+}
+
+TEST(ClockResolution, AClockMovingInGranulesReadEveryGranuleAndAHalfSaysOneAndAHalf) {
+  // Steps of 26 and 52 ticks in turn (TSC scaled by a hypervisor, read by a slow
+  // reader): the middle of them is 39 in every measurement, where a median would be
+  // 26 in one and 52 in the next.
+  std::vector<uint64_t> values = {1000};
+  for (int i = 0; i < 1000; ++i) values.push_back(values.back() + (i % 2 == 0 ? 26 : 52));
+  EXPECT_EQ(typical_step(fake_clock(values, 1)), 39u);
 }
 
 TEST(ClockResolution, AnOddShortStepDoesNotDecideIt) {
