@@ -17,7 +17,7 @@ packages=(
   golang-go                                           # tests: go tool pprof reads the sampler's profile
   valgrind                                            # tests: the sampler runs clean under memcheck
   libgoogle-perftools-dev                             # bench/: gperftools' profiler beside the sampler
-  nodejs                                              # tests: speedscope (npm) reads the sampler's folded stacks
+  nodejs                                              # tests: speedscope (npm) reads the sampler's folded stacks; node --check on the HTML page's script
   chromium                                            # tests: perf-report's HTML pages load in a real browser
   libmicrohttpd-dev                                   # the live endpoint's HTTP server (libperfexport, PERF_LISTEN)
   libsimdjson-dev                                     # perf-report reads large reports (2 x 14 MB) in well under 1 s

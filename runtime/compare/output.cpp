@@ -5,8 +5,8 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "core/json_string.hpp"
 #include "perf/compare.hpp"
+#include "report_format/escaping.hpp"
 
 namespace perf {
 
@@ -109,7 +109,7 @@ std::string comparison_result::json() const {
     }
     text += fmt::format(
         R"({}{{"name":{},"reference":{},"ratio":{},"lower":{},"upper":{},"ns_per_call":{},"spread":{},"outlier_rounds":{},"process_ratios":[{}]}})",
-        i == 0 ? "" : ",", runtime::json_string(row.name), row.is_reference, json_number(row.ratio),
+        i == 0 ? "" : ",", report_format::json_string(row.name), row.is_reference, json_number(row.ratio),
         json_number(row.interval.lower), json_number(row.interval.upper), json_number(row.ns_per_call),
         json_number(row.spread), row.outlier_rounds, process_ratios);
   }

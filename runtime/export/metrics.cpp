@@ -6,38 +6,16 @@
 #include <cstring>
 #include <map>
 
+#include "report_format/escaping.hpp"
+
 namespace perf::runtime {
 namespace {
-
-// A label value as both formats quote it: backslash, double quote and line feed
-// escaped; bytes that are not UTF-8 become U+FFFD (a scraper rejects the whole page
-// for one of them).
-void append_label_value(std::string& out, std::string_view text) {
-  for (size_t i = 0; i < text.size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c == '\\') out += "\\\\";
-    else if (c == '"') out += "\\\"";
-    else if (c == '\n') out += "\\n";
-    else if (c < 0x80) out += static_cast<char>(c);
-    else {
-      const size_t length = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
-      bool valid = length != 0 && i + length <= text.size();
-      for (size_t k = 1; valid && k < length; ++k) valid = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
-      if (valid) {
-        out.append(text.substr(i, length));
-        i += length - 1;
-      } else {
-        out += "\xEF\xBF\xBD";
-      }
-    }
-  }
-}
 
 void append_label(std::string& out, size_t row_start, std::string_view name, std::string_view value) {
   if (out.size() != row_start) out += ',';
   out += name;
   out += "=\"";
-  append_label_value(out, value);
+  report_format::append_label_value(out, value);
   out += '"';
 }
 

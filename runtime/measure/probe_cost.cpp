@@ -16,6 +16,7 @@
 #include "core/threads.hpp"
 #include "core/warnings.hpp"
 #include "perf/measure.hpp"
+#include "report_format/schema.hpp"
 
 namespace perf::runtime {
 namespace {
@@ -166,8 +167,7 @@ void add_probe_figures(snapshot& s, const compensation& c, double ticks_per_ns) 
     if (f.calls != 0)
       for (double* figure : {&f.min_ns, &f.mean_ns, &f.max_ns, &f.p50_ns, &f.p90_ns, &f.p99_ns, &f.p999_ns})
         *figure = std::max(*figure, empty_call_ns);
-    const double work_ns = c.on ? f.p50_ns : std::max(0.0, f.p50_ns - s.clock.probe_inside_ns);
-    f.probe_dominated = work_ns < probe_dominated_factor * s.clock.probe_ns;
+    f.probe_dominated = report_format::probe_dominated(f.p50_ns, c.on ? 0 : s.clock.probe_inside_ns, s.clock.probe_ns);
     o.calls += f.calls;
     if (!f.probe_dominated) continue;
     ++o.dominated_functions;

@@ -70,10 +70,9 @@ const compensation& current_compensation();
 // Fills in the probe's figures in `s.clock` (its cost in nanoseconds, whether it was
 // subtracted); where `c` subtracted it, raises every function's min, mean, max and
 // percentiles that the subtraction took below the cost of an empty call to that
-// cost; marks the probe-dominated functions of `s.functions` (their median, less the
-// probe's inside part where `c` did not subtract it, below probe_dominated_factor
-// probe costs: the median, unlike the mean, is not moved by a few long calls, so two
-// runs agree) and sums what the probe cost in `s.overhead`.
+// cost; marks the probe-dominated functions of `s.functions`
+// (report_format::probe_dominated, with the probe's inside part where `c` did not
+// subtract it) and sums what the probe cost in `s.overhead`.
 void add_probe_figures(snapshot& s, const compensation& c, double ticks_per_ns);
 
 }  // namespace perf::runtime

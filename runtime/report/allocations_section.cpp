@@ -3,13 +3,16 @@
 #include <fmt/format.h>
 
 #include "alloc/inactive_reason.hpp"
-#include "core/json_string.hpp"
+#include "report_format/escaping.hpp"
 #include "core/startup.hpp"
 #include "perf/report.hpp"
 #include "report/sections.hpp"
 #include "report/text_format.hpp"
 
 namespace perf::runtime {
+
+using report_format::json_string;
+
 namespace {
 
 std::string allocation_lines(const snapshot& s) {

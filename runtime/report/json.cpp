@@ -2,20 +2,21 @@
 // (docs/report-format.md).
 #include <fmt/format.h>
 
-#include "core/json_string.hpp"
 #include "perf/report.hpp"
 #include "report/sections.hpp"
+#include "report_format/escaping.hpp"
+#include "report_format/schema.hpp"
 
 namespace perf {
 
-using runtime::json_string;
+using report_format::json_string;
 
 std::string format_json(const snapshot& s) {
   std::string out = fmt::format(
       "{{\n  \"schema_version\": {},\n  \"pid\": {},\n"
       "  \"clock\": {{\"source\": {}, \"ghz\": {}, \"frequency\": {}, \"resolution_ns\": {:.1f}, "
       "\"probe_ns\": {:.2f}, \"probe_inside_ns\": {:.2f}, \"compensated\": {}}},\n",
-      json_schema_version, s.pid, json_string(s.clock.source), s.clock.ghz, json_string(s.clock.frequency),
+      report_format::schema_version, s.pid, json_string(s.clock.source), s.clock.ghz, json_string(s.clock.frequency),
       s.clock.resolution_ns, s.clock.probe_ns, s.clock.probe_inside_ns, s.clock.compensated);
   out += "  \"functions\": [";
   for (size_t i = 0; i < s.functions.size(); ++i) {

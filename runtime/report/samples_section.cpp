@@ -5,12 +5,15 @@
 #include <map>
 #include <set>
 
-#include "core/json_string.hpp"
+#include "report_format/escaping.hpp"
 #include "core/startup.hpp"
 #include "report/sections.hpp"
 #include "report/text_format.hpp"
 
 namespace perf::runtime {
+
+using report_format::json_string;
+
 namespace {
 
 std::string where(const sampled_location& l) {

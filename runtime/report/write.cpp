@@ -2,28 +2,23 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <string_view>
 
 #include "core/output_file.hpp"
 #include "core/settings.hpp"
 #include "core/startup.hpp"
 #include "core/warnings.hpp"
-#include "report/html_page.hpp"
 #include "perf/report.hpp"
+#include "report_format/html_page.hpp"
 
 namespace perf {
 namespace {
 
-bool ends_with(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
-
 // Writes `s` to `fd` as the report for `path`: JSON when it ends in ".json", the
 // page that shows that JSON when it ends in ".html", else text.
 bool write_snapshot(int fd, const std::string& path, const snapshot& s) {
-  const std::string text = ends_with(path, ".json")   ? format_json(s)
-                           : ends_with(path, ".html") ? html_page::page("perf-instrument report", format_json(s))
-                                                      : format_text(s);
+  const std::string text = path.ends_with(".json")   ? format_json(s)
+                           : path.ends_with(".html") ? report_format::html_page("perf-instrument report", format_json(s))
+                                                     : format_text(s);
   return runtime::write_all(fd, text.data(), text.size());
 }
 

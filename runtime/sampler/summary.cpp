@@ -50,10 +50,6 @@ std::vector<sampled_location> top_of(const std::map<location_key, uint64_t>& cou
   return out;
 }
 
-bool ends_with(const std::string& text, const std::string& suffix) {
-  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 runtime::profile current_profile() {
   const runtime::sampling_pause paused;
   const runtime::sample_table* table = runtime::sampled_stacks();
@@ -124,7 +120,7 @@ bool write_profile(const std::string& path) {
   std::string bytes;
   try {
     const runtime::profile p = current_profile();
-    bytes = ends_with(path, ".pb.gz") ? runtime::gzip(runtime::encode_pprof(p, runtime::known_thread_names())) : runtime::format_folded(p);
+    bytes = path.ends_with(".pb.gz") ? runtime::gzip(runtime::encode_pprof(p, runtime::known_thread_names())) : runtime::format_folded(p);
   } catch (const std::exception& e) {
     runtime::warn("cannot write the profile to '" + runtime::expand_path(path) + "': " + e.what());
     return false;

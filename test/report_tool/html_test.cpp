@@ -2,8 +2,12 @@
 // distributions of the rows with the most time within the page's budget.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "html.hpp"
 #include "page_histogram.hpp"
+#include "report_format/html_page.hpp"
 #include "sample_reports.hpp"
 
 namespace perf::report_tool {
@@ -14,6 +18,24 @@ using testing::durations;
 using testing::function_row;
 using testing::parsed;
 using testing::report_json;
+
+std::string file_contents(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_TRUE(in) << path;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST(HtmlPage, EmbedsTheStyleSheetAndTheScriptFilesWhole) {
+  const std::string style = file_contents(PERF_REPORT_FORMAT_DIR "/page.css");
+  const std::string script = file_contents(PERF_REPORT_FORMAT_DIR "/page.js");
+  ASSERT_GT(script.size(), 10'000u);
+  EXPECT_EQ(report_format::html_page("a <title> & \"more\"", R"({"a": "</script>"})"),
+            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>a &lt;title&gt; &amp; &quot;more&quot;"
+            "</title>\n<style>\n" + style + "</style></head>\n<body>\n<script id=\"data\" type=\"application/json\">"
+            R"({"a": "<\/script>"})" "</script>\n<script>\n" + script + "</script>\n</body></html>\n");
+}
 
 TEST(PageHistogram, CountsAreBase64DigitsWithRunsOfEmptyBuckets) {
   histogram h;

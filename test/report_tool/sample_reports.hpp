@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "perf/detail/histogram_index.hpp"
+#include "perf/report.hpp"
 #include "report.hpp"
 
 namespace perf::report_tool::testing {
@@ -43,7 +44,7 @@ inline nlohmann::json function_row(const std::string& name, const std::vector<ui
 }
 
 inline nlohmann::json report_json(long pid, double ghz, nlohmann::json functions) {
-  return {{"schema_version", schema_version},
+  return {{"schema_version", json_schema_version},
           {"pid", pid},
           {"clock", {{"source", "rdtsc"}, {"ghz", ghz}, {"frequency", "calibrated"}, {"resolution_ns", 10.0}}},
           {"functions", std::move(functions)},

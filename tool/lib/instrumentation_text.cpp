@@ -16,8 +16,6 @@ constexpr std::string_view scope_openings[2][2] = {
     {" PERF_INSTRUMENT(\"", " PERF_INSTRUMENT_NO_TICKS(\""},
     {" PERF_INSTRUMENT_CONSTEXPR(\"", " PERF_INSTRUMENT_CONSTEXPR_NO_TICKS(\""}};
 
-bool starts_with(std::string_view text, std::string_view start) { return text.substr(0, start.size()) == start; }
-
 // The length of a literal's body and closing `quote` at the start of `text` (for a
 // string, what string_literal_body() writes, then '"'), 0 if the literal does not end
 // on this line.
@@ -233,14 +231,14 @@ std::string file_prefix(std::string_view original_path) {
 }
 
 std::size_t file_prefix_offset(std::string_view text) {
-  return starts_with(text, byte_order_mark) ? byte_order_mark.size() : 0;
+  return text.starts_with(byte_order_mark) ? byte_order_mark.size() : 0;
 }
 
 std::size_t file_prefix_length(std::string_view text) {
   text.remove_prefix(file_prefix_offset(text));
-  if (!starts_with(text, include_line)) return 0;
+  if (!text.starts_with(include_line)) return 0;
   const std::string_view line = text.substr(include_line.size());
-  if (!starts_with(line, line_directive)) return 0;
+  if (!line.starts_with(line_directive)) return 0;
   const std::size_t path = literal_rest_length(line.substr(line_directive.size()));
   if (path == 0 || line.substr(line_directive.size() + path, 1) != "\n") return 0;
   return include_line.size() + line_directive.size() + path + 1;
@@ -254,7 +252,7 @@ std::string scope_statement(std::string_view label, scope_kind kind, tick_events
 std::size_t scope_statement_length(std::string_view body_text) {
   for (const auto& openings : scope_openings)
     for (const std::string_view opening : openings) {
-      if (!starts_with(body_text, opening)) continue;
+      if (!body_text.starts_with(opening)) continue;
       const std::size_t literal = literal_rest_length(body_text.substr(opening.size()));
       if (literal == 0 || body_text.substr(opening.size() + literal, 2) != ");") return 0;
       return opening.size() + literal + 2;

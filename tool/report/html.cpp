@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "page_histogram.hpp"
-#include "report/html_page.hpp"
+#include "report_format/html_page.hpp"
 
 namespace perf::report_tool {
 namespace {
@@ -159,7 +159,7 @@ json report_page_data(const report& r, const std::string& folded, size_t distrib
 }
 
 std::string html_report_page(const report& r, const std::string& folded, size_t distribution_bytes) {
-  return html_page::page("perf-report: " + r.path, report_page_data(r, folded, distribution_bytes).dump());
+  return report_format::html_page("perf-report: " + r.path, report_page_data(r, folded, distribution_bytes).dump());
 }
 
 json diff_page_data(const diff_result& d, size_t distribution_bytes) {
@@ -216,7 +216,7 @@ json diff_page_data(const diff_result& d, size_t distribution_bytes) {
 }
 
 std::string html_diff_page(const diff_result& d, size_t distribution_bytes) {
-  return html_page::page("perf-report diff", diff_page_data(d, distribution_bytes).dump());
+  return report_format::html_page("perf-report diff", diff_page_data(d, distribution_bytes).dump());
 }
 
 }  // namespace perf::report_tool

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "function_location.hpp"
+#include "report_format/schema.hpp"
 #include "sample_lists.hpp"
 
 namespace perf::report_tool {
@@ -203,7 +204,7 @@ std::vector<function_record> merge_functions(const std::vector<report>& reports)
 report merge_reports(const std::vector<report>& reports) {
   report out;
   out.path = "merged";
-  out.document = {{"schema_version", schema_version}, {"pid", 0}};
+  out.document = {{"schema_version", report_format::schema_version}, {"pid", 0}};
   json pids = json::array();
   for (const report& r : reports) pids.push_back(r.document.value("pid", 0));
   out.document["merged_pids"] = std::move(pids);

@@ -1,6 +1,6 @@
 // A histogram as the HTML pages embed it: [ghz, first bucket, counts as text], the
 // text under half the size of the counts as JSON numbers. The page's script
-// (runtime/report/html_page.cpp, `counts`) decodes it.
+// (runtime/report_format/page.js, `counts`) decodes it.
 #ifndef PERF_REPORT_TOOL_PAGE_HISTOGRAM_HPP
 #define PERF_REPORT_TOOL_PAGE_HISTOGRAM_HPP
 

@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "file_text.hpp"
-#include "perf/report.hpp"
+#include "report_format/schema.hpp"
 
 namespace perf::report_tool {
 
@@ -20,7 +20,7 @@ using nlohmann::json;
 double function_record::stddev_ns() const { return calls < 2 ? 0.0 : std::sqrt(m2_ns2 / static_cast<double>(calls)); }
 
 bool function_record::probe_dominates() const {
-  return std::max(0.0, quantile_ns(0.5) - probe_inside_ns) < probe_dominated_factor * probe_ns;
+  return report_format::probe_dominated(quantile_ns(0.5), probe_inside_ns, probe_ns);
 }
 
 double function_record::quantile_ns(double q) const {

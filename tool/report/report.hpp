@@ -15,9 +15,6 @@
 
 namespace perf::report_tool {
 
-// The schema version this perf-report reads and writes (runtime/report/json.cpp).
-constexpr int schema_version = 2;
-
 // What a report may hold (docs/perf-report.md, "Untrusted input"): beyond these it is
 // refused, so that nothing perf-report computes from it overflows or recurses without bound.
 constexpr unsigned max_nesting_depth = 64;  // JSON levels (a runtime's report has 5)
@@ -55,8 +52,8 @@ struct function_record {
   bool probe_dominated = false;
 
   double stddev_ns() const;
-  // The median without the probe is below perf::probe_dominated_factor probe costs, as
-  // the runtime judges it (false without a probe cost).
+  // report_format::probe_dominated of this row's median and probe figures: the rule the
+  // runtime applies (false without a probe cost).
   bool probe_dominates() const;
   // The value at quantile q, as the runtime reports it: the histogram's bucket
   // midpoint, kept within [min_ns, max_ns].

@@ -20,6 +20,7 @@
 #include "perf/detail/histogram_index.hpp"
 #include "report.hpp"
 #include "report/text_format.hpp"
+#include "report_format/schema.hpp"
 #include "report_sections.hpp"
 
 namespace perf::report_tool {
@@ -418,10 +419,10 @@ report parse_padded(simdjson::padded_string_view padded, const std::string& path
     throw input_error(fmt::format("{}: no \"schema_version\": a report of schema version 1, written by a runtime older "
                                   "than perf-report, which reads schema version {} (run the program again with this "
                                   "runtime)",
-                                  path, schema_version));
-  if (!version->is_number_integer() || version->get<int64_t>() != schema_version)
+                                  path, report_format::schema_version));
+  if (!version->is_number_integer() || version->get<int64_t>() != report_format::schema_version)
     throw input_error(fmt::format("{}: schema version {}; this perf-report reads schema version {}", path,
-                                  version->dump(), schema_version));
+                                  version->dump(), report_format::schema_version));
   const reader top(path, r.document, "the report");
   const reader clock = top.object("clock");
   const double ghz = clock.number("ghz");

@@ -6,9 +6,12 @@
 #include <cerrno>
 #include <limits>
 
-#include "core/json_string.hpp"
+#include "report_format/escaping.hpp"
 
 namespace perf::runtime {
+
+using report_format::json_string;
+
 namespace {
 
 // One trace event of a thread, before it is written.

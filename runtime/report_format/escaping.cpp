@@ -1,8 +1,8 @@
-#include "core/json_string.hpp"
+#include "report_format/escaping.hpp"
 
 #include <fmt/format.h>
 
-namespace perf::runtime {
+namespace perf::report_format {
 
 namespace {
 
@@ -17,6 +17,19 @@ size_t utf8_sequence_length(std::string_view text) {
   return length;
 }
 
+// Appends the character at `text[i]` (a byte of 0x80 and above) to `out` if it starts
+// a well-formed sequence, else U+FFFD as `replacement` spells it; returns the index
+// of the character's last byte.
+size_t append_non_ascii(std::string& out, std::string_view text, size_t i, std::string_view replacement) {
+  const size_t length = utf8_sequence_length(text.substr(i));
+  if (length == 0) {
+    out += replacement;
+    return i;
+  }
+  out.append(text.substr(i, length));
+  return i + length - 1;
+}
+
 }  // namespace
 
 std::string json_string(std::string_view text) {
@@ -24,14 +37,7 @@ std::string json_string(std::string_view text) {
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (static_cast<unsigned char>(c) >= 0x80) {
-      // A label cut in the middle of a character must still give valid JSON.
-      const size_t length = utf8_sequence_length(text.substr(i));
-      if (length == 0) {
-        out += "\\ufffd";
-        continue;
-      }
-      out.append(text.substr(i, length));
-      i += length - 1;
+      i = append_non_ascii(out, text, i, "\\ufffd");
       continue;
     }
     switch (c) {
@@ -50,4 +56,15 @@ std::string json_string(std::string_view text) {
   return out + "\"";
 }
 
-}  // namespace perf::runtime
+void append_label_value(std::string& out, std::string_view text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\\') out += "\\\\";
+    else if (c == '"') out += "\\\"";
+    else if (c == '\n') out += "\\n";
+    else if (static_cast<unsigned char>(c) < 0x80) out += c;
+    else i = append_non_ascii(out, text, i, "\xEF\xBF\xBD");
+  }
+}
+
+}  // namespace perf::report_format

@@ -1,26 +1,3 @@
-#include "report/html_page.hpp"
-
-namespace perf::html_page {
-namespace {
-
-const char* page_style() {
-  return R"CSS(
-body{font:13px/1.4 system-ui,sans-serif;margin:16px;color:#222}
-h1{font-size:18px}h2{font-size:15px;margin-top:24px}
-table{border-collapse:collapse}th,td{padding:2px 8px;text-align:right;white-space:nowrap}
-th{cursor:pointer;background:#eee;position:sticky;top:0}td.name,th.name{text-align:left}
-tr:nth-child(even){background:#f8f8f8}tr.sel{background:#ffe9a8}
-.beyond{font-weight:bold}.slower{color:#b00}.faster{color:#070}
-.plots{display:flex;flex-wrap:wrap;gap:12px}.plot{border:1px solid #ddd;padding:4px}
-.plot .t{font-weight:bold;max-width:460px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-svg text{font:10px sans-serif}.header span{margin-right:16px}
-#flamegraph rect{stroke:#fff;stroke-width:.5}
-.scroll{max-height:480px;overflow:auto;border:1px solid #ddd}
-)CSS";
-}
-
-const char* page_script() {
-  return R"JS(
 'use strict';
 let D = JSON.parse(document.getElementById('data').textContent);
 const NS = 'http://www.w3.org/2000/svg';
@@ -272,35 +249,3 @@ function diffPage() {
   rows.slice(0, 6).forEach(r => ranked.appendChild(plotOf(r)));
 }
 if (D.kind === 'diff') diffPage(); else { if (D.schema_version) D = fromReport(D); reportPage(); }
-)JS";
-}
-
-std::string html_escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
-}  // namespace
-
-std::string page(const std::string& title, const std::string& data_json) {
-  std::string safe;
-  safe.reserve(data_json.size());
-  for (size_t i = 0; i < data_json.size(); ++i) {
-    safe += data_json[i];
-    if (data_json[i] == '<' && i + 1 < data_json.size() && data_json[i + 1] == '/') safe += '\\';
-  }
-  return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + html_escape(title) +
-         "</title>\n<style>" + page_style() + "</style></head>\n<body>\n<script id=\"data\" type=\"application/json\">" +
-         safe + "</script>\n<script>" + page_script() + "</script>\n</body></html>\n";
-}
-
-}  // namespace perf::html_page
