@@ -1,6 +1,5 @@
 // The public side of the sampler: the summary the report shows, and write_profile.
 #include <algorithm>
-#include <cmath>
 #include <map>
 #include <tuple>
 
@@ -13,6 +12,7 @@
 #include "perf/sampler.hpp"
 #include "profile.hpp"
 #include "profile_formats.hpp"
+#include "report_format/share_interval.hpp"
 #include "sampler.hpp"
 
 namespace perf {
@@ -20,17 +20,10 @@ namespace {
 
 using location_key = std::tuple<std::string, std::string, unsigned>;  // function, file, line
 
-// Wilson's 95% interval of a proportion `share` observed in `observations`
-// independent trials: right near 0 and 1 and for few trials, where the normal
-// approximation's is not.
 void set_interval(sampled_location& location, double observations) {
-  if (observations <= 0) return;
-  constexpr double z = 1.959964;
-  const double p = location.share, n = observations, z2 = z * z;
-  const double center = (p + z2 / (2 * n)) / (1 + z2 / n);
-  const double half = z / (1 + z2 / n) * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n));
-  location.share_low = std::max(0.0, center - half);
-  location.share_high = std::min(1.0, center + half);
+  const report_format::share_interval interval = report_format::wilson_interval(location.share, observations);
+  location.share_low = interval.low;
+  location.share_high = interval.high;
 }
 
 // The `top` largest counts of `counts`, with their share of `total` and its

@@ -189,6 +189,41 @@ TEST(Merge, SumsTheSamplesByFunctionAndRecomputesTheShares) {
   EXPECT_FALSE(merge_reports({parsed(b), parsed(a)}).document.at("samples").contains("probe_samples"));
 }
 
+TEST(Merge, SumsTheInterruptsAndGivesEachMergedShareItsOwnInterval) {
+  nlohmann::json a = report_json(11, 2.0, nlohmann::json::array()), b = report_json(12, 2.0, nlohmann::json::array());
+  a["samples"] = nlohmann::json::parse(R"({"hz": 100, "clock": "cpu", "source": "perf_event", "total": 10,
+    "interrupts": 10, "dropped": 0, "top": [{"function": "f", "file": "x.cpp", "samples": 6, "share": 0.6,
+    "share_low": 0.31, "share_high": 0.83}, {"function": "g", "file": "x.cpp", "samples": 4, "share": 0.4,
+    "share_low": 0.17, "share_high": 0.69}], "lines": [], "threads": [], "measured": []})");
+  b["samples"] = nlohmann::json::parse(R"({"hz": 100, "clock": "cpu", "source": "perf_event", "total": 30,
+    "interrupts": 30, "dropped": 0, "top": [{"function": "g", "file": "x.cpp", "samples": 30, "share": 1.0,
+    "share_low": 0.89, "share_high": 1.0}], "lines": [], "threads": [], "measured": []})");
+  const nlohmann::json s = merge_reports({parsed(a), parsed(b)}).document.at("samples");
+  EXPECT_EQ(s.at("interrupts"), 40);
+  EXPECT_EQ(s.at("source"), "perf_event");
+  // Wilson's 95% interval of 34 in 40 and of 6 in 40.
+  const nlohmann::json& g = s.at("top").at(0);
+  const nlohmann::json& f = s.at("top").at(1);
+  EXPECT_EQ(g.at("function"), "g");
+  EXPECT_NEAR(g.at("share_low").get<double>(), 0.70928, 1e-5);
+  EXPECT_NEAR(g.at("share_high").get<double>(), 0.92939, 1e-5);
+  EXPECT_NEAR(f.at("share_low").get<double>(), 0.07061, 1e-5);
+  EXPECT_NEAR(f.at("share_high").get<double>(), 0.29072, 1e-5);
+
+  // Sources that differ are not one source.
+  b["samples"]["source"] = "timer";
+  EXPECT_FALSE(merge_reports({parsed(a), parsed(b)}).document.at("samples").contains("source"));
+  // A report that does not say its interrupts leaves the merged ones, and so every
+  // interval, unknown: none is kept from a single report.
+  b["samples"].erase("interrupts");
+  const nlohmann::json unknown = merge_reports({parsed(a), parsed(b)}).document.at("samples");
+  EXPECT_FALSE(unknown.contains("interrupts"));
+  for (const nlohmann::json& row : unknown.at("top")) {
+    EXPECT_FALSE(row.contains("share_low")) << row;
+    EXPECT_FALSE(row.contains("share_high")) << row;
+  }
+}
+
 // Each report lists its hottest few: x is missing from the first report's list but
 // named by its thread's; g and h are missing from the second's and its thread's.
 TEST(Merge, SampleListsCountWhatEveryListSaysAndBoundWhatTheyLeaveOut) {

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "function_location.hpp"
+#include "report_format/share_interval.hpp"
 #include "report_format/schema.hpp"
 #include "sample_lists.hpp"
 
@@ -24,6 +25,20 @@ json concatenated_rows(const std::vector<report>& reports, const json::json_poin
     }
   }
   return out;
+}
+
+// Each row's share_low and share_high, again for its merged share: from the merged
+// interrupts (null: unknown, when a report did not say), else none.
+void set_share_intervals(json& rows, const json& interrupts) {
+  for (json& row : rows) {
+    row.erase("share_low");
+    row.erase("share_high");
+    if (interrupts.is_null()) continue;
+    const report_format::share_interval interval =
+        report_format::wilson_interval(row.at("share").get<double>(), interrupts.get<double>());
+    row["share_low"] = interval.low;
+    row["share_high"] = interval.high;
+  }
 }
 
 json merged_samples(const std::vector<report>& reports) {
@@ -53,8 +68,20 @@ json merged_samples(const std::vector<report>& reports) {
       if (s->contains(key)) found.push_back(&s->at(key));
     return found;
   };
+  // Exact or absent, as probe_samples; the source only where every report names the same.
+  out.erase("interrupts");
+  if (std::all_of(sections.begin(), sections.end(), [](const json* s) { return s->contains("interrupts"); })) {
+    uint64_t interrupts = 0;
+    for (const json* s : sections) interrupts += s->at("interrupts").get<uint64_t>();
+    out["interrupts"] = interrupts;
+  }
+  if (std::any_of(sections.begin(), sections.end(),
+                  [&](const json* s) { return s->value("source", json()) != out.value("source", json()); }))
+    out.erase("source");
   merged_hottest top = merge_hottest(sections, "top", {"function", "file"}, total);
   merged_hottest lines = merge_hottest(sections, "lines", {"function", "file", "line"}, total);
+  set_share_intervals(top.rows, out.value("interrupts", json()));
+  set_share_intervals(lines.rows, out.value("interrupts", json()));
   out["top"] = std::move(top.rows);
   out["lines"] = std::move(lines.rows);
   out["unlisted_at_most"] = {{"top", top.unlisted_at_most}, {"lines", lines.unlisted_at_most}};
