@@ -34,9 +34,19 @@ namespace {
 bool started = false;
 __attribute__((constructor(102))) void mark_started() { __atomic_store_n(&started, true, __ATOMIC_RELEASE); }
 
+// Two locks, so that attaching never waits for work that may call the program's
+// allocator: a thread attaches from its first measured call, which may come from
+// inside the program's operator new with the program's own locks held.
 struct thread_registry {
-  std::mutex mutex;
-  std::vector<thread_record*> living;
+  // Held by visitors and by an exiting thread's handover, across allocations (the
+  // program's allocator, which may make measured calls, and wait for the program's
+  // locks), never by attaching. Guards `exited`, `listed_one_by_one`, and the
+  // records in `living` (none is freed while it is held).
+  std::mutex handover;
+  // Held only to move pointers in and out of `living`: nothing is allocated and no
+  // program code runs while it is held. Taken after `handover` where both are.
+  std::mutex list;
+  std::vector<thread_record*> living;  // guarded by `list`
   std::vector<exited_thread> exited;
   size_t listed_one_by_one = 0;  // the first rows of `exited`; the rest are per name
 };
@@ -62,25 +72,29 @@ void on_thread_exit(void* record) {
   auto* thread = static_cast<thread_record*>(record);
   thread_registry& r = registry();
   {
-    std::lock_guard lock(r.mutex);
+    std::lock_guard handover(r.handover);
     const size_t row = exited_row(r.exited, r.listed_one_by_one, current_settings().environment.exited_threads_listed,
                                   thread->tid, thread_name(thread->tid));
     for (const thread_hooks& h : registered<thread_hooks>())
       if (h.exit != nullptr) h.exit(*thread, row);
+    std::lock_guard lock(r.list);
     r.living.erase(std::find(r.living.begin(), r.living.end(), thread));
   }
   release(thread);
 }
 
-// fork(): the list and the site table are held across the call, in this order.
+// fork(): the registry's locks and the site table's are held across the call, in
+// this order.
 void before_fork() {
-  registry().mutex.lock();
+  registry().handover.lock();
+  registry().list.lock();
   lock_sites_for_fork();
 }
 
 void after_fork_in_parent() {
   unlock_sites_after_fork();
-  registry().mutex.unlock();
+  registry().list.unlock();
+  registry().handover.unlock();
 }
 
 void after_fork_in_child() {
@@ -100,7 +114,8 @@ void after_fork_in_child() {
     if (h.fork_child != nullptr) h.fork_child(survivor);
   // This very thread took the locks before fork(); it releases them here.
   unlock_sites_after_fork();
-  r.mutex.unlock();
+  r.list.unlock();
+  r.handover.unlock();
 }
 
 pthread_key_t exit_key() {
@@ -120,8 +135,10 @@ void add_thread_hooks(const thread_hooks& hooks) { registered<thread_hooks>().pu
 void visit_threads(const std::function<void(const thread_list& list)>& visit) {
   const runtime_work work;  // the visitor may drain this thread's pending durations
   thread_registry& r = registry();
-  std::lock_guard lock(r.mutex);
-  visit({r.exited, r.living});
+  std::lock_guard handover(r.handover);
+  // The living threads as they are now; one that attaches meanwhile is not visited.
+  const std::vector<thread_record*> living = copy_unlocked(r.living, r.list);
+  visit({r.exited, living});
 }
 
 }  // namespace perf::runtime
@@ -131,7 +148,7 @@ namespace perf::detail {
 thread_state* attach_thread() noexcept {
   using namespace runtime;
   // The runtime's own work on this thread (this very function, its allocations
-  // through a program's operator new among them) may hold the list's lock.
+  // through a program's operator new among them) may hold the registry's locks.
   if (unattached_runtime_work != 0 || !__atomic_load_n(&started, __ATOMIC_ACQUIRE)) return nullptr;
   const runtime_work work;
   const uncounted_allocations runtime_allocations;
@@ -142,7 +159,7 @@ thread_state* attach_thread() noexcept {
   thread_registry& r = registry();
   std::vector<thread_record*> spare;  // the list's next storage, allocated unlocked; freed unlocked
   {
-    std::unique_lock lock(r.mutex);
+    std::unique_lock lock(r.list);
     make_room_unlocked(r.living, lock, spare);
     for (const thread_hooks& h : registered<thread_hooks>())
       if (h.attach != nullptr) h.attach(*thread);
