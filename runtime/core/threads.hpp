@@ -5,12 +5,12 @@
 //
 // Locks. A thread attaches on its first measured call, which may come from inside
 // the program's own code with the program's locks held (its replacement operator
-// new, say, calling a logging function). So attaching takes only the list's lock,
+// new, say, calling a logging function). So attaching takes only the attach lock,
 // which is never held across an allocation (the allocator may be the program's) or
 // any other program code. Readers (visit_threads) and exiting threads take the
-// handover lock, held across allocations; nothing waits for it in the middle of the
-// program's code, provided the program does not read reports (perf::take_snapshot,
-// perf::write_report) from inside its allocator.
+// thread list's lock, held across allocations; nothing waits for it in the middle of
+// the program's code, provided the program does not read reports
+// (perf::take_snapshot, perf::write_report) from inside its allocator.
 #ifndef PERF_RUNTIME_CORE_THREADS_HPP
 #define PERF_RUNTIME_CORE_THREADS_HPP
 
@@ -78,7 +78,7 @@ size_t exited_row(std::vector<Row>& rows, size_t& listed, uint64_t one_by_one, l
   return row;
 }
 
-// The list, as exit hooks and visitors see it under the handover lock. Its order is
+// The list, as exit hooks and visitors see it under the thread list's lock. Its order is
 // the order of the report's thread rows: exited threads first (the rows above, in
 // the order they were made), then the living ones, in the order they attached. A
 // visitor's `living` is a copy taken when the visit began: a thread that attaches
@@ -89,9 +89,9 @@ struct thread_list {
 };
 
 // What a component does at a thread's lifecycle events. Every member may be null.
-// `exit` runs under the handover lock, like the visitors of visit_threads(): state
-// that a component touches only from exit hooks and visitors needs no lock of its
-// own. `attach` runs under the list's lock only, beside exit hooks and visitors:
+// `exit` runs under the thread list's lock, like the visitors of visit_threads():
+// state that a component touches only from exit hooks and visitors needs no lock of
+// its own. `attach` runs under the attach lock only, beside exit hooks and visitors:
 // it must allocate nothing through operator new or malloc (mmap is the runtime's
 // own), call no program code, and guard what it shares with them by a lock of its
 // own, held as briefly. `fork_child` runs with both held. A hook must not call
@@ -116,7 +116,7 @@ struct thread_hooks {
 // PERF_RUNTIME_ON_START function (core/startup.hpp), before any thread attaches.
 void add_thread_hooks(const thread_hooks& hooks);
 
-// Calls `visit` under the handover lock: no thread exits meanwhile, and threads
+// Calls `visit` under the thread list's lock: no thread exits meanwhile, and threads
 // that attach meanwhile are not in its list. `visit` may allocate; it runs as the
 // calling thread's runtime work (core/runtime_work.hpp).
 void visit_threads(const std::function<void(const thread_list& list)>& visit);

@@ -147,7 +147,7 @@ void arm_new_threads(unsigned hz, sample_source wanted) noexcept {
 
 bool sampling_new_threads() noexcept { return __atomic_load_n(&arming, __ATOMIC_ACQUIRE); }
 
-// Lock-free: the snapshot asks with the thread list's handover lock held, and the
+// Lock-free: the snapshot asks with the thread list's lock held, and the
 // snapshot's allocations may wait for the program's locks.
 sample_source sampling_source() noexcept { return preferred.load(std::memory_order_relaxed); }
 

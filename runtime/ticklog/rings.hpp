@@ -35,7 +35,7 @@ static_assert(offsetof(ring_record, ring) == 0);
 // (detail::commit_labels). Never freed, so a thread's events outlive it. The record
 // and its ring are mapped from the kernel (a page for the record, then the
 // events): nothing goes through the program's allocator, so a thread attaching with
-// the thread list locked may make one.
+// only the attach lock held may make one.
 ring_record* create_ring(uint64_t capacity, long tid);
 
 // Gives back the memory of the events that `record` does not hold (committed for

@@ -15,8 +15,8 @@ namespace perf::runtime {
 namespace {
 
 // What exited threads leave behind. `counts` and `rings` are touched only by exit
-// hooks, snapshot parts and visitors, under the thread list's handover lock, which
-// guards them. `ready` and `emptied` are shared with attaching threads (give_ring),
+// hooks, snapshot parts and visitors, under the thread list's lock, which guards
+// them. `ready` and `emptied` are shared with attaching threads (give_ring),
 // under spare_rings_lock().
 struct exited_rings {
   std::vector<ring_counts> counts;  // index = row of exited threads
@@ -202,7 +202,7 @@ std::vector<tick_source> tick_sources() {
 
 ring_contents copy_ticks(const tick_source& source) {
   ring_contents contents;
-  // Under the handover lock no ring is emptied or given up; a ring already waiting
+  // Under the thread list's lock no ring is emptied or given up; a ring already waiting
   // for a new thread may pass to one meanwhile (give_ring), which sets its `tid`
   // before logging: a copy that read any of its events (by an acquire load of
   // `written`) reads the new `tid` after it, and is thrown away.
