@@ -17,7 +17,7 @@ namespace {
 // What exited threads leave behind. `counts` and `rings` are touched only by exit
 // hooks, snapshot parts and visitors, under the thread list's lock, which guards
 // them. `ready` and `emptied` are shared with attaching threads (give_ring),
-// under spare_rings_lock().
+// under spare_rings_mutex.
 struct exited_rings {
   std::vector<ring_counts> counts;  // index = row of exited threads
   struct kept {
@@ -39,13 +39,11 @@ exited_rings& exited() {
 }
 
 // Held only to move `ready` and `emptied`, never across an allocation: attaching
-// threads take it. Inside thread hooks only, so never held across fork().
-std::mutex& spare_rings_lock() {
-  static auto* const mutex = new std::mutex;  // never destroyed: threads exit after static destructors
-  return *mutex;
-}
+// threads take it. Inside thread hooks only, so never held across fork(). Constant-
+// initialized, trivially destroyed: threads exit after static destructors too.
+constinit std::mutex spare_rings_mutex;
 
-// The first of `emptied`, taken off the list; null when it is empty. Under spare_rings_lock().
+// The first of `emptied`, taken off the list; null when it is empty. Under spare_rings_mutex.
 ring_record* take_emptied(exited_rings& gone) {
   ring_record* const first = gone.emptied;
   if (first != nullptr) gone.emptied = first->next_spare;
@@ -68,7 +66,7 @@ void give_ring(thread_record& thread) {
   ring_record* record = nullptr;
   bool committed = false;
   {
-    std::lock_guard lock(spare_rings_lock());
+    std::lock_guard lock(spare_rings_mutex);
     committed = gone.ready != nullptr;
     record = committed ? std::exchange(gone.ready, nullptr) : take_emptied(gone);
   }
@@ -88,7 +86,7 @@ void give_up_oldest(exited_rings& gone) {
   row.kept -= oldest.events;
   row.dropped += oldest.events;
   empty_ring(*oldest.record);
-  std::lock_guard lock(spare_rings_lock());
+  std::lock_guard lock(spare_rings_mutex);
   oldest.record->next_spare = gone.emptied;
   gone.emptied = oldest.record;
 }
@@ -109,13 +107,13 @@ void keep_ring(thread_record& thread, size_t exited_index) {
   ring_record* record = record_of(thread.state.ring);
   ring_record* target = nullptr;  // an emptied ring to move the events into
   if (counts.dropped == 0) {
-    std::lock_guard lock(spare_rings_lock());
+    std::lock_guard lock(spare_rings_mutex);
     if (gone.ready == nullptr) target = take_emptied(gone);
   }
   if (target != nullptr) {
     // Only exit hooks, one at a time, make a ring ready: `ready` is still null.
     move_events(*record, *target);
-    std::lock_guard lock(spare_rings_lock());
+    std::lock_guard lock(spare_rings_mutex);
     gone.ready = std::exchange(record, target);
   } else {
     trim_ring(*record);
@@ -147,6 +145,7 @@ void add_tick_counts(snapshot& s, const thread_list& threads, snapshot_depth) {
 }
 
 PERF_RUNTIME_ON_START(register_rings) {
+  exited();  // made now: the first attach hook, which may not allocate, finds it
   add_thread_hooks({.attach = give_ring, .exit = keep_ring, .fork_child = keep_survivor_ring});
   add_snapshot_part(add_tick_counts);
 }
