@@ -94,7 +94,7 @@ struct thread_list {
 // its own. `attach` runs under the attach lock only, beside exit hooks and visitors:
 // it must allocate nothing through operator new or malloc (mmap is the runtime's
 // own), call no program code, and guard what it shares with them by a lock of its
-// own, held as briefly. `fork_child` runs with both held. A hook must not call
+// own, held as briefly. `fork_child` runs with both locks held. A hook must not call
 // visit_threads().
 struct thread_hooks {
   // On the new thread, after its record is made and before it is listed: fills in
