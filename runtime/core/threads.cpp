@@ -34,9 +34,20 @@ namespace {
 bool started = false;
 __attribute__((constructor(102))) void mark_started() { __atomic_store_n(&started, true, __ATOMIC_RELEASE); }
 
+// Two locks, so that attaching never waits for work that may call the program's
+// allocator: a thread attaches from its first measured call, which may come from
+// inside the program's operator new with the program's own locks held.
 struct thread_registry {
+  // The thread list's lock: held by visitors and by an exiting thread's hand-over,
+  // across allocations (the program's allocator, which may make measured calls, and
+  // wait for the program's locks), never by attaching. Guards `exited`,
+  // `listed_one_by_one`, and the records in `living` (none is freed while it is held).
   std::mutex mutex;
-  std::vector<thread_record*> living;
+  // The attach lock: held only to move pointers in and out of `living`; nothing is
+  // allocated and no program code runs while it is held. Taken after `mutex` where
+  // both are.
+  std::mutex attaching;
+  std::vector<thread_record*> living;  // guarded by `attaching`
   std::vector<exited_thread> exited;
   size_t listed_one_by_one = 0;  // the first rows of `exited`; the rest are per name
 };
@@ -67,23 +78,31 @@ void on_thread_exit(void* record) {
                                   thread->tid, thread_name(thread->tid));
     for (const thread_hooks& h : registered<thread_hooks>())
       if (h.exit != nullptr) h.exit(*thread, row);
+    std::lock_guard unlisting(r.attaching);
     r.living.erase(std::find(r.living.begin(), r.living.end(), thread));
   }
   release(thread);
 }
 
-// fork(): the list and the site table are held across the call, in this order.
+// fork(): the registry's locks and the site table's are held across the call, in
+// this order.
 void before_fork() {
   registry().mutex.lock();
+  registry().attaching.lock();
   lock_sites_for_fork();
 }
 
 void after_fork_in_parent() {
   unlock_sites_after_fork();
+  registry().attaching.unlock();
   registry().mutex.unlock();
 }
 
+// The one place that frees memory (through the program's operator delete, perhaps)
+// with the locks held: the child has no other thread to wait for them, and this
+// thread's own measured calls meanwhile record nothing, so take none of them.
 void after_fork_in_child() {
+  const runtime_work work;
   thread_registry& r = registry();
   auto* survivor = reinterpret_cast<thread_record*>(detail::current_thread);
   // The other threads do not exist in the child; their records are unreachable garbage.
@@ -100,6 +119,7 @@ void after_fork_in_child() {
     if (h.fork_child != nullptr) h.fork_child(survivor);
   // This very thread took the locks before fork(); it releases them here.
   unlock_sites_after_fork();
+  r.attaching.unlock();
   r.mutex.unlock();
 }
 
@@ -121,7 +141,9 @@ void visit_threads(const std::function<void(const thread_list& list)>& visit) {
   const runtime_work work;  // the visitor may drain this thread's pending durations
   thread_registry& r = registry();
   std::lock_guard lock(r.mutex);
-  visit({r.exited, r.living});
+  // The living threads as they are now; one that attaches meanwhile is not visited.
+  const std::vector<thread_record*> living = copy_unlocked(r.living, r.attaching);
+  visit({r.exited, living});
 }
 
 }  // namespace perf::runtime
@@ -131,7 +153,7 @@ namespace perf::detail {
 thread_state* attach_thread() noexcept {
   using namespace runtime;
   // The runtime's own work on this thread (this very function, its allocations
-  // through a program's operator new among them) may hold the list's lock.
+  // through a program's operator new among them) may hold the registry's locks.
   if (unattached_runtime_work != 0 || !__atomic_load_n(&started, __ATOMIC_ACQUIRE)) return nullptr;
   const runtime_work work;
   const uncounted_allocations runtime_allocations;
@@ -142,7 +164,7 @@ thread_state* attach_thread() noexcept {
   thread_registry& r = registry();
   std::vector<thread_record*> spare;  // the list's next storage, allocated unlocked; freed unlocked
   {
-    std::unique_lock lock(r.mutex);
+    std::unique_lock lock(r.attaching);
     make_room_unlocked(r.living, lock, spare);
     for (const thread_hooks& h : registered<thread_hooks>())
       if (h.attach != nullptr) h.attach(*thread);

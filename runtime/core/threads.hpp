@@ -2,6 +2,15 @@
 // a component keeps state per thread and hands it over when a thread exits or the
 // process forks. Only slow paths come here: a thread's first measured call (or
 // tick), its exit, fork(), and readers such as the snapshot.
+//
+// Locks. A thread attaches on its first measured call, which may come from inside
+// the program's own code with the program's locks held (its replacement operator
+// new, say, calling a logging function). So attaching takes only the attach lock,
+// which is never held across an allocation (the allocator may be the program's) or
+// any other program code. Readers (visit_threads) and exiting threads take the
+// thread list's lock, held across allocations; nothing waits for it in the middle of
+// the program's code, provided the program does not read reports
+// (perf::take_snapshot, perf::write_report) from inside its allocator.
 #ifndef PERF_RUNTIME_CORE_THREADS_HPP
 #define PERF_RUNTIME_CORE_THREADS_HPP
 
@@ -69,25 +78,31 @@ size_t exited_row(std::vector<Row>& rows, size_t& listed, uint64_t one_by_one, l
   return row;
 }
 
-// The list, as hooks and visitors see it while it is locked. Its order is the
-// order of the report's thread rows: exited threads first (the rows above, in the
-// order they were made), then the living ones, in the order they attached.
+// The list, as exit hooks and visitors see it under the thread list's lock. Its order is
+// the order of the report's thread rows: exited threads first (the rows above, in
+// the order they were made), then the living ones, in the order they attached. A
+// visitor's `living` is a copy taken when the visit began: a thread that attaches
+// during the visit is not in it; none that is in it exits before the visit ends.
 struct thread_list {
   const std::vector<exited_thread>& exited;
   const std::vector<thread_record*>& living;
 };
 
 // What a component does at a thread's lifecycle events. Every member may be null.
-// `attach`, `exit` and `fork_child` run with the list locked, like the visitors of
-// visit_threads(): state that a component touches only from its hooks and
-// visitors needs no lock of its own. A hook must not call visit_threads().
+// `exit` runs under the thread list's lock, like the visitors of visit_threads():
+// state that a component touches only from exit hooks and visitors needs no lock of
+// its own. `attach` runs under the attach lock only, beside exit hooks and visitors:
+// it must allocate nothing through operator new or malloc (mmap is the runtime's
+// own), call no program code, and guard what it shares with them by a lock of its
+// own, held as briefly. `fork_child` runs with both locks held. A hook must not call
+// visit_threads().
 struct thread_hooks {
   // On the new thread, after its record is made and before it is listed: fills in
-  // the component's part of `thread.state`.
+  // the component's part of `thread.state`. No allocation (see above).
   void (*attach)(thread_record& thread) = nullptr;
   // On the exiting thread, before it leaves the list, where it becomes or is folded
   // into `list.exited[exited_index]` (a row new or already there): adds what the
-  // component reports of it to that row's.
+  // component reports of it to that row's. May allocate.
   void (*exit)(thread_record& thread, size_t exited_index) = nullptr;
   // After `exit`, unlocked: frees the component's per-thread memory. Also called,
   // in the child of fork(), for the threads that do not exist there.
@@ -101,7 +116,9 @@ struct thread_hooks {
 // PERF_RUNTIME_ON_START function (core/startup.hpp), before any thread attaches.
 void add_thread_hooks(const thread_hooks& hooks);
 
-// Calls `visit` with the list locked: no thread attaches or exits meanwhile.
+// Calls `visit` under the thread list's lock: no thread exits meanwhile, and threads
+// that attach meanwhile are not in its list. `visit` may allocate; it runs as the
+// calling thread's runtime work (core/runtime_work.hpp).
 void visit_threads(const std::function<void(const thread_list& list)>& visit);
 
 }  // namespace perf::runtime

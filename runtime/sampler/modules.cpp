@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <memory>
 #include <mutex>
 #include <string_view>
 
@@ -78,10 +79,20 @@ bool same_mapping(const loaded_module& a, const loaded_module& b) {
 }
 
 // The modules dlclose unmapped, oldest first; a reloaded plugin unloaded again at
-// the same address is kept once.
+// the same address is kept once. The list is never changed in place: a new one
+// replaces it, made with the mutex released, so that the mutex is held only to copy
+// or swap a pointer, never across an allocation (dlclose runs in the program's
+// code, with the program's locks perhaps held, and its allocator may be the
+// program's).
 struct unloaded_modules {
+  using list = std::shared_ptr<const std::vector<loaded_module>>;
   std::mutex mutex;
-  std::vector<loaded_module> modules;
+  list modules = std::make_shared<const std::vector<loaded_module>>();  // guarded by `mutex`
+
+  list now() {
+    const std::lock_guard<std::mutex> lock(mutex);
+    return modules;
+  }
 };
 
 unloaded_modules& unloaded() {
@@ -95,9 +106,8 @@ constexpr size_t unloaded_kept = 256;
 
 std::vector<loaded_module> loaded_modules() {
   std::vector<loaded_module> modules = mapped_modules();
-  unloaded_modules& gone = unloaded();
-  const std::lock_guard<std::mutex> lock(gone.mutex);
-  modules.insert(modules.end(), gone.modules.rbegin(), gone.modules.rend());
+  const unloaded_modules::list gone = unloaded().now();
+  modules.insert(modules.end(), gone->rbegin(), gone->rend());
   return modules;
 }
 
@@ -115,15 +125,25 @@ void remember_if_unloaded(std::vector<loaded_module> segments) {
   const std::vector<loaded_module> mapped = mapped_modules();
   if (std::any_of(mapped.begin(), mapped.end(), [&](const loaded_module& m) { return same_mapping(m, segments[0]); }))
     return;  // still loaded: another handle holds it
+  for (loaded_module& segment : segments) segment.unloaded = true;
   unloaded_modules& gone = unloaded();
-  const std::lock_guard<std::mutex> lock(gone.mutex);
-  for (loaded_module& segment : segments) {
-    std::erase_if(gone.modules, [&](const loaded_module& m) { return same_mapping(m, segment); });
-    segment.unloaded = true;
-    gone.modules.push_back(std::move(segment));
+  for (;;) {
+    const unloaded_modules::list before = gone.now();
+    auto after = std::make_shared<std::vector<loaded_module>>(*before);
+    for (const loaded_module& segment : segments) {
+      std::erase_if(*after, [&](const loaded_module& m) { return same_mapping(m, segment); });
+      after->push_back(segment);
+    }
+    if (after->size() > unloaded_kept)
+      after->erase(after->begin(), after->end() - static_cast<std::ptrdiff_t>(unloaded_kept));
+    unloaded_modules::list replaced = std::move(after);
+    {
+      const std::lock_guard<std::mutex> lock(gone.mutex);
+      if (gone.modules != before) continue;  // another dlclose's list came first: again, from it
+      gone.modules.swap(replaced);
+    }
+    return;  // the old list is freed here, unlocked
   }
-  if (gone.modules.size() > unloaded_kept)
-    gone.modules.erase(gone.modules.begin(), gone.modules.end() - static_cast<std::ptrdiff_t>(unloaded_kept));
 }
 
 const loaded_module* module_at(const std::vector<loaded_module>& modules, uintptr_t pc) {

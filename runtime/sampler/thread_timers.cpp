@@ -75,6 +75,20 @@ void arm_locked(pid_t tid, bool found_in_proc, bool paused) noexcept {
   }
 }
 
+// Makes room in armed() for one more thread, `lock` holding armed_mutex() on entry
+// and on return. The list grows with the lock released (core/room_unlocked.hpp):
+// the program's allocator may make measured calls that take the thread list's lock,
+// or wait for the program's locks, held by a thread that waits for this one (a
+// pthread_sigmask call). The old storage is left in `spare`, to free unlocked. Out
+// of memory, arm_locked() tries (and may fail) under the lock.
+void room_for_one_more(std::unique_lock<std::mutex>& lock, std::vector<armed_thread>& spare) noexcept {
+  try {
+    make_room_unlocked(armed(), lock, spare);
+  } catch (...) {
+    if (!lock.owns_lock()) lock.lock();
+  }
+}
+
 void disarm_locked(size_t index) noexcept {
   release_source(armed()[index].source);
   armed()[index] = armed().back();
@@ -133,25 +147,18 @@ void arm_new_threads(unsigned hz, sample_source wanted) noexcept {
 
 bool sampling_new_threads() noexcept { return __atomic_load_n(&arming, __ATOMIC_ACQUIRE); }
 
-// Lock-free: the snapshot asks under the thread list's lock, which a thread being
-// armed may be waiting for (its allocation ran a measured operator new).
+// Lock-free: the snapshot asks with the thread list's lock held, and the
+// snapshot's allocations may wait for the program's locks.
 sample_source sampling_source() noexcept { return preferred.load(std::memory_order_relaxed); }
 
 void arm_calling_thread() noexcept {
   set_thread_stack(current_stack_bounds());
   const pid_t tid = current_tid();
   set_thread_id(static_cast<uint32_t>(tid));
-  // The list grows with the lock released (core/room_unlocked.hpp): the program's
-  // allocator may make measured calls that take the thread list's lock, which a
-  // snapshot holds while it asks the sampler. Its old storage is freed unlocked.
   std::vector<armed_thread> spare;
   {
     std::unique_lock<std::mutex> lock(armed_mutex());
-    try {
-      make_room_unlocked(armed(), lock, spare);
-    } catch (...) {
-      if (!lock.owns_lock()) lock.lock();  // arm_locked tries (and may fail) under the lock
-    }
+    room_for_one_more(lock, spare);
     forget_exited_locked();
     arm_locked(tid, false, private_signal_blocked());
   }
@@ -163,12 +170,21 @@ void arm_existing_threads() noexcept {
   DIR* tasks = opendir("/proc/self/task");
   if (tasks == nullptr) return;
   const pid_t self = current_tid();
-  std::lock_guard<std::mutex> lock(armed_mutex());
-  while (const dirent* entry = readdir(tasks)) {
-    const pid_t tid = static_cast<pid_t>(std::atol(entry->d_name));
-    if (tid > 0 && tid != self) arm_locked(tid, true, false);
+  std::vector<pid_t> tids;  // listed before locking: see room_for_one_more
+  try {
+    while (const dirent* entry = readdir(tasks)) {
+      const pid_t tid = static_cast<pid_t>(std::atol(entry->d_name));
+      if (tid > 0 && tid != self) tids.push_back(tid);
+    }
+  } catch (...) {  // out of memory: the threads listed so far are armed
   }
   closedir(tasks);
+  std::vector<armed_thread> spare;
+  std::unique_lock<std::mutex> lock(armed_mutex());
+  for (const pid_t tid : tids) {
+    room_for_one_more(lock, spare);
+    arm_locked(tid, true, false);
+  }
 }
 
 void calling_thread_blocks_sample_signal(bool blocked) noexcept {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <new>
 
 #include "core/warnings.hpp"
 #include "perf/detail/atomic.hpp"
@@ -27,7 +28,11 @@ size_t labels_bytes(uint64_t capacity) {
   return static_cast<size_t>(capacity) * detail::label_words * sizeof(uint64_t);
 }
 
-size_t ring_bytes(uint64_t capacity) { return events_bytes(capacity) + labels_bytes(capacity); }
+size_t page_bytes() { return static_cast<size_t>(sysconf(_SC_PAGESIZE)); }
+static_assert(sizeof(ring_record) <= 4096, "a ring's record fits the page before its events");
+
+// A ring's mapping: a page that holds its record, then its events, then their labels.
+size_t ring_bytes(uint64_t capacity) { return page_bytes() + events_bytes(capacity) + labels_bytes(capacity); }
 
 // Commits the pages of `bytes` at `memory` now (the first max_committed_at_once of
 // them; the rest as they are written), so that no event pays for a page fault later:
@@ -40,7 +45,7 @@ void commit_pages(void* memory, size_t bytes) {
 #if defined(MADV_POPULATE_WRITE)
   madvise(memory, bytes, MADV_POPULATE_WRITE);  // an older kernel refuses: the loop does it all
 #endif
-  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const size_t page = page_bytes();
   for (size_t offset = 0; offset < bytes; offset += page) static_cast<volatile char*>(memory)[offset] = 0;
 }
 
@@ -53,11 +58,12 @@ ring_record* create_ring(uint64_t capacity, long tid) {
     warn("cannot reserve memory for a thread's tick log; aborting");
     std::abort();
   }
+  auto* record = new (memory) ring_record{};
+  auto* events = static_cast<tick_event*>(static_cast<void*>(static_cast<char*>(memory) + page_bytes()));
   // Events are committed now; labels, which most events lack, by the first one.
-  commit_pages(memory, events_bytes(capacity));
-  auto* record = new ring_record{};
+  commit_pages(events, events_bytes(capacity));
   record->ring.mask = capacity - 1;
-  record->ring.events = static_cast<tick_event*>(memory);
+  record->ring.events = events;
   record->ring.labels = reinterpret_cast<uint64_t*>(record->ring.events + capacity);
   record->tid = tid;
   record->next = __atomic_load_n(&all_rings, __ATOMIC_RELAXED);
@@ -71,7 +77,7 @@ namespace {
 // Gives the pages of [`from`, `to`) bytes into `memory` that hold nothing of it back
 // to the kernel: they read as zero until written again.
 void release_pages(void* memory, size_t from, size_t to) noexcept {
-  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const size_t page = page_bytes();
   from = (from + page - 1) / page * page;
   if (from < to) madvise(static_cast<char*>(memory) + from, to - from, MADV_DONTNEED);
 }
@@ -127,10 +133,7 @@ ring_record* newest_ring() noexcept { return __atomic_load_n(&all_rings, __ATOMI
 void keep_only_ring(ring_record* survivor) {
   for (ring_record* record = newest_ring(); record != nullptr;) {
     ring_record* const next = record->next;
-    if (record != survivor) {
-      munmap(record->ring.events, ring_bytes(capacity(record->ring)));
-      delete record;
-    }
+    if (record != survivor) munmap(record, ring_bytes(capacity(record->ring)));
     record = next;
   }
   if (survivor != nullptr) {

@@ -23,6 +23,7 @@ struct crash_reading {
 struct ring_record {
   detail::tick_ring ring;  // first, so that a tick_ring* is a ring_record*
   ring_record* next;       // every ring made, newest first; walked without a lock
+  ring_record* next_spare;  // for the tick log's list of rings waiting for a new thread
   long tid;
   crash_reading crash;
 };
@@ -31,7 +32,10 @@ static_assert(offsetof(ring_record, ring) == 0);
 // A ring of `capacity` events (a power of two), for the thread `tid`. The events'
 // memory is committed at once (24 bytes each, up to 16 MiB; a larger ring commits
 // the rest as it fills); the labels' (64 bytes each) by the first labelled tick
-// (detail::commit_labels). Never freed, so a thread's events outlive it.
+// (detail::commit_labels). Never freed, so a thread's events outlive it. The record
+// and its ring are mapped from the kernel (a page for the record, then the
+// events): nothing goes through the program's allocator, so a thread attaching with
+// only the attach lock held may make one.
 ring_record* create_ring(uint64_t capacity, long tid);
 
 // Gives back the memory of the events that `record` does not hold (committed for

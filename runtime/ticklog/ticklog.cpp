@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <mutex>
 #include <utility>
 
 #include "core/settings.hpp"
@@ -13,8 +14,10 @@
 namespace perf::runtime {
 namespace {
 
-// What exited threads leave behind. Touched only by thread hooks, snapshot parts
-// and visitors, under the thread list's lock, which guards it.
+// What exited threads leave behind. `counts` and `rings` are touched only by exit
+// hooks, snapshot parts and visitors, under the thread list's lock, which guards
+// them. `ready` and `emptied` are shared with attaching threads (give_ring),
+// under spare_rings_mutex.
 struct exited_rings {
   std::vector<ring_counts> counts;  // index = row of exited threads
   struct kept {
@@ -24,14 +27,27 @@ struct exited_rings {
   };
   std::deque<kept> rings;  // the newest config::rings_kept, oldest first
   // Empty rings for new threads: `ready` with their events' memory committed (at
-  // most one: a thread that takes it meets no page fault), `emptied` without.
+  // most one: a thread that takes it meets no page fault), `emptied` without (a
+  // list through ring_record::next_spare).
   ring_record* ready = nullptr;
-  std::vector<ring_record*> emptied;
+  ring_record* emptied = nullptr;
 };
 
 exited_rings& exited() {
   static auto* const rings = new exited_rings;  // never destroyed: read at exit
   return *rings;
+}
+
+// Held only to move `ready` and `emptied`, never across an allocation: attaching
+// threads take it. Inside thread hooks only, so never held across fork(). Constant-
+// initialized, trivially destroyed: threads exit after static destructors too.
+constinit std::mutex spare_rings_mutex;
+
+// The first of `emptied`, taken off the list; null when it is empty. Under spare_rings_mutex.
+ring_record* take_emptied(exited_rings& gone) {
+  ring_record* const first = gone.emptied;
+  if (first != nullptr) gone.emptied = first->next_spare;
+  return first;
 }
 
 ring_record* record_of(const detail::tick_ring* ring) {
@@ -42,21 +58,22 @@ ring_counts counts_of(const thread_record& thread) {
   return thread.state.ring != nullptr ? count_events(*thread.state.ring) : ring_counts{};
 }
 
+// An attach hook: allocates nothing but the kernel's pages (create_ring).
 void give_ring(thread_record& thread) {
   const config& environment = current_settings().environment;
   if (!environment.ticks) return;
   exited_rings& gone = exited();
   ring_record* record = nullptr;
-  if (gone.ready != nullptr) {
-    record = std::exchange(gone.ready, nullptr);
-    reuse_ring(*record, thread.tid, true);
-  } else if (!gone.emptied.empty()) {
-    record = gone.emptied.back();
-    gone.emptied.pop_back();
-    reuse_ring(*record, thread.tid, false);
-  } else {
-    record = create_ring(environment.ring_events, thread.tid);
+  bool committed = false;
+  {
+    std::lock_guard lock(spare_rings_mutex);
+    committed = gone.ready != nullptr;
+    record = committed ? std::exchange(gone.ready, nullptr) : take_emptied(gone);
   }
+  if (record != nullptr)
+    reuse_ring(*record, thread.tid, committed);
+  else
+    record = create_ring(environment.ring_events, thread.tid);
   thread.state.ring = &record->ring;
 }
 
@@ -69,7 +86,9 @@ void give_up_oldest(exited_rings& gone) {
   row.kept -= oldest.events;
   row.dropped += oldest.events;
   empty_ring(*oldest.record);
-  gone.emptied.push_back(oldest.record);
+  std::lock_guard lock(spare_rings_mutex);
+  oldest.record->next_spare = gone.emptied;
+  gone.emptied = oldest.record;
 }
 
 // The exiting thread's ring joins the kept ones, the oldest beyond the limit
@@ -86,10 +105,15 @@ void keep_ring(thread_record& thread, size_t exited_index) {
   const uint64_t limit = current_settings().environment.rings_kept;
   while (!gone.rings.empty() && gone.rings.size() >= limit) give_up_oldest(gone);
   ring_record* record = record_of(thread.state.ring);
-  if (counts.dropped == 0 && gone.ready == nullptr && !gone.emptied.empty()) {
-    ring_record* const target = gone.emptied.back();
-    gone.emptied.pop_back();
+  ring_record* target = nullptr;  // an emptied ring to move the events into
+  if (counts.dropped == 0) {
+    std::lock_guard lock(spare_rings_mutex);
+    if (gone.ready == nullptr) target = take_emptied(gone);
+  }
+  if (target != nullptr) {
+    // Only exit hooks, one at a time, make a ring ready: `ready` is still null.
     move_events(*record, *target);
+    std::lock_guard lock(spare_rings_mutex);
     gone.ready = std::exchange(record, target);
   } else {
     trim_ring(*record);
@@ -121,6 +145,7 @@ void add_tick_counts(snapshot& s, const thread_list& threads, snapshot_depth) {
 }
 
 PERF_RUNTIME_ON_START(register_rings) {
+  exited();  // made now: the first attach hook, which may not allocate, finds it
   add_thread_hooks({.attach = give_ring, .exit = keep_ring, .fork_child = keep_survivor_ring});
   add_snapshot_part(add_tick_counts);
 }
@@ -176,10 +201,14 @@ std::vector<tick_source> tick_sources() {
 
 ring_contents copy_ticks(const tick_source& source) {
   ring_contents contents;
-  // Under the lock: a ring passes to a newer thread only in an attach hook.
+  // Under the thread list's lock no ring is emptied or given up; a ring already waiting
+  // for a new thread may pass to one meanwhile (give_ring), which sets its `tid`
+  // before logging: a copy that read any of its events (by an acquire load of
+  // `written`) reads the new `tid` after it, and is thrown away.
   visit_threads([&](const thread_list&) {
-    if (__atomic_load_n(&source.ring->tid, __ATOMIC_RELAXED) == source.tid)
-      contents = copy_events(source.ring->ring, source.exited);
+    if (__atomic_load_n(&source.ring->tid, __ATOMIC_RELAXED) != source.tid) return;
+    contents = copy_events(source.ring->ring, source.exited);
+    if (__atomic_load_n(&source.ring->tid, __ATOMIC_RELAXED) != source.tid) contents = {};
   });
   return contents;
 }

@@ -5,6 +5,10 @@
 //             logging library's allocation hook does), while 8 threads each make the
 //             first calls of 64 sites; the threads have attached before the hook is
 //             on (one work() call each) and exit after it is off
+//   churning  the same hook, on throughout: 4 rounds of 8 threads that are created,
+//             allocate (the hook's measured call attaches them, the hook's lock
+//             held), make the first calls of 64 sites new to the round, and exit,
+//             while another thread takes snapshots and writes a report
 //   (unset)   a plain operator new; the same calls as `measured`
 // A deadlock ends the process with SIGALRM instead of hanging its test.
 #include <unistd.h>
@@ -22,13 +26,14 @@
 
 namespace {
 
-enum class allocator_mode { plain, measured, hooked };
+enum class allocator_mode { plain, measured, hooked, churning };
 
 allocator_mode chosen_mode() {
   static const allocator_mode mode = [] {
     const char* name = std::getenv("ALLOCATOR_PROBE_MODE");
     if (name != nullptr && std::strcmp(name, "measured") == 0) return allocator_mode::measured;
     if (name != nullptr && std::strcmp(name, "hooked") == 0) return allocator_mode::hooked;
+    if (name != nullptr && std::strcmp(name, "churning") == 0) return allocator_mode::churning;
     return allocator_mode::plain;
   }();
   return mode;
@@ -53,13 +58,13 @@ void allocation_hook() { PERF_MEASURE("allocator_probe.allocation_hook"); }
 void work() { PERF_MEASURE("allocator_probe.work"); }
 
 constexpr std::size_t sites_per_thread = 64;
-template <std::size_t>
+template <std::size_t Round, std::size_t>
 void first_call() {
   PERF_MEASURE("allocator_probe.first_call");
 }
-template <std::size_t... K>
+template <std::size_t Round, std::size_t... K>
 void call_each(std::index_sequence<K...>) {
-  (first_call<K>(), ...);
+  (first_call<Round, K>(), ...);
 }
 
 }  // namespace
@@ -69,6 +74,7 @@ void* operator new(std::size_t bytes) {
     case allocator_mode::measured:
       return measured_allocate(bytes);
     case allocator_mode::hooked:
+    case allocator_mode::churning:
       if (hook_on.load() && !in_hook) {  // the hook's own allocations (the runtime's on its first call) are not hooked
         in_hook = true;
         {
@@ -101,10 +107,50 @@ void operator delete[](void* memory, std::size_t) noexcept { std::free(memory); 
 void operator delete(void* memory, const std::nothrow_t&) noexcept { std::free(memory); }
 void operator delete[](void* memory, const std::nothrow_t&) noexcept { std::free(memory); }
 
+constexpr int thread_count = 8;
+
+// One round of `churning`: its threads' first allocation runs the hook (before any
+// measured call of their own), then they call the round's sites for the first time.
+template <std::size_t Round>
+void churn_round() {
+  std::vector<std::thread> threads;
+  for (int t = 0; t < thread_count; ++t)
+    threads.emplace_back([] {
+      void* volatile buffer = ::operator new(64);  // a call, not a new-expression: never elided
+      ::operator delete(buffer);
+      call_each<Round>(std::make_index_sequence<sites_per_thread>());
+    });
+  for (std::thread& t : threads) t.join();
+}
+
+// `churning`: the rounds, and the reader beside them. `report`: where it writes.
+void churn(const char* report) {
+  std::atomic<bool> done{false};
+  std::thread reader([&] {
+    do {
+      const perf::snapshot s = perf::take_snapshot();
+      (void)s;
+    } while (!done.load());
+    perf::write_report(report);
+  });
+  churn_round<1>();
+  churn_round<2>();
+  churn_round<3>();
+  churn_round<4>();
+  done = true;
+  reader.join();
+}
+
 int main() {
   alarm(60);
+  if (chosen_mode() == allocator_mode::churning) {
+    hook_on = true;
+    const char* report = std::getenv("ALLOCATOR_PROBE_REPORT");
+    churn(report != nullptr ? report : "/dev/null");
+    hook_on = false;
+    return 0;
+  }
   if (chosen_mode() == allocator_mode::hooked) {
-    constexpr int thread_count = 8;
     std::atomic<int> attached{0}, finished{0};
     std::atomic<bool> go{false}, leave{false};
     std::vector<std::thread> threads;
@@ -113,7 +159,7 @@ int main() {
         work();
         ++attached;
         while (!go.load()) std::this_thread::yield();
-        call_each(std::make_index_sequence<sites_per_thread>());
+        call_each<0>(std::make_index_sequence<sites_per_thread>());
         ++finished;
         while (!leave.load()) std::this_thread::yield();
       });

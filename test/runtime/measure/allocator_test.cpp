@@ -21,10 +21,11 @@ struct function_row {
 };
 
 // The probe's exit report, run in `mode`, by function name; fails the test unless it exited with 0.
-std::map<std::string, function_row> run_allocator_probe(const std::filesystem::path& dir, const std::string& mode) {
+std::map<std::string, function_row> run_allocator_probe(const std::filesystem::path& dir, const std::string& mode,
+                                                        const std::string& environment = "") {
   const std::filesystem::path report = dir / "report.json";
   const perf::testing::probe_result result = perf::testing::run_probe_program(
-      PERF_ALLOCATOR_PROBE, "ALLOCATOR_PROBE_MODE=" + mode + " PERF_REPORT=" + report.string());
+      PERF_ALLOCATOR_PROBE, environment + " ALLOCATOR_PROBE_MODE=" + mode + " PERF_REPORT=" + report.string());
   EXPECT_TRUE(WIFEXITED(result.status) && WEXITSTATUS(result.status) == 0)
       << "status " << result.status << "\n" << result.output;
   std::map<std::string, function_row> rows;
@@ -48,6 +49,22 @@ TEST_F(AllocatorProbe, AnAllocationHookMakingMeasuredCallsWhileThreadsRegisterSi
   std::map<std::string, function_row> rows = run_allocator_probe(dir, "hooked");
   EXPECT_EQ(rows["allocator_probe.first_call"].calls, 8u * 64u);
   EXPECT_EQ(rows["allocator_probe.allocation_hook"].calls, rows["allocator_probe.allocation_hook"].histogram);
+}
+
+// The hook on throughout: threads attach inside it (its lock held), register sites,
+// and exit, while another thread takes snapshots. A runtime lock held across the
+// program's operator new deadlocks here (the probe's alarm ends it with SIGALRM).
+TEST_F(AllocatorProbe, AnAllocationHookMakingMeasuredCallsWhileThreadsAttachRegisterSitesAndExitNeitherDeadlocksNorRecurses) {
+  const std::filesystem::path during = dir / "during.json";
+  std::map<std::string, function_row> rows =
+      run_allocator_probe(dir, "churning", "ALLOCATOR_PROBE_REPORT=" + during.string());
+  EXPECT_EQ(rows["allocator_probe.first_call"].calls, 4u * 8u * 64u);
+  EXPECT_EQ(rows["allocator_probe.first_call"].histogram, 4u * 8u * 64u);
+  EXPECT_NE(rows["allocator_probe.allocation_hook"].calls, 0u);
+  EXPECT_EQ(rows["allocator_probe.allocation_hook"].calls, rows["allocator_probe.allocation_hook"].histogram);
+  // The report written while threads came and went is a whole one.
+  EXPECT_EQ(json::parse(perf::testing::read_file(during)).at("schema_version"),
+            json::parse(perf::testing::read_file(dir / "report.json")).at("schema_version"));
 }
 
 }  // namespace
