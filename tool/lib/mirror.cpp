@@ -32,22 +32,21 @@ llvm::Expected<mirror> mirror::make_for_unit(const std::string& mirrors_dir, con
                                              const rewrite_plan& plan, const std::string& unit) {
   llvm::Expected<mirror> made = make(mirrors_dir, editable, plan);
   if (!made) return made.takeError();
-  if (const auto found = made->texts_.find(unit); found != made->texts_.end()) {
-    // GCC takes a file for the main file only under the name the command gives it (a
-    // `#line` naming the original makes the unit a header to it, and its
-    // -Wsubobject-linkage warn), and shows a diagnostic's source line from the file
-    // the location names: the unit's mirror has the original's lines, no prefix.
-    std::string& text = found->second;
-    const std::size_t prefix = file_prefix_length(text);
-    text.erase(file_prefix_offset(text), prefix);
-    made->unit_ = unit;
-    made->unit_includes_runtime_ = prefix != 0;
-  }
+  made->compile_as_main_file(unit);
   std::string key;
   for (const auto& [path, text] : made->texts_) key = hash_of({key, path, text});
   made->output_dir_ = mirrors_dir + "/" + key;
   made->texts_dir_ = mirrors_dir + "/texts";
   return made;
+}
+
+void mirror::compile_as_main_file(const std::string& unit) {
+  const auto found = texts_.find(unit);
+  if (found == texts_.end()) return;
+  std::string& text = found->second;
+  const std::size_t prefix = file_prefix_length(text);
+  text.erase(file_prefix_offset(text), prefix);
+  main_files_[unit] = main_files_[unit] || prefix != 0;
 }
 
 std::string mirror::path_of(const std::string& real_path) const {
@@ -73,8 +72,9 @@ std::vector<std::string> mirror::arguments(const compiler_command& command) cons
     }
   }
   out.push_back("-I" + perf_include_dir());
-  const bool unit_is_main_file = !unit_.empty() && command.unit_path() == unit_;
-  if (unit_is_main_file && unit_includes_runtime_) {
+  const auto main_file = main_files_.find(command.unit_path());
+  const bool unit_is_main_file = main_file != main_files_.end();
+  if (unit_is_main_file && main_file->second) {
     out.push_back("-include");
     out.push_back(perf_include_dir() + "/perf/instrumented.hpp");
   }
@@ -84,7 +84,8 @@ std::vector<std::string> mirror::arguments(const compiler_command& command) cons
   // maps write the original.
   for (const char* map : {"-fmacro-prefix-map=", "-fdebug-prefix-map="}) {
     out.push_back(map + output_dir_ + "/=" + command.prefix_mapped(editable_.root + "/", map));
-    if (unit_is_main_file) out.push_back(map + path_of(unit_) + "=" + command.prefix_mapped(unit_, map));
+    if (unit_is_main_file)
+      out.push_back(map + path_of(command.unit_path()) + "=" + command.prefix_mapped(command.unit_path(), map));
   }
   return out;
 }
@@ -135,17 +136,20 @@ llvm::Error write_mirror(const std::string& output_dir, const project& editable,
                          const clang::tooling::CompilationDatabase& database, const std::vector<std::string>& units) {
   llvm::Expected<mirror> layout = mirror::make(output_dir, editable, plan);
   if (!layout) return layout.takeError();
-  llvm::json::Array entries;
-  for (const std::string& unit : units) {
+  std::vector<std::pair<clang::tooling::CompileCommand, compiler_command>> commands;
+  for (const std::string& unit : units)
     for (const clang::tooling::CompileCommand& command : database.getCompileCommands(unit)) {
-      const compiler_command read(command);
-      llvm::json::Object entry{
-          {"directory", command.Directory},
-          {"file", editable.contains(read.unit_path()) ? layout->path_of(read.unit_path()) : command.Filename},
-          {"arguments", layout->arguments(read)}};
-      if (!command.Output.empty()) entry["output"] = command.Output;
-      entries.push_back(std::move(entry));
+      commands.emplace_back(command, compiler_command(command));
+      layout->compile_as_main_file(commands.back().second.unit_path());
     }
+  llvm::json::Array entries;
+  for (const auto& [command, read] : commands) {
+    llvm::json::Object entry{
+        {"directory", command.Directory},
+        {"file", editable.contains(read.unit_path()) ? layout->path_of(read.unit_path()) : command.Filename},
+        {"arguments", layout->arguments(read)}};
+    if (!command.Output.empty()) entry["output"] = command.Output;
+    entries.push_back(std::move(entry));
   }
   std::string database_text;
   llvm::raw_string_ostream(database_text) << llvm::formatv("{0:2}", llvm::json::Value(std::move(entries))) << "\n";

@@ -28,8 +28,8 @@ class mirror {
   // Units whose plans agree share a tree; a unit whose plan differs (another
   // standard, filter or macro) has its own, so no compile ever reads a text planned
   // for another unit. Each file of a tree is a hard link to `mirrors_dir/texts/<hash>`,
-  // the one copy of that file's text. The unit's own mirror has no file prefix, so
-  // that the compiler takes it for the main file (see arguments()).
+  // the one copy of that file's text. The unit's mirror is compiled as the main file
+  // (compile_as_main_file()).
   static llvm::Expected<mirror> make_for_unit(const std::string& mirrors_dir, const project& editable,
                                               const rewrite_plan& plan, const std::string& unit);
 
@@ -45,11 +45,19 @@ class mirror {
   // others still resolve); files given to -include and -imacros are their mirrors;
   // the perf headers are added. Prefix maps make __FILE__ and the debug information
   // name the originals of the files the mirror holds as they are (as the command's
-  // own maps rewrite them; the others' #line names them). For a unit's mirror
-  // (make_for_unit), the compiler compiles it as the main file under its mirror's
-  // name: the runtime header comes with -include, and a map of its own names the
-  // unit; the launcher does the same for the diagnostics.
+  // own maps rewrite them; the others' #line names them). A unit compiled as the
+  // main file (compile_as_main_file()) gets the runtime header with -include, and a
+  // map of its own naming the unit.
   std::vector<std::string> arguments(const compiler_command& command) const;
+
+  // Makes the mirror of `unit` (a real path; nothing if the mirror does not hold it)
+  // the compiler's main file under its mirror's name: its text loses the file prefix,
+  // so that every line is where the original has it and no `#line` renames it. GCC
+  // takes a file for the main file only under the name the command gives it (under a
+  // `#line` naming the original, the unit is a header to it, and its classes warn
+  // -Wsubobject-linkage), and quotes a diagnostic's line from the file the location
+  // names, at columns counted in the file compiled.
+  void compile_as_main_file(const std::string& unit);
 
   // Writes the files whose mirror is missing or different, each atomically, and
   // `extra` (path -> text) with them; a file already up to date keeps its time stamp.
@@ -67,8 +75,9 @@ class mirror {
   std::string texts_dir_;  // for a unit's mirror: where the copies of the texts are
   project editable_;
   std::map<std::string, std::string> texts_;  // real path of the original -> mirrored text
-  std::string unit_;                          // for a unit's mirror: the unit (real path), if in the project
-  bool unit_includes_runtime_ = false;        // whether the unit's mirror needs <perf/instrumented.hpp>
+  // The units compiled as main files (real paths) -> whether the mirror needs
+  // <perf/instrumented.hpp> by -include.
+  std::map<std::string, bool> main_files_;
 };
 
 // Why -o cannot write to `output_dir` (a real path), "" when it can: a directory
@@ -78,7 +87,8 @@ std::string unfit_output_dir(const std::string& output_dir, const project& edita
 
 // -o DIR: writes the mirror of `plan` under `output_dir` and
 // `output_dir/compile_commands.json` with an entry per command of `units` (as the
-// database names them), made by mirror::arguments. Nothing is written outside
+// database names them), made by mirror::arguments, each unit compiled as the main
+// file (mirror::compile_as_main_file). Nothing is written outside
 // `output_dir`: a unit outside the project keeps its path.
 llvm::Error write_mirror(const std::string& output_dir, const project& editable, const rewrite_plan& plan,
                          const clang::tooling::CompilationDatabase& database, const std::vector<std::string>& units);
