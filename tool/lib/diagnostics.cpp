@@ -1,4 +1,4 @@
-#include "diagnostics.hpp"
+#include "lib/diagnostics.hpp"
 
 namespace perf::tool {
 

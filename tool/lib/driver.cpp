@@ -1,4 +1,4 @@
-#include "driver.hpp"
+#include "lib/driver.hpp"
 
 #include <clang/Tooling/JSONCompilationDatabase.h>
 #include <llvm/Support/raw_ostream.h>
@@ -7,18 +7,18 @@
 #include <filesystem>
 #include <map>
 
-#include "changes.hpp"
-#include "command_line.hpp"
-#include "diagnostics.hpp"
-#include "files.hpp"
-#include "function_report.hpp"
-#include "function_size.hpp"
-#include "install_layout.hpp"
-#include "launch.hpp"
-#include "mirror.hpp"
-#include "original_times.hpp"
-#include "rewrite.hpp"
-#include "unified_diff.hpp"
+#include "lib/apply/changes.hpp"
+#include "lib/instrument_options.hpp"
+#include "lib/diagnostics.hpp"
+#include "lib/files.hpp"
+#include "lib/resolve/function_report.hpp"
+#include "lib/collect/function_size.hpp"
+#include "lib/install_layout.hpp"
+#include "lib/launch/launch.hpp"
+#include "lib/apply/mirror.hpp"
+#include "lib/apply/original_times.hpp"
+#include "lib/rewrite.hpp"
+#include "lib/apply/unified_diff.hpp"
 
 namespace perf::tool {
 namespace {

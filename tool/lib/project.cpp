@@ -1,12 +1,12 @@
-#include "project.hpp"
+#include "lib/project.hpp"
 
 #include <clang/Tooling/CompilationDatabase.h>
 
 #include <filesystem>
 #include <set>
 
-#include "diagnostics.hpp"
-#include "files.hpp"
+#include "lib/diagnostics.hpp"
+#include "lib/files.hpp"
 
 namespace perf::tool {
 namespace {

@@ -1,8 +1,8 @@
-#include "rewrite.hpp"
+#include "lib/rewrite.hpp"
 
-#include "collector.hpp"
-#include "diagnostics.hpp"
-#include "parallel_parse.hpp"
+#include "lib/collect/collector.hpp"
+#include "lib/diagnostics.hpp"
+#include "lib/parse/parallel_parse.hpp"
 
 namespace perf::tool {
 

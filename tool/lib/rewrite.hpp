@@ -23,10 +23,10 @@
 #include <string>
 #include <vector>
 
-#include "compiler_arguments.hpp"
-#include "edit_set.hpp"
-#include "project.hpp"
-#include "selection.hpp"
+#include "lib/parse/compiler_arguments.hpp"
+#include "lib/resolve/edit_set.hpp"
+#include "lib/project.hpp"
+#include "lib/collect/selection.hpp"
 
 namespace clang::tooling {
 class CompilationDatabase;
