@@ -62,6 +62,10 @@ bool project::in_system_directory(const std::string& real_path) const {
   return false;
 }
 
+bool project::edits(const std::string& real_path, bool system_header) const {
+  return !system_header && contains(real_path) && !in_system_directory(real_path);
+}
+
 std::vector<std::string> system_directories(const clang::tooling::CompilationDatabase& database) {
   std::set<std::string> directories;
   for (const clang::tooling::CompileCommand& command : database.getAllCompileCommands()) {

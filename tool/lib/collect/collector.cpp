@@ -59,7 +59,7 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
     for (const auto* annotation : declaration.specific_attrs<AnnotateAttr>()) {
       if (!is_measure_annotation(*annotation)) continue;
       if (const source_file file = file_of(annotation->getLocation(), sources_);
-          !file.system && !editable_.in_system_directory(file.real_path) && editable_.contains(file.real_path) && runtime_header_reachable(annotation->getLocation()))
+          editable_.edits(file.real_path, file.system) && runtime_header_reachable(annotation->getLocation()))
         edits_.needs_prefix(file.real_path);
       const char* problem = !isa<FunctionDecl>(declaration)       ? not_a_function_error
                             : !has_well_formed_label(*annotation) ? bad_label_error
@@ -86,7 +86,7 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
     const source_file file = file_of(f.getLocation(), sources_);
     if (file.real_path.empty() || file.system || editable_.in_system_directory(file.real_path)) return;
     // Marked code elsewhere is reported as skipped; a --filter match there is not worth a word.
-    if (!attribute_label && !editable_.contains(file.real_path)) return;
+    if (!attribute_label && !editable_.edits(file.real_path)) return;
     const std::string name = default_label(f);
     const std::string qualified_name = f.getQualifiedNameAsString();
     const std::optional<std::string> label = chosen_.choose(name, qualified_name, attribute_label);
@@ -149,8 +149,7 @@ class collector_consumer : public ASTConsumer {
     const auto [known, added] = outside_project_.try_emplace(sources_->getFileID(location).getHashValue(), false);
     if (added) {
       const source_file file = file_of(location, *sources_);
-      known->second = !file.real_path.empty() && (file.system || run_.editable.in_system_directory(file.real_path) ||
-                                                   !run_.editable.contains(file.real_path));
+      known->second = !file.real_path.empty() && !run_.editable.edits(file.real_path, file.system);
     }
     return known->second;
   }

@@ -121,7 +121,7 @@ plan planner::plan_function(const FunctionDecl& f, unsigned size_threshold) {
     return skip("outside the project " + editable_.root);
   plan result = construct_plan(f, context_);
   const source_file body = file_of(result.insert_at, sources);
-  if (result.insert_at.isValid() && (body.system || editable_.in_system_directory(body.real_path) || !editable_.contains(body.real_path))) {
+  if (result.insert_at.isValid() && !editable_.edits(body.real_path, body.system)) {
     result.skip_reason = "its body is outside the project " + editable_.root;
     result.insert_at = {};
   }

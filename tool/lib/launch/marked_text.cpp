@@ -63,7 +63,7 @@ class project_reader {
 
   // Whether `real_path`, if a project file, or a project file it includes spells the attribute.
   bool spells_measure_from(const std::string& real_path) {
-    if (!is_project_file(real_path) || !visited_.insert(real_path).second) return false;
+    if (!editable_.edits(real_path) || !visited_.insert(real_path).second) return false;
     const std::optional<std::string> text = read_file(real_path);
     if (!text) return false;  // the compiler will say
     if (spells_measure(*text)) return true;
@@ -76,10 +76,6 @@ class project_reader {
   }
 
  private:
-  bool is_project_file(const std::string& real_path) const {
-    return editable_.contains(real_path) && !editable_.in_system_directory(real_path);
-  }
-
   std::optional<std::string> resolve(const inclusion& included, const std::string& includer_dir) const {
     if (fs::path(included.name).is_absolute()) return found_in("", included.name);
     if (included.quoted) {
