@@ -85,8 +85,8 @@ int revert(const project& editable, const std::string& build_dir,
   const change_set changes = revert_changes(editable);
   llvm::Expected<std::size_t> restored = write_revert(changes, build_dir, objects);
   if (!restored) return fail(input_error, restored.takeError());
-  llvm::errs() << "perf-instrument: reverted " << count_of(changes.size(), "file") << " under " << editable.root
-               << " (" << *restored << " with their modification times from before)\n";
+  print_message("reverted " + count_of(changes.size(), "file") + " under " + editable.root + " (" +
+                std::to_string(*restored) + " with their modification times from before)");
   return success;
 }
 
@@ -177,8 +177,8 @@ int run_command_line(int argc, const char** argv) {
   }
   if (llvm::Error failure = write_instrumentation(*changes, options->build_dir))
     return fail(input_error, std::move(failure));
-  llvm::errs() << "perf-instrument: changed " << count_of(changes->size(), "file") << " under " << editable->root << ": "
-               << functions_summary(plan->edits.functions) << "\n";
+  print_message("changed " + count_of(changes->size(), "file") + " under " + editable->root + ": " +
+                functions_summary(plan->edits.functions));
   return success;
 }
 

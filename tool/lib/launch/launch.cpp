@@ -92,7 +92,7 @@ int run_program(const std::vector<std::string>& launchers, const std::vector<std
   std::string problem;
   const int status = llvm::sys::ExecuteAndWait(program, refs, {}, redirects, 0, 0, &problem);
   if (diagnostics) {
-    if (const std::optional<std::string> text = read_file(std::string(captured))) llvm::errs() << diagnostics(*text);
+    if (const std::optional<std::string> text = read_file(std::string(captured))) print_compiler_diagnostics(diagnostics(*text));
     llvm::sys::fs::remove(captured);
   }
   if (status < 0) {
@@ -116,7 +116,7 @@ std::vector<std::string> coloured_as_on_a_terminal(std::vector<std::string> argu
 
 // With --verbose, what the launcher did with `unit`: one line on stderr.
 void say(const launch_options& options, const std::string& unit, const std::string& what) {
-  if (options.verbose) llvm::errs() << "perf-instrument: " << unit << ": " << what << "\n";
+  if (options.verbose) print_message(unit + ": " + what);
 }
 
 // The unit's plan: kept from an earlier build if nothing it read changed, else parsed

@@ -87,7 +87,7 @@ unsigned parse_in_parallel(const clang::tooling::CompilationDatabase& database, 
       // Print what is complete from the front: the order of `files`, as early as it can be.
       const std::lock_guard lock(printing);
       done[unit] = 1;
-      for (; printed < files.size() && done[printed]; ++printed) llvm::errs() << diagnostics[printed];
+      for (; printed < files.size() && done[printed]; ++printed) print_compiler_diagnostics(diagnostics[printed]);
     }
   };
   std::vector<std::thread> workers;

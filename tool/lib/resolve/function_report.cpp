@@ -4,8 +4,9 @@
 
 #include <map>
 
-#include "lib/collect/function_size.hpp"
 #include "lib/apply/instrumentation_text.hpp"
+#include "lib/collect/function_size.hpp"
+#include "lib/diagnostics.hpp"
 
 namespace perf::tool {
 namespace {
@@ -16,8 +17,7 @@ std::string reason_heading(const std::string& reason) { return reason.substr(0, 
 }  // namespace
 
 void warn_skipped(const selected_function& f) {
-  llvm::errs() << f.file << ":" << f.line << ":" << f.column << ": warning: " << string_literal_body(f.name)
-               << " is not measured: " << f.skip_reason << "\n";
+  print_source_warning(f.file, f.line, f.column, string_literal_body(f.name) + " is not measured: " + f.skip_reason);
 }
 
 void report_skipped(const std::set<selected_function>& functions, const std::string& where) {
@@ -28,13 +28,13 @@ void report_skipped(const std::set<selected_function>& functions, const std::str
     else ++filtered[reason_heading(f.skip_reason)];
   }
   for (const auto& [reason, count] : filtered)
-    llvm::errs() << "perf-instrument: " << (where.empty() ? "" : where + ": ") << count_of(count, "function")
-                 << " selected by --filter not measured: " << reason << " (--list shows them)\n";
+    print_message((where.empty() ? "" : where + ": ") + count_of(count, "function") +
+                  " selected by --filter not measured: " + reason + " (--list shows them)");
 }
 
 void warn_renamed(const selected_function& f) {
-  llvm::errs() << f.file << ":" << f.line << ":" << f.column << ": warning: " << string_literal_body(f.name)
-               << " is measured under this name; " << f.renamed_by << "\n";
+  print_source_warning(f.file, f.line, f.column,
+                       string_literal_body(f.name) + " is measured under this name; " + f.renamed_by);
 }
 
 void list_function(const selected_function& f, llvm::raw_ostream& out) {
@@ -44,8 +44,8 @@ void list_function(const selected_function& f, llvm::raw_ostream& out) {
 
 void report_left_out(std::size_t count, unsigned threshold, const std::string& where) {
   if (count == 0) return;
-  llvm::errs() << "perf-instrument: " << where << ": " << count_of(count, "function") << " selected by --filter left out "
-               << "below the size threshold " << threshold << "\n";
+  print_message(where + ": " + count_of(count, "function") + " selected by --filter left out below the size threshold " +
+                std::to_string(threshold));
 }
 
 std::string count_of(std::size_t count, std::string_view noun) {
