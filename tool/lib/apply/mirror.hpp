@@ -46,8 +46,9 @@ class mirror {
   // the perf headers are added. Prefix maps make __FILE__ and the debug information
   // name the originals of the files the mirror holds as they are (as the command's
   // own maps rewrite them; the others' #line names them). A unit compiled as the
-  // main file (compile_as_main_file()) gets the runtime header with -include, and a
-  // map of its own naming the unit.
+  // main file (compile_as_main_file()) gets a map of its own naming the unit, and the
+  // runtime header with -include, as does every other C++ unit once a main file's
+  // mirror lost it (a unit may include another unit's file).
   std::vector<std::string> arguments(const compiler_command& command) const;
 
   // Makes the mirror of `unit` (a real path; nothing if the mirror does not hold it)
