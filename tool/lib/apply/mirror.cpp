@@ -6,7 +6,6 @@
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/raw_ostream.h>
 
-#include <algorithm>
 #include <filesystem>
 
 #include "lib/diagnostics.hpp"
@@ -75,12 +74,7 @@ std::vector<std::string> mirror::arguments(const compiler_command& command) cons
   out.push_back("-I" + perf_include_dir());
   const auto main_file = main_files_.find(command.unit_path());
   const bool unit_is_main_file = main_file != main_files_.end();
-  // A main file whose mirror lost the runtime header gets it by -include; so does every
-  // C++ unit beside one (-o DIR), which may include that file (a test including the
-  // unit it tests).
-  const bool runtime_header_lost =
-      std::any_of(main_files_.begin(), main_files_.end(), [](const auto& file) { return file.second; });
-  if ((unit_is_main_file && main_file->second) || (runtime_header_lost && !command.sources().empty())) {
+  if (unit_is_main_file && main_file->second) {
     out.push_back("-include");
     out.push_back(perf_include_dir() + "/perf/instrumented.hpp");
   }
@@ -146,7 +140,8 @@ llvm::Error write_mirror(const std::string& output_dir, const project& editable,
   for (const std::string& unit : units)
     for (const clang::tooling::CompileCommand& command : database.getCompileCommands(unit)) {
       commands.emplace_back(command, compiler_command(command));
-      layout->compile_as_main_file(commands.back().second.unit_path());
+      if (!plan.files_included.count(commands.back().second.unit_path()))
+        layout->compile_as_main_file(commands.back().second.unit_path());
     }
   llvm::json::Array entries;
   for (const auto& [command, read] : commands) {

@@ -46,9 +46,8 @@ class mirror {
   // the perf headers are added. Prefix maps make __FILE__ and the debug information
   // name the originals of the files the mirror holds as they are (as the command's
   // own maps rewrite them; the others' #line names them). A unit compiled as the
-  // main file (compile_as_main_file()) gets a map of its own naming the unit, and the
-  // runtime header with -include, as does every other C++ unit once a main file's
-  // mirror lost it (a unit may include another unit's file).
+  // main file (compile_as_main_file()) gets the runtime header with -include, and a
+  // map of its own naming the unit.
   std::vector<std::string> arguments(const compiler_command& command) const;
 
   // Makes the mirror of `unit` (a real path; nothing if the mirror does not hold it)
@@ -89,7 +88,9 @@ std::string unfit_output_dir(const std::string& output_dir, const project& edita
 // -o DIR: writes the mirror of `plan` under `output_dir` and
 // `output_dir/compile_commands.json` with an entry per command of `units` (as the
 // database names them), made by mirror::arguments, each unit compiled as the main
-// file (mirror::compile_as_main_file). Nothing is written outside
+// file (mirror::compile_as_main_file) unless a unit includes it (a test including the
+// unit it tests: its mirror keeps the prefix, which brings the runtime header along).
+// Nothing is written outside
 // `output_dir`: a unit outside the project keeps its path.
 llvm::Error write_mirror(const std::string& output_dir, const project& editable, const rewrite_plan& plan,
                          const clang::tooling::CompilationDatabase& database, const std::vector<std::string>& units);

@@ -158,10 +158,11 @@ class collector_consumer : public ASTConsumer {
     if (context.getDiagnostics().hasErrorOccurred()) return;
     function_visitor(context, run_.chosen, run_.editable, run_.edits).TraverseDecl(context.getTranslationUnitDecl());
     const SourceManager& sources = context.getSourceManager();
+    const std::string main_file = file_of(sources.getLocForStartOfFile(sources.getMainFileID()), sources).real_path;
     for (auto file = sources.fileinfo_begin(); file != sources.fileinfo_end(); ++file) {
       const std::string path = real_path_of(file->getFirst());
       run_.edits.depends_on(path);
-      if (run_.editable.contains(path)) run_.edits.read(path);
+      if (run_.editable.contains(path)) run_.edits.read(path, path != main_file);
     }
   }
 

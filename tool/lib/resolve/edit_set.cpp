@@ -73,9 +73,10 @@ void edit_set::needs_prefix(const std::string& real_path) {
   prefixed_.insert(real_path);
 }
 
-void edit_set::read(const std::string& real_path) {
+void edit_set::read(const std::string& real_path, bool included) {
   std::lock_guard lock(mutex_);
   files_read_.insert(real_path);
+  if (included) files_included_.insert(real_path);
 }
 
 void edit_set::depends_on(const std::string& real_path) {
@@ -108,6 +109,11 @@ resolved_edits edit_set::resolve() const {
 std::set<std::string> edit_set::files_read() const {
   std::lock_guard lock(mutex_);
   return files_read_;
+}
+
+std::set<std::string> edit_set::files_included() const {
+  std::lock_guard lock(mutex_);
+  return files_included_;
 }
 
 std::set<std::string> edit_set::inputs() const {

@@ -29,8 +29,9 @@ class edit_set {
   // unit's main file whose headers are measured inside a declaration (see
   // nested_inclusion.hpp).
   void needs_prefix(const std::string& real_path);
-  // A file some unit read, in the project: the -o mirror copies it.
-  void read(const std::string& real_path);
+  // A file some unit read, in the project: the -o mirror copies it. `included`: the
+  // unit included it (it is not the unit's main file).
+  void read(const std::string& real_path, bool included);
   // Any file some unit read, in the project or not: what the plans depend on.
   void depends_on(const std::string& real_path);
 
@@ -41,6 +42,7 @@ class edit_set {
   // include, say), and a statement an earlier run left there is taken out again.
   resolved_edits resolve() const;
   std::set<std::string> files_read() const;
+  std::set<std::string> files_included() const;
   std::set<std::string> inputs() const;
 
  private:
@@ -48,6 +50,7 @@ class edit_set {
   std::set<planned_function> plans_;  // a header's functions once per unit including it
   std::set<std::string> prefixed_;
   std::set<std::string> files_read_;
+  std::set<std::string> files_included_;
   std::set<std::string> inputs_;
 };
 
