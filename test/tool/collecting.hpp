@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "lib/collector.hpp"
+#include "lib/collect/collector.hpp"
 
 namespace perf::tool {
 

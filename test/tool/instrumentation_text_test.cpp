@@ -1,7 +1,7 @@
 // The inserted text, and taking it out again byte for byte.
 #include <gtest/gtest.h>
 
-#include "lib/instrumentation_text.hpp"
+#include "lib/apply/instrumentation_text.hpp"
 
 namespace perf::tool {
 namespace {

@@ -1,5 +1,5 @@
 // The launcher's rewriting of dependency files.
-#include "lib/launch.hpp"
+#include "lib/launch/launch.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The launcher's pre-check: the attribute's spellings, and the project headers a
 // unit's #include lines reach.
-#include "lib/marked_text.hpp"
+#include "lib/launch/marked_text.hpp"
 
 #include <fstream>
 

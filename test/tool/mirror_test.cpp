@@ -1,5 +1,5 @@
 // A unit's mirror under --launch: a tree per plan, its files links to one copy per text.
-#include "lib/mirror.hpp"
+#include "lib/apply/mirror.hpp"
 
 #include <gtest/gtest.h>
 

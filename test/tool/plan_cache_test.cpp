@@ -1,6 +1,6 @@
 // The launcher's kept plans: reused while every file read is unchanged, and only
 // for the configuration they were made under.
-#include "lib/plan_cache.hpp"
+#include "lib/launch/plan_cache.hpp"
 
 #include <fstream>
 #include <iterator>

@@ -1,7 +1,7 @@
 // Which functions are chosen, and under which label.
 #include <gtest/gtest.h>
 
-#include "lib/selection.hpp"
+#include "lib/collect/selection.hpp"
 
 namespace perf::tool {
 namespace {

@@ -1,7 +1,7 @@
 // The --diff output.
 #include <gtest/gtest.h>
 
-#include "lib/unified_diff.hpp"
+#include "lib/apply/unified_diff.hpp"
 
 namespace perf::tool {
 namespace {

@@ -1,11 +1,11 @@
-#include "compiler_command.hpp"
+#include "lib/compiler_command.hpp"
 
 #include <clang/Tooling/CompilationDatabase.h>
 
 #include <filesystem>
 #include <set>
 
-#include "files.hpp"
+#include "lib/files.hpp"
 
 namespace perf::tool {
 namespace {

@@ -1,4 +1,4 @@
-#include "diagnostics.hpp"
+#include "lib/diagnostics.hpp"
 
 namespace perf::tool {
 
@@ -13,5 +13,14 @@ void print_error(const llvm::Twine& message, llvm::raw_ostream& out) {
 void print_warning(const llvm::Twine& message, llvm::raw_ostream& out) {
   out << "perf-instrument: warning: " << message << "\n";
 }
+
+void print_message(const llvm::Twine& message, llvm::raw_ostream& out) { out << "perf-instrument: " << message << "\n"; }
+
+void print_source_warning(llvm::StringRef file, unsigned line, unsigned column, const llvm::Twine& message,
+                          llvm::raw_ostream& out) {
+  out << file << ":" << line << ":" << column << ": warning: " << message << "\n";
+}
+
+void print_compiler_diagnostics(llvm::StringRef text, llvm::raw_ostream& out) { out << text; }
 
 }  // namespace perf::tool

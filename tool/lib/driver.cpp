@@ -1,4 +1,4 @@
-#include "driver.hpp"
+#include "lib/driver.hpp"
 
 #include <clang/Tooling/JSONCompilationDatabase.h>
 #include <llvm/Support/raw_ostream.h>
@@ -7,18 +7,18 @@
 #include <filesystem>
 #include <map>
 
-#include "changes.hpp"
-#include "command_line.hpp"
-#include "diagnostics.hpp"
-#include "files.hpp"
-#include "function_report.hpp"
-#include "function_size.hpp"
-#include "install_layout.hpp"
-#include "launch.hpp"
-#include "mirror.hpp"
-#include "original_times.hpp"
-#include "rewrite.hpp"
-#include "unified_diff.hpp"
+#include "lib/apply/changes.hpp"
+#include "lib/instrument_options.hpp"
+#include "lib/diagnostics.hpp"
+#include "lib/files.hpp"
+#include "lib/resolve/function_report.hpp"
+#include "lib/collect/function_size.hpp"
+#include "lib/install_layout.hpp"
+#include "lib/launch/launch.hpp"
+#include "lib/apply/mirror.hpp"
+#include "lib/apply/original_times.hpp"
+#include "lib/rewrite.hpp"
+#include "lib/apply/unified_diff.hpp"
 
 namespace perf::tool {
 namespace {
@@ -85,8 +85,8 @@ int revert(const project& editable, const std::string& build_dir,
   const change_set changes = revert_changes(editable);
   llvm::Expected<std::size_t> restored = write_revert(changes, build_dir, objects);
   if (!restored) return fail(input_error, restored.takeError());
-  llvm::errs() << "perf-instrument: reverted " << count_of(changes.size(), "file") << " under " << editable.root
-               << " (" << *restored << " with their modification times from before)\n";
+  print_message("reverted " + count_of(changes.size(), "file") + " under " + editable.root + " (" +
+                std::to_string(*restored) + " with their modification times from before)");
   return success;
 }
 
@@ -177,8 +177,8 @@ int run_command_line(int argc, const char** argv) {
   }
   if (llvm::Error failure = write_instrumentation(*changes, options->build_dir))
     return fail(input_error, std::move(failure));
-  llvm::errs() << "perf-instrument: changed " << count_of(changes->size(), "file") << " under " << editable->root << ": "
-               << functions_summary(plan->edits.functions) << "\n";
+  print_message("changed " + count_of(changes->size(), "file") + " under " + editable->root + ": " +
+                functions_summary(plan->edits.functions));
   return success;
 }
 

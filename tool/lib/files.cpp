@@ -1,4 +1,4 @@
-#include "files.hpp"
+#include "lib/files.hpp"
 
 #include <llvm/ADT/SmallString.h>
 #include <llvm/ADT/StringExtras.h>
@@ -17,7 +17,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "diagnostics.hpp"
+#include "lib/diagnostics.hpp"
 
 namespace perf::tool {
 

@@ -1,11 +1,11 @@
-#include "install_layout.hpp"
+#include "lib/install_layout.hpp"
 
 #include <llvm/Support/FileSystem.h>
 
 #include <filesystem>
 
-#include "diagnostics.hpp"
-#include "files.hpp"
+#include "lib/diagnostics.hpp"
+#include "lib/files.hpp"
 
 namespace perf::tool {
 namespace {

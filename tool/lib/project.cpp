@@ -1,12 +1,12 @@
-#include "project.hpp"
+#include "lib/project.hpp"
 
 #include <clang/Tooling/CompilationDatabase.h>
 
 #include <filesystem>
 #include <set>
 
-#include "diagnostics.hpp"
-#include "files.hpp"
+#include "lib/diagnostics.hpp"
+#include "lib/files.hpp"
 
 namespace perf::tool {
 namespace {
@@ -60,6 +60,10 @@ bool project::in_system_directory(const std::string& real_path) const {
   for (const std::string& directory : system_directories)
     if (is_under(real_path, directory)) return true;
   return false;
+}
+
+bool project::edits(const std::string& real_path, bool system_header) const {
+  return !system_header && contains(real_path) && !in_system_directory(real_path);
 }
 
 std::vector<std::string> system_directories(const clang::tooling::CompilationDatabase& database) {

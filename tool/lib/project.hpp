@@ -22,6 +22,10 @@ struct project {
   std::vector<std::string> system_directories;
   bool contains(const std::string& real_path) const;
   bool in_system_directory(const std::string& real_path) const;
+  // Whether the rewriter may edit the file at `real_path`: one the project contains,
+  // in none of its system directories, and not read as a system header
+  // (`system_header`: the compiler's own verdict, a `#pragma GCC system_header` say).
+  bool edits(const std::string& real_path, bool system_header = false) const;
 };
 
 // The directories `database`'s commands name with -isystem or -idirafter (system

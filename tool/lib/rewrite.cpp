@@ -1,8 +1,8 @@
-#include "rewrite.hpp"
+#include "lib/rewrite.hpp"
 
-#include "collector.hpp"
-#include "diagnostics.hpp"
-#include "parallel_parse.hpp"
+#include "lib/collect/collector.hpp"
+#include "lib/diagnostics.hpp"
+#include "lib/parse/parallel_parse.hpp"
 
 namespace perf::tool {
 
@@ -14,7 +14,7 @@ llvm::Expected<rewrite_plan> rewrite(const clang::tooling::CompilationDatabase& 
   if (const unsigned failed = parse_in_parallel(database, units, extra, jobs, *collector))
     return error(llvm::Twine(failed) + " translation unit" + (failed == 1 ? "" : "s") +
                  " did not parse (see the errors above)");
-  return rewrite_plan{plans.resolve(), plans.files_read(), plans.inputs()};
+  return rewrite_plan{plans.resolve(), plans.files_read(), plans.files_included(), plans.inputs()};
 }
 
 }  // namespace perf::tool

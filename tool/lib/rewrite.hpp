@@ -23,10 +23,10 @@
 #include <string>
 #include <vector>
 
-#include "compiler_arguments.hpp"
-#include "edit_set.hpp"
-#include "project.hpp"
-#include "selection.hpp"
+#include "lib/parse/compiler_arguments.hpp"
+#include "lib/resolve/edit_set.hpp"
+#include "lib/project.hpp"
+#include "lib/collect/selection.hpp"
 
 namespace clang::tooling {
 class CompilationDatabase;
@@ -38,6 +38,9 @@ namespace perf::tool {
 struct rewrite_plan {
   resolved_edits edits;
   std::set<std::string> files_read;  // the project's files the units read (real paths)
+  // Those of files_read that some unit included (read other than as its main file). For
+  // -o DIR only: plan_cache does not keep it.
+  std::set<std::string> files_included;
   std::set<std::string> inputs;      // every file the units read, the project's and others (real paths)
 };
 
