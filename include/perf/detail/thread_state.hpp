@@ -90,7 +90,7 @@ constexpr unsigned probe_fraction_bits = 8;
 
 struct thread_state {
   // Nonzero while the thread runs the probe's bookkeeping or the runtime's own work
-  // (see busy_section): a measured call that begins meanwhile (in a signal handler,
+  // (see begin_busy): a measured call that begins meanwhile (in a signal handler,
   // or in a program's allocator the runtime called) records nothing. Written by the
   // owner and read by the owner's signal handlers only.
   uint32_t busy;
@@ -188,26 +188,20 @@ PERF_DETAIL_ALWAYS_INLINE void finish(thread_state& thread, frame& f, uint64_t e
   add_sample(thread, target, f.site, duration);
 }
 
-// Marks the owner's bookkeeping, from the statement after it is made to the end of
-// the enclosing block: a signal handler's measured call that interrupts it records
-// nothing. Only where thread.busy is 0 (a probe that found it so).
-class busy_section {
- public:
-  PERF_DETAIL_ALWAYS_INLINE explicit busy_section(thread_state& thread) noexcept : thread_(thread) {
-    __atomic_store_n(&thread_.busy, 1u, __ATOMIC_RELAXED);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  }
-  PERF_DETAIL_ALWAYS_INLINE ~busy_section() {
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    __atomic_store_n(&thread_.busy, 0u, __ATOMIC_RELAXED);
-  }
-
-  busy_section(const busy_section&) = delete;
-  busy_section& operator=(const busy_section&) = delete;
-
- private:
-  thread_state& thread_;
-};
+// Mark the owner's bookkeeping, from the statement after begin_busy() to the one
+// before end_busy(): a signal handler's measured call that interrupts it records
+// nothing. Only where thread.busy is 0 (a probe that found it so), and always in
+// pairs on every path (the probe's bookkeeping neither throws nor returns early).
+// Functions rather than a scoped object: GCC keeps such an object's reference in
+// memory across the signal fences, a store and a load more per probe.
+PERF_DETAIL_ALWAYS_INLINE void begin_busy(thread_state& thread) noexcept {
+  __atomic_store_n(&thread.busy, 1u, __ATOMIC_RELAXED);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+PERF_DETAIL_ALWAYS_INLINE void end_busy(thread_state& thread) noexcept {
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  __atomic_store_n(&thread.busy, 0u, __ATOMIC_RELAXED);
+}
 
 }  // namespace detail
 }  // namespace perf
