@@ -15,6 +15,9 @@
 // Target: the parent's reported self time within 5% of the truth (its unmeasured
 // time less N unmeasured leaf calls), or 2 ns per callee where that is larger.
 //
+// Then recursion: fib(20) measured, its outermost call's total against the same
+// function unmeasured, with the same target per inner call.
+//
 // Unless PERF_COMPENSATE is set, the bench then runs itself again with
 // PERF_COMPENSATE=off, so one command shows the figures before and after.
 #include <sys/wait.h>
