@@ -15,6 +15,9 @@
 // Target: the parent's reported self time within 5% of the truth (its unmeasured
 // time less N unmeasured leaf calls), or 2 ns per callee where that is larger.
 //
+// Then recursion: fib(20) measured, its outermost call's total against the same
+// function unmeasured, with the same target per inner call.
+//
 // Unless PERF_COMPENSATE is set, the bench then runs itself again with
 // PERF_COMPENSATE=off, so one command shows the figures before and after.
 #include <sys/wait.h>
@@ -25,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "perf/perf.hpp"
@@ -91,6 +95,28 @@ MEASURED_PARENT(latency_bound, 1)
 MEASURED_PARENT(latency_bound, 10)
 MEASURED_PARENT(latency_bound, 100)
 
+// Recursion: fib(n) as written, measured, against its twin without the scope. The
+// barrier keeps the compiler from turning one of the two recursive calls into a
+// loop (GCC does so in the plain twin, not in the measured one, whose scope's
+// destructor runs after the sum), so both make the same 2 fib(n + 1) - 1 calls.
+constexpr unsigned fib_n = 20;
+
+__attribute__((noinline)) unsigned plain_fib(unsigned n) {
+  unsigned r = n < 2 ? n : plain_fib(n - 1) + plain_fib(n - 2);
+  __asm__ __volatile__("" : "+r"(r));
+  return r;
+}
+
+__attribute__((noinline)) unsigned measured_fib(unsigned n) {
+  PERF_MEASURE("fib");
+  unsigned r = n < 2 ? n : measured_fib(n - 1) + measured_fib(n - 2);
+  __asm__ __volatile__("" : "+r"(r));
+  return r;
+}
+
+void plain_fib_n() { plain_fib(fib_n); }
+void measured_fib_n() { measured_fib(fib_n); }
+
 template <class Call>
 double ns_per_call(int calls, Call call) {
   const auto start = std::chrono::steady_clock::now();
@@ -149,6 +175,36 @@ void report(void (*measured_parent)(), const std::string& name) {
   std::fflush(stdout);
 }
 
+// The outermost call's total against the plain twin's time: recursion compensated
+// like any nesting, within 5% or 2 ns per inner call. One call per round: measured,
+// fib(20) takes about 0.5 ms, short enough for the least of the rounds to escape
+// preemption on a loaded machine.
+void report_recursion() {
+  uint64_t a = 0, b = 1;
+  for (unsigned i = 0; i <= fib_n; ++i) b += std::exchange(a, b);
+  const uint64_t calls = 2 * a - 1;  // 2 fib(n + 1) - 1
+  std::vector<double> truth, reported;
+  for (int round = 0; round <= 2 * rounds; ++round) {
+    const double plain = ns_per_call(1, plain_fib_n);
+    const perf::snapshot before = perf::take_snapshot();
+    measured_fib_n();
+    const perf::snapshot after = perf::take_snapshot();
+    if (round == 0) continue;  // warm-up
+    const perf::function_stats* fib_before = find(before, "fib");
+    truth.push_back(plain);
+    reported.push_back(find(after, "fib")->total_ns - (fib_before == nullptr ? 0.0 : fib_before->total_ns));
+  }
+  const double truth_total = least(truth), total = least(reported);
+  const double inner_calls = static_cast<double>(calls - 1);
+  const double tolerance = std::max(0.05 * truth_total, 2.0 * inner_calls);
+  std::printf("\nrecursion, fib(%u): %llu calls\ntruth total  reported total   error  per inner call  within tolerance\n"
+              "%11.1f  %14.1f  %+6.1f%%  %+11.2f ns  %s\n",
+              fib_n, static_cast<unsigned long long>(calls), truth_total, total,
+              100 * (total - truth_total) / truth_total, (total - truth_total) / inner_calls,
+              std::abs(total - truth_total) <= tolerance ? "met" : "NOT MET");
+  std::fflush(stdout);
+}
+
 void print_heading(const char* work) {
   std::printf("\n%s work:\ncallees  truth total  reported total   error  truth self  reported self   error  tolerance  "
               "leaf mean  self within tolerance\n", work);
@@ -170,6 +226,7 @@ int main(int, char** argv) {
   report<latency_bound_work, 1>(measured_parent_latency_bound_1, "latency_bound parent of 1");
   report<latency_bound_work, 10>(measured_parent_latency_bound_10, "latency_bound parent of 10");
   report<latency_bound_work, 100>(measured_parent_latency_bound_100, "latency_bound parent of 100");
+  report_recursion();
 
   if (std::getenv("PERF_COMPENSATE") != nullptr) return 0;
   std::printf("\nthe same with PERF_COMPENSATE=off:\n");

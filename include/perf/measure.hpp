@@ -55,8 +55,9 @@ PERF_DETAIL_ALWAYS_INLINE void open(thread_state& thread, unsigned key, frame& f
   f.alloc_bytes = allocations.bytes;
   f.start = clock_now(thread.clock);
   if (Logged && thread.ring != nullptr) {
-    const busy_section logging(thread);
+    begin_busy(thread);
     log_scope_event(*thread.ring, f.start, event_kind::enter, id);
+    end_busy(thread);
   }
 }
 
@@ -88,15 +89,16 @@ PERF_DETAIL_OUT_OF_LINE thread_state* begin(site& s, frame& f) noexcept {
 }
 
 // Closes the activation opened by open<Logged>() or begin<Logged>() (nothing when
-// begin() returned null). Its bookkeeping is busy (busy_section): a signal handler's
+// begin() returned null). Its bookkeeping is busy (begin_busy): a signal handler's
 // measured call in the middle of it records nothing.
 template <bool Logged>
 PERF_DETAIL_OUT_OF_LINE void end(thread_state* thread, frame& f) noexcept {
   if (PERF_DETAIL_UNLIKELY(thread == nullptr)) return;
   const uint64_t now = clock_now(thread->clock);
-  const busy_section bookkeeping(*thread);
+  begin_busy(*thread);
   if (Logged && thread->ring != nullptr) log_scope_event(*thread->ring, now, event_kind::exit, f.site);
   finish(*thread, f, now);
+  end_busy(*thread);
 }
 
 // -Weffc++ (yaml-cpp builds with it) asks for frame_ in the member initialiser list:

@@ -46,7 +46,7 @@ std::vector<metrics_function> page_functions(const label_cache& cache, const std
     f.allocations = t.alloc_count;
     f.allocated_bytes = t.alloc_bytes;
     f.total_ns = static_cast<double>(t.total) / ticks_per_ns;
-    f.self_ns = static_cast<double>(t.self) / ticks_per_ns;
+    f.self_ns = t.self_ticks() / ticks_per_ns;
     f.duration_sum_ns = t.distribution.mean / ticks_per_ns * static_cast<double>(t.calls);
     uint64_t below = 0;
     for (size_t b = 0; b < f.latency.size(); ++b) f.latency[b] = below += t.latency[b];

@@ -34,7 +34,7 @@ function_stats to_function_stats(runtime::site_info&& where, const runtime::accu
   f.line = where.line;
   f.calls = a.calls;
   f.total_ns = ns(static_cast<double>(a.total));
-  f.self_ns = ns(static_cast<double>(a.self));
+  f.self_ns = ns(a.self_ticks());
   f.mean_ns = ns(a.distribution.mean);
   f.min_ns = ns(static_cast<double>(a.min));
   f.max_ns = ns(static_cast<double>(a.max));

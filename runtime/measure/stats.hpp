@@ -3,6 +3,7 @@
 #ifndef PERF_RUNTIME_MEASURE_STATS_HPP
 #define PERF_RUNTIME_MEASURE_STATS_HPP
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <iterator>
@@ -91,7 +92,7 @@ const latency_binning& fixed_latency_binning();
 struct call_totals {
   uint64_t calls = 0;
   uint64_t total = 0;
-  uint64_t self = 0;
+  uint64_t self = 0;  // a sum of signed parts, modulo 2^64 (see detail::finish): read it with self_ticks()
   uint64_t min = UINT64_MAX;
   uint64_t max = 0;
   uint64_t alloc_count = 0;
@@ -102,6 +103,9 @@ struct call_totals {
   // it (fields read atomically). Both return false, having added nothing, for no calls.
   bool add(const detail::slot& s);
   bool merge(const call_totals& other);
+  // The self time, floored at zero: where a function's measured callees came out
+  // longer than its calls on the whole (a thin wrapper), it has none.
+  double self_ticks() const { return std::max(0.0, static_cast<double>(static_cast<int64_t>(self))); }
 };
 
 // Everything the report shows of one function, in ticks.

@@ -42,7 +42,7 @@ PERF_DETAIL_ALWAYS_INLINE constexpr unsigned site_key(unsigned id, unsigned row)
 struct alignas(64) slot {
   uint64_t calls;
   uint64_t total;  // outermost activations of the row only: recursion is counted once
-  uint64_t self;   // minus the time of measured callees
+  uint64_t self;   // minus the time of measured callees: a sum of signed parts, modulo 2^64 (see finish)
   uint64_t min;
   uint64_t max;
   // Variance by shifted data: deviations from the first duration seen, whose sums
@@ -90,14 +90,14 @@ constexpr unsigned probe_fraction_bits = 8;
 
 struct thread_state {
   // Nonzero while the thread runs the probe's bookkeeping or the runtime's own work
-  // (see busy_section): a measured call that begins meanwhile (in a signal handler,
+  // (see begin_busy): a measured call that begins meanwhile (in a signal handler,
   // or in a program's allocator the runtime called) records nothing. Written by the
   // owner and read by the owner's signal handlers only.
   uint32_t busy;
   unsigned site;           // the innermost open activation's site, or 0: the sampler reads it
   // Self time without a chain of frames: each finished call sets this to its frame's
-  // callee_mark plus its duration, so that an open activation's measured callees took
-  // callee_time - its callee_mark.
+  // callee_mark plus its compensated duration (signed, modulo 2^64: see finish), so
+  // that an open activation's measured callees took callee_time - its callee_mark.
   uint64_t callee_time;
   slot* slots;             // indexed by site id
   tick_ring* ring;         // null when tick logging is off (PERF_TICKS=off)
@@ -152,21 +152,30 @@ PERF_DETAIL_ALWAYS_INLINE void add_sample(thread_state& thread, slot& target, un
   if (PERF_DETAIL_UNLIKELY(pending + 1 == pending_capacity)) drain_pending(thread);
 }
 
-// Ends the activation `f` at clock value `end`. The probe's cost within the
-// activation (its own inside part, and the whole cost of every measured call made
-// inside it) is left out of its duration, which never goes below the time of those
-// measured calls (so never below zero), whatever the compensation or a clock that
-// steps back (a TSC read on another core) would make of it.
+// Ends the activation `f` at clock value `end`. Its compensated duration is the
+// time elapsed (never below zero, whatever a clock that steps back, a TSC read on
+// another core, makes of it) less the probe's cost within the activation: its own
+// inside part and the whole cost of every measured call made inside it. For a short
+// call that may come out below zero, by the compensation's error and the clock's
+// granularity; signed, it is what the caller counts as its callee's time and what
+// self times sum (self time is a sum of signed parts, read floored at zero), so that
+// neither is biased. The call's distribution and its row's total take it raised to
+// zero. (Raising each call to its callees' time instead summed a recursion's
+// thousands of roundings up into its total: fib(20) at twice its true time;
+// docs/performance.md, "Recursion".)
 PERF_DETAIL_ALWAYS_INLINE void finish(thread_state& thread, frame& f, uint64_t end) noexcept {
   const uint64_t probes = thread.probes_finished + thread.probe_outside;
   thread.probes_finished = probes;
+  // Without branches: a short call's figures fall either side of zero at random, and
+  // mispredictions cost the probe more than the calibration's longer calls show.
+  const uint64_t elapsed = (end - f.start) & (0 - static_cast<uint64_t>(end > f.start));
+  const uint64_t compensated = elapsed - ((probes - f.probe_mark) >> probe_fraction_bits);
+  const uint64_t duration = static_cast<int64_t>(compensated) > 0 ? compensated : 0;
   const uint64_t callees = thread.callee_time - f.callee_mark;
-  const uint64_t start = f.start + ((probes - f.probe_mark) >> probe_fraction_bits) + callees;
-  const uint64_t duration = (end > start ? end - start : 0) + callees;
-  thread.callee_time = f.callee_mark + duration;
+  thread.callee_time = f.callee_mark + compensated;
   thread.site = f.parent_site;
   slot& target = *f.target;
-  store_relaxed(target.self, target.self + (duration - callees));
+  store_relaxed(target.self, target.self + (compensated - callees));
   // The outermost activation of the row holds the inner ones' time and allocations.
   slot& row = thread.slots[f.row];
   if (row.outermost == &f) {
@@ -179,26 +188,20 @@ PERF_DETAIL_ALWAYS_INLINE void finish(thread_state& thread, frame& f, uint64_t e
   add_sample(thread, target, f.site, duration);
 }
 
-// Marks the owner's bookkeeping, from the statement after it is made to the end of
-// the enclosing block: a signal handler's measured call that interrupts it records
-// nothing. Only where thread.busy is 0 (a probe that found it so).
-class busy_section {
- public:
-  PERF_DETAIL_ALWAYS_INLINE explicit busy_section(thread_state& thread) noexcept : thread_(thread) {
-    __atomic_store_n(&thread_.busy, 1u, __ATOMIC_RELAXED);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  }
-  PERF_DETAIL_ALWAYS_INLINE ~busy_section() {
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    __atomic_store_n(&thread_.busy, 0u, __ATOMIC_RELAXED);
-  }
-
-  busy_section(const busy_section&) = delete;
-  busy_section& operator=(const busy_section&) = delete;
-
- private:
-  thread_state& thread_;
-};
+// Mark the owner's bookkeeping, from the statement after begin_busy() to the one
+// before end_busy(): a signal handler's measured call that interrupts it records
+// nothing. Only where thread.busy is 0 (a probe that found it so), and always in
+// pairs on every path (the probe's bookkeeping neither throws nor returns early).
+// Functions rather than a scoped object: GCC keeps such an object's reference in
+// memory across the signal fences, a store and a load more per probe.
+PERF_DETAIL_ALWAYS_INLINE void begin_busy(thread_state& thread) noexcept {
+  __atomic_store_n(&thread.busy, 1u, __ATOMIC_RELAXED);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+PERF_DETAIL_ALWAYS_INLINE void end_busy(thread_state& thread) noexcept {
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  __atomic_store_n(&thread.busy, 0u, __ATOMIC_RELAXED);
+}
 
 }  // namespace detail
 }  // namespace perf

@@ -61,14 +61,65 @@ TEST(Compensation, EachDurationLosesItsOwnProbeAndTheWholeProbeOfEveryMeasuredCa
   EXPECT_EQ(thread.caller.max, 430u);
 }
 
+// Recursion is nesting like any other: each recursive call costs the activations
+// around it the whole probe, and the outermost activation alone adds to the total.
+TEST(Compensation, ARecursiveCallCostsEveryActivationAroundItTheWholeProbeLikeAnyNestedCall) {
+  nested_calls thread;
+  set_compensation(thread.state, {30, 10}, true);
+  detail::frame caller, outermost, first, second;
+  open_at(thread, 0, 0, caller);
+  open_at(thread, 1, 1000, outermost);
+  // Inner activations of row 1, opened from below the outermost one (stack pointer 0).
+  detail::open<false>(thread.state, detail::site_key(1, 1), first, 0);
+  first.start = 1100;
+  detail::open<false>(thread.state, detail::site_key(1, 1), second, 0);  // inside first
+  second.start = 1150;
+  detail::finish(thread.state, second, 1200);     // 50, less its own 10
+  detail::finish(thread.state, first, 1300);      // 200, less its own 10 and 30 for second
+  detail::finish(thread.state, outermost, 2000);  // 1000, less its own 10 and 2 x 30
+  detail::finish(thread.state, caller, 3000);     // 3000, less its own 10 and 3 x 30
+  EXPECT_EQ(thread.target.calls, 3u);
+  EXPECT_EQ(thread.target.min, 40u);
+  EXPECT_EQ(thread.target.max, 930u);
+  EXPECT_EQ(thread.target.total, 930u) << "the outermost activation only";
+  EXPECT_EQ(thread.target.self, 40u + (160u - 40u) + (930u - 160u));
+  EXPECT_EQ(thread.caller.total, 2900u);
+  EXPECT_EQ(thread.caller.self, 2900u - 930u);
+}
+
+// The callee, 4 ticks less its probe's inside part of 10, records 0; its caller counts
+// it as -6 ticks of callee time, so that the 6 come back in the caller's self time.
 TEST(Compensation, ADurationShorterThanTheProbeIsZeroAndItsCallerStillLosesTheWholeProbe) {
   nested_calls thread;
   set_compensation(thread.state, {30, 10}, true);
   thread.one_call_inside(1104, 1200);
   EXPECT_EQ(thread.target.total, 0u);
   EXPECT_EQ(thread.target.max, 0u);
+  EXPECT_EQ(static_cast<int64_t>(thread.target.self), -6);
   EXPECT_EQ(thread.caller.total, 160u);  // 200 - 10 - 30
-  EXPECT_EQ(thread.caller.self, 160u);
+  EXPECT_EQ(thread.caller.self, 166u);
+}
+
+// A recursion whose calls the compensation takes below zero or below their callees'
+// time: each is raised to zero only, not to its callees' time, so that the outermost
+// total is its own compensated time, not raised by the roundings up inside it.
+TEST(Compensation, CallsCompensatedBelowZeroDoNotRaiseTheTotalOfTheRecursionAroundThem) {
+  nested_calls thread;
+  set_compensation(thread.state, {30, 10}, true);
+  detail::frame outermost, longer, shorter;
+  open_at(thread, 1, 1000, outermost);
+  detail::open<false>(thread.state, detail::site_key(1, 1), longer, 0);  // inner: from below
+  longer.start = 1010;
+  detail::finish(thread.state, longer, 1040);  // 30, less its own 10: 20
+  detail::open<false>(thread.state, detail::site_key(1, 1), shorter, 0);
+  shorter.start = 1050;
+  detail::finish(thread.state, shorter, 1052);  // 2, less its own 10: -8, recorded as 0
+  detail::finish(thread.state, outermost, 1080);  // 80, less its own 10 and 2 x 30: 10
+  EXPECT_EQ(thread.target.calls, 3u);
+  EXPECT_EQ(thread.target.min, 0u);
+  EXPECT_EQ(thread.target.max, 20u);
+  EXPECT_EQ(thread.target.total, 10u) << "not raised to its callees' 20 + 0";
+  EXPECT_EQ(thread.target.self, 10u) << "20 - 8 + (10 - 12): the signed parts add up to the total";
 }
 
 TEST(Compensation, FractionsOfATickAddUpOverTheCallsInsideInsteadOfRoundingEach) {

@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include "measure/probe_cost.hpp"
 #include "perf/perf.hpp"
 #include "snapshot_lookup.hpp"
 
@@ -48,8 +49,33 @@ void caller() {
   for (int i = 0; i < 3; ++i) callee();
 }
 
+// Raw durations on the calling thread while it lives (compensation off), which nest
+// exactly: compensated, a short call comes out either side of zero by the probe's
+// error and the clock's granularity, records zero, and its caller's self time takes
+// the signed figure instead (tested on given times: Compensation.*).
+class raw_durations {
+ public:
+  raw_durations() : thread_(attached()) { runtime::set_compensation(thread_, {}, false); }
+  ~raw_durations() {
+    const runtime::compensation& process = runtime::current_compensation();
+    runtime::set_compensation(thread_, process.cost, process.on);
+  }
+  raw_durations(const raw_durations&) = delete;
+  raw_durations& operator=(const raw_durations&) = delete;
+
+ private:
+  static detail::thread_state& attached() {
+    if (detail::current_thread == nullptr) detail::attach_thread();
+    return *detail::current_thread;
+  }
+  detail::thread_state& thread_;
+};
+
 TEST(Measure, SelfTimeIsTotalMinusMeasuredCallees) {
-  for (int i = 0; i < 10; ++i) caller();
+  {
+    const raw_durations raw;
+    for (int i = 0; i < 10; ++i) caller();
+  }
   const function_stats outer = stats_of("measure_test.caller");
   const function_stats inner = stats_of("measure_test.callee");
   EXPECT_EQ(outer.calls, 10u);
@@ -65,7 +91,10 @@ int depth(int n) {
 }
 
 TEST(Measure, RecursionCountsEveryActivationButTimeOnce) {
-  EXPECT_EQ(depth(5), 5);
+  {
+    const raw_durations raw;
+    EXPECT_EQ(depth(5), 5);
+  }
   const function_stats f = stats_of("measure_test.depth");
   EXPECT_EQ(f.calls, 6u);
   // Total is the outermost activation, which is also the longest one.
