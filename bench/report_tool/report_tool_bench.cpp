@@ -19,6 +19,7 @@
 #include "diff.hpp"
 #include "html.hpp"
 #include "perf/detail/histogram_index.hpp"
+#include "perf/report.hpp"
 #include "report.hpp"
 
 namespace {
@@ -72,7 +73,7 @@ std::string synthetic_report(unsigned functions, unsigned threads, unsigned seed
   for (unsigned t = 0; t < threads; ++t)
     thread_rows.push_back({{"tid", 1000 + t}, {"name", fmt::format("worker{}", t)}, {"calls", 123456},
                            {"exited", false}, {"tick_events", 65536}, {"tick_dropped", 0}});
-  return nlohmann::json{{"schema_version", perf::report_tool::schema_version},
+  return nlohmann::json{{"schema_version", perf::json_schema_version},
                         {"pid", 1000},
                         {"clock", {{"source", "rdtsc"}, {"ghz", 2.0}, {"frequency", "calibrated"}, {"resolution_ns", 10.0}}},
                         {"functions", std::move(rows)},
