@@ -4,7 +4,7 @@
 
 #include "core/json_string.hpp"
 #include "perf/report.hpp"
-#include "report/sections.hpp"
+#include "core/report_sections.hpp"
 
 namespace perf {
 

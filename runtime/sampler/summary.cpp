@@ -6,7 +6,7 @@
 
 #include "core/output_file.hpp"
 #include "core/sites.hpp"
-#include "core/snapshot.hpp"
+#include "core/snapshot_parts.hpp"
 #include "core/startup.hpp"
 #include "core/thread_name.hpp"
 #include "core/warnings.hpp"

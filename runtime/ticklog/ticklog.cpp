@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "core/settings.hpp"
-#include "core/snapshot.hpp"
+#include "core/snapshot_parts.hpp"
 #include "core/thread_name.hpp"
 #include "core/startup.hpp"
 #include "core/threads.hpp"

@@ -1,4 +1,4 @@
-#include "export/windows.hpp"
+#include "export/time_windows.hpp"
 
 #include <unistd.h>
 
