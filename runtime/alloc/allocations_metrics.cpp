@@ -6,7 +6,7 @@
 namespace perf::runtime {
 namespace {
 
-bool counting(const snapshot& s) { return s.allocations.counting != "inactive"; }
+bool counting(const snapshot& s) { return s.allocations.counting != allocation_counting::inactive; }
 
 PERF_RUNTIME_ON_START(register_allocations_metrics) {
   using rows = metric_family::rows;

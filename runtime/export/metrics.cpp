@@ -194,7 +194,7 @@ metrics_page::metrics_page(metrics_content content, metrics_format format)
     : c_(std::move(content)), openmetrics_(format == metrics_format::openmetrics) {
   fold_exited_by_name(c_.counts);
   const snapshot& counts = c_.counts;
-  const bool allocations = counts.allocations.counting != "inactive";
+  const bool allocations = counts.allocations.counting != allocation_counting::inactive;
   using fs = label_set;
   using mc = metrics_content;
   families_ = {

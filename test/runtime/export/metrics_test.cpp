@@ -68,7 +68,7 @@ TEST(Metrics, PrometheusTextWithEscapedLabelsAndFixedBuckets) {
 // their order: the page's order, which scrapers and dashboards never see change.
 TEST(Metrics, TheFamiliesComeInTheOrderOfThePage) {
   snapshot s = one_function();
-  s.allocations.counting = "interposed";
+  s.allocations.counting = allocation_counting::interposed;
   thread_allocations worker;
   worker.tid = 77;
   worker.name = "worker";
@@ -122,7 +122,7 @@ TEST(Metrics, AllocationsWhenCounted) {
   snapshot s = one_function();
   s.functions[0].alloc_count = 1.5;
   s.functions[0].alloc_bytes = 64;
-  s.allocations.counting = "interposed";
+  s.allocations.counting = allocation_counting::interposed;
   s.allocations.threads.push_back({77, "worker", false, 15, 640, 14, 600, 100});
   const std::string text = format_metrics(s, metrics_format::prometheus);
   EXPECT_NE(text.find("perf_function_allocations_total{" + labels + "} 15\n"), std::string::npos) << text;
