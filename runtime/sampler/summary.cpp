@@ -11,9 +11,9 @@
 #include "core/thread_name.hpp"
 #include "core/warnings.hpp"
 #include "perf/sampler.hpp"
-#include "profile.hpp"
-#include "profile_formats.hpp"
-#include "sampler.hpp"
+#include "sampler/profile.hpp"
+#include "sampler/profile_formats.hpp"
+#include "sampler/sampler.hpp"
 
 namespace perf {
 namespace {
