@@ -9,6 +9,7 @@
 #include "core/thread_name.hpp"
 #include "core/startup.hpp"
 #include "core/threads.hpp"
+#include "ticklog/ticklog_config.hpp"
 
 namespace perf::runtime {
 namespace {
@@ -55,7 +56,7 @@ void give_ring(thread_record& thread) {
     gone.emptied.pop_back();
     reuse_ring(*record, thread.tid, false);
   } else {
-    record = create_ring(environment.ring_events, thread.tid);
+    record = create_ring(current_ticklog_config().ring_events, thread.tid);
   }
   thread.state.ring = &record->ring;
 }
@@ -83,7 +84,7 @@ void keep_ring(thread_record& thread, size_t exited_index) {
   gone.counts[exited_index].kept += counts.kept;
   gone.counts[exited_index].dropped += counts.dropped;
   if (thread.state.ring == nullptr) return;
-  const uint64_t limit = current_settings().environment.rings_kept;
+  const uint64_t limit = current_ticklog_config().rings_kept;
   while (!gone.rings.empty() && gone.rings.size() >= limit) give_up_oldest(gone);
   ring_record* record = record_of(thread.state.ring);
   if (counts.dropped == 0 && gone.ready == nullptr && !gone.emptied.empty()) {
@@ -107,7 +108,7 @@ void keep_survivor_ring(thread_record* survivor) {
 void add_tick_counts(snapshot& s, const thread_list& threads, snapshot_depth) {
   const config& environment = current_settings().environment;
   s.ticklog.enabled = environment.ticks;
-  s.ticklog.ring_events = environment.ticks ? environment.ring_events : 0;
+  s.ticklog.ring_events = environment.ticks ? current_ticklog_config().ring_events : 0;
   const std::vector<ring_counts>& gone = exited().counts;
   for (size_t row = 0; row < s.threads.size(); ++row) {
     const ring_counts counts = row < threads.exited.size()
