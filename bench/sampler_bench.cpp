@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "perf/sampler.hpp"
-#include "sampler/sampler.hpp"
+#include "sampler/internal/sampling.hpp"
 #include "thread_cpu_time.hpp"
 
 namespace {

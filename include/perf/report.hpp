@@ -131,10 +131,24 @@ struct thread_allocations {
   uint64_t threads = 1;          // threads in the row
 };
 
+// What filled the allocation counters: perf::alloc's functions, the sanitizers'
+// allocation hooks, or nothing (perf::alloc not linked, or another allocator before
+// it: all counts are 0).
+enum class allocation_counting { inactive, interposed, sanitizer_hooks };
+
+// The name the reports give `counting` (the JSON report's "allocations.counting"):
+// "inactive", "interposed" or "sanitizer hooks".
+inline const char* counting_name(allocation_counting counting) {
+  switch (counting) {
+    case allocation_counting::interposed: return "interposed";
+    case allocation_counting::sanitizer_hooks: return "sanitizer hooks";
+    case allocation_counting::inactive: break;
+  }
+  return "inactive";
+}
+
 struct allocation_stats {
-  // "interposed" (perf::alloc's functions), "sanitizer hooks", or "inactive"
-  // (perf::alloc not linked, or another allocator before it: all counts are 0).
-  std::string counting = "inactive";
+  allocation_counting counting = allocation_counting::inactive;
   std::vector<thread_allocations> threads;  // oldest first
 };
 

@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 
+#include "core/startup.hpp"
 #include "perf/detail/alloc_counters.hpp"
 
 namespace perf::alloc::detail {
@@ -70,7 +71,7 @@ void after_fork_in_child() {
     if (record != current) __atomic_store_n(&record->state, uint32_t{exited}, __ATOMIC_RELEASE);
 }
 
-[[gnu::constructor]] void register_fork_handler() { pthread_atfork(nullptr, nullptr, after_fork_in_child); }
+PERF_RUNTIME_AFTER_START(register_fork_handler) { pthread_atfork(nullptr, nullptr, after_fork_in_child); }
 
 }  // namespace
 

@@ -8,20 +8,6 @@
 namespace perf::runtime {
 namespace {
 
-// A count from 1 to max_ring_events, rounded up to a power of two of at least 16.
-uint64_t parse_ring_events(std::string_view value, std::vector<std::string>& warnings) {
-  uint64_t count = 0;
-  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), count);
-  if (error != std::errc() || end != value.data() + value.size() || count < 1 || count > max_ring_events) {
-    warnings.push_back(fmt::format("PERF_RING_EVENTS='{}' is not a count from 1 to {}; using {}", value,
-                                   max_ring_events, default_ring_events));
-    return default_ring_events;
-  }
-  uint64_t capacity = 16;
-  while (capacity < count) capacity *= 2;
-  return capacity;
-}
-
 // PERF_THREADS: `all`, or how many exited threads the report lists one by one.
 uint64_t parse_exited_threads_listed(std::string_view value, std::vector<std::string>& warnings) {
   if (value == "all") return all_exited_threads_listed;
@@ -33,34 +19,10 @@ uint64_t parse_exited_threads_listed(std::string_view value, std::vector<std::st
   return default_exited_threads_listed;
 }
 
-// PERF_RINGS_KEPT: how many exited threads keep their tick rings, 0 to 4096.
-uint64_t parse_rings_kept(std::string_view value, std::vector<std::string>& warnings) {
-  constexpr uint64_t most = 4096;
-  uint64_t count = 0;
-  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), count);
-  if (error == std::errc() && end == value.data() + value.size() && count <= most) return count;
-  warnings.push_back(
-      fmt::format("PERF_RINGS_KEPT='{}' is not a count from 0 to {}; using {}", value, most, default_rings_kept));
-  return default_rings_kept;
-}
-
 }  // namespace
 
 config parse_config(const std::function<const char*(const char*)>& getenv_fn) {
   config result;
-  if (const char* report = getenv_fn("PERF_REPORT"); report != nullptr && *report != '\0') {
-    const std::string_view value = report;
-    if (value == "off") {
-      result.report.where = report_destination::kind::off;
-    } else if (value == "stderr" || value == "-") {
-      result.report.where = report_destination::kind::standard_error;
-    } else if (value.back() == '/') {
-      result.warnings.push_back(
-          fmt::format("PERF_REPORT='{}' names a directory, not a file; the report goes to stderr", value));
-    } else {
-      result.report = {report_destination::kind::file, std::string(value)};
-    }
-  }
   if (const char* clock = getenv_fn("PERF_CLOCK")) result.clock = clock;
   if (const char* ticks = getenv_fn("PERF_TICKS"); ticks != nullptr && *ticks != '\0') {
     const std::string_view value = ticks;
@@ -69,14 +31,8 @@ config parse_config(const std::function<const char*(const char*)>& getenv_fn) {
     else if (value != "on")
       result.warnings.push_back(fmt::format("PERF_TICKS='{}' is neither on nor off; the tick log stays on", value));
   }
-  if (const char* events = getenv_fn("PERF_RING_EVENTS"); events != nullptr && *events != '\0')
-    result.ring_events = parse_ring_events(events, result.warnings);
-  if (const char* path = getenv_fn("PERF_TICKLOG")) result.ticklog_path = path;
-  if (const char* path = getenv_fn("PERF_TRACE")) result.trace_path = path;
   if (const char* listed = getenv_fn("PERF_THREADS"); listed != nullptr && *listed != '\0')
     result.exited_threads_listed = parse_exited_threads_listed(listed, result.warnings);
-  if (const char* kept = getenv_fn("PERF_RINGS_KEPT"); kept != nullptr && *kept != '\0')
-    result.rings_kept = parse_rings_kept(kept, result.warnings);
   return result;
 }
 

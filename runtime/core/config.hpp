@@ -1,4 +1,7 @@
-// The PERF_* environment variables, parsed once at start-up.
+// The PERF_* variables of core, parsed once at start-up: PERF_CLOCK, PERF_TICKS,
+// PERF_THREADS. Each component parses its own (ticklog/ticklog_config.hpp,
+// report/report_destination.hpp, sampler/sample_config.hpp, measure/probe_cost.hpp,
+// export/listen_address.hpp).
 #ifndef PERF_RUNTIME_CORE_CONFIG_HPP
 #define PERF_RUNTIME_CORE_CONFIG_HPP
 
@@ -10,33 +13,17 @@
 
 namespace perf::runtime {
 
-// Where the exit report goes (PERF_REPORT).
-struct report_destination {
-  enum class kind { standard_error, file, off };
-  kind where = kind::standard_error;
-  std::string path;  // for kind::file, with %p not yet expanded
-};
-
-// Events each thread's tick ring holds unless PERF_RING_EVENTS says otherwise.
-constexpr uint64_t default_ring_events = uint64_t{1} << 16;
-constexpr uint64_t max_ring_events = uint64_t{1} << 28;
-
 // Exited threads the report lists one by one (the first to exit) unless PERF_THREADS
 // says otherwise; the later ones are folded into a row per thread name.
 constexpr uint64_t default_exited_threads_listed = 64;
 constexpr uint64_t all_exited_threads_listed = UINT64_MAX;  // PERF_THREADS=all
-// Exited threads whose tick rings are kept unless PERF_RINGS_KEPT says otherwise.
-constexpr uint64_t default_rings_kept = 8;
 
 struct config {
-  report_destination report;
   std::string clock;  // PERF_CLOCK as given; runtime/clock.cpp interprets it
-  bool ticks = true;  // PERF_TICKS: tick log on (the default) or off
-  uint64_t ring_events = default_ring_events;  // PERF_RING_EVENTS, a power of two
-  std::string ticklog_path;  // PERF_TICKLOG, %p not yet expanded; empty: none
-  std::string trace_path;    // PERF_TRACE, likewise
+  // PERF_TICKS: tick log on (the default) or off; in core, since the hot path's ring
+  // and the probe's cost measured at start-up depend on it.
+  bool ticks = true;
   uint64_t exited_threads_listed = default_exited_threads_listed;  // PERF_THREADS
-  uint64_t rings_kept = default_rings_kept;                         // PERF_RINGS_KEPT
   // One line per value that could not be used, naming the variable.
   std::vector<std::string> warnings;
 };

@@ -33,7 +33,7 @@ PERF_RUNTIME_ON_START(start_runtime) {
 // After every PERF_RUNTIME_ON_START function (priority 101): neither their allocations
 // on the main thread nor those of the libraries initialised before the runtime are
 // the program's.
-__attribute__((constructor(102))) void end_of_runtime_start() { forget_counted_allocations(); }
+PERF_RUNTIME_START_DONE(end_of_runtime_start) { forget_counted_allocations(); }
 
 }  // namespace
 

@@ -13,6 +13,7 @@
 #include "core/runtime_work.hpp"
 #include "core/settings.hpp"
 #include "core/sites.hpp"
+#include "core/startup.hpp"
 #include "core/thread_name.hpp"
 #include "core/uncounted_allocations.hpp"
 
@@ -32,7 +33,7 @@ namespace {
 // allocates, perhaps through the program's own operator new, and a measured call
 // there must not attach a thread to a runtime still being made: it records nothing.
 bool started = false;
-__attribute__((constructor(102))) void mark_started() { __atomic_store_n(&started, true, __ATOMIC_RELEASE); }
+PERF_RUNTIME_START_DONE(mark_started) { __atomic_store_n(&started, true, __ATOMIC_RELEASE); }
 
 // Two locks, so that attaching never waits for work that may call the program's
 // allocator: a thread attaches from its first measured call, which may come from

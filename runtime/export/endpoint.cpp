@@ -6,7 +6,7 @@
 
 #include "export/metrics.hpp"
 #include "export/served_snapshot.hpp"
-#include "export/windows.hpp"
+#include "export/time_windows.hpp"
 
 namespace perf::runtime {
 namespace {

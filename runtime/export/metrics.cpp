@@ -6,6 +6,7 @@
 #include <cstring>
 #include <map>
 
+#include "core/metric_families.hpp"
 #include "report_format/escaping.hpp"
 
 namespace perf::runtime {
@@ -170,7 +171,7 @@ metrics_page::metrics_page(metrics_content content, metrics_format format)
     : c_(std::move(content)), openmetrics_(format == metrics_format::openmetrics) {
   fold_exited_by_name(c_.counts);
   const snapshot& counts = c_.counts;
-  const bool allocations = counts.allocations.counting != "inactive";
+  const bool allocations = counts.allocations.counting != allocation_counting::inactive;
   using fs = label_set;
   using mc = metrics_content;
   families_ = {
@@ -193,33 +194,13 @@ metrics_page::metrics_page(metrics_content content, metrics_format format)
                        nullptr, nullptr});
   families_.push_back({"perf_thread_calls_total", "counter", "Finished calls of measured functions on a thread.",
                        fs::threads, [](const mc& c, size_t i) { return c.counts.threads[i].calls; }, nullptr});
-  families_.push_back({"perf_thread_tick_events", "gauge", "Tick-log events a thread's ring holds.", fs::threads,
-                       [](const mc& c, size_t i) { return c.counts.threads[i].tick_events; }, nullptr});
-  families_.push_back({"perf_thread_tick_dropped_total", "counter", "Older tick-log events a thread's ring overwrote.",
-                       fs::threads, [](const mc& c, size_t i) { return c.counts.threads[i].tick_dropped; }, nullptr});
-  if (allocations) {
-    families_.push_back({"perf_thread_allocations_total", "counter", "Heap allocations made by a thread.",
-                         fs::allocation_threads,
-                         [](const mc& c, size_t i) { return c.counts.allocations.threads[i].allocations; }, nullptr});
-    families_.push_back({"perf_thread_allocated_bytes_total", "counter", "Bytes allocated by a thread.",
-                         fs::allocation_threads,
-                         [](const mc& c, size_t i) { return c.counts.allocations.threads[i].bytes; }, nullptr});
-    families_.push_back({"perf_thread_frees_total", "counter", "Heap blocks freed by a thread.",
-                         fs::allocation_threads,
-                         [](const mc& c, size_t i) { return c.counts.allocations.threads[i].frees; }, nullptr});
-    families_.push_back({"perf_thread_freed_bytes_total", "counter", "Bytes freed by a thread.",
-                         fs::allocation_threads,
-                         [](const mc& c, size_t i) { return c.counts.allocations.threads[i].bytes_freed; }, nullptr});
-  }
-  families_.push_back({"perf_ticklog_events", "gauge", "Tick-log events the rings hold, all threads.", fs::none,
-                       [](const mc& c, size_t) { return c.counts.ticklog.events; }, nullptr});
-  families_.push_back({"perf_ticklog_dropped_total", "counter", "Tick-log events overwritten, all threads.", fs::none,
-                       [](const mc& c, size_t) { return c.counts.ticklog.dropped; }, nullptr});
-  if (counts.samples.hz != 0) {
-    families_.push_back({"perf_samples_total", "counter", "Samples the sampling profiler took, all threads.",
-                         fs::none, [](const mc& c, size_t) { return c.counts.samples.total; }, nullptr});
-    families_.push_back({"perf_samples_dropped_total", "counter", "Samples the profiler had no room for.", fs::none,
-                         [](const mc& c, size_t) { return c.counts.samples.dropped; }, nullptr});
+  // The components' families: the tick log's, the allocation counters', the sampler's.
+  for (const metric_family& f : metric_families()) {
+    if (f.shown != nullptr && !f.shown(counts)) continue;
+    const label_set labels = f.per == metric_family::rows::threads              ? fs::threads
+                             : f.per == metric_family::rows::allocation_threads ? fs::allocation_threads
+                                                                                : fs::none;
+    families_.push_back({f.name, f.type, f.help, labels, nullptr, nullptr, f.count});
   }
 
   // Every line repeats its row's labels: the threads' are escaped once here, copied after.
@@ -275,7 +256,7 @@ size_t metrics_page::next_bound() const {
   const family& f = families_[family_];
   if (row_ == 0) return 2 * f.name.size() + f.help.size() + f.type.size() + 32;
   const size_t line = f.name.size() + labels(f.labels, row_ - 1).size() + longest_more + longest_value + line_slack;
-  return f.count == nullptr && f.nanoseconds == nullptr ? histogram_lines * line : line;
+  return f.count == nullptr && f.nanoseconds == nullptr && f.snapshot_count == nullptr ? histogram_lines * line : line;
 }
 
 char* metrics_page::write_next(char* out) const {
@@ -299,9 +280,11 @@ char* metrics_page::write_next(char* out) const {
 
 char* metrics_page::write_row(const family& f, size_t row, char* out) const {
   const std::string_view row_labels = labels(f.labels, row);
-  if (f.count != nullptr || f.nanoseconds != nullptr) {
+  if (f.count != nullptr || f.nanoseconds != nullptr || f.snapshot_count != nullptr) {
     out = put_line_start(out, f.name, row_labels);
-    out = f.count != nullptr ? put_count(out, f.count(c_, row)) : put_seconds(out, f.nanoseconds(c_, row));
+    out = f.count != nullptr            ? put_count(out, f.count(c_, row))
+          : f.snapshot_count != nullptr ? put_count(out, f.snapshot_count(c_.counts, row))
+                                        : put_seconds(out, f.nanoseconds(c_, row));
     *out++ = '\n';
     return out;
   }

@@ -95,10 +95,12 @@ class metrics_page {
     std::string_view type;
     std::string_view help;
     label_set labels;
-    // The sample of `row`: a count, or nanoseconds it writes as seconds; neither for
+    // The sample of `row`: a count, or nanoseconds it writes as seconds, or a count a
+    // component's family (core/metric_families.hpp) reads from the snapshot; none for
     // the latency histogram.
     uint64_t (*count)(const metrics_content&, size_t row);
     double (*nanoseconds)(const metrics_content&, size_t row);
+    uint64_t (*snapshot_count)(const snapshot&, size_t row) = nullptr;
   };
 
   size_t rows(const family& f) const;

@@ -8,7 +8,7 @@
 #include <mutex>
 
 #include "core/settings.hpp"
-#include "core/snapshot.hpp"
+#include "core/snapshot_parts.hpp"
 #include "export/label_cache.hpp"
 #include "measure/totals.hpp"
 #include "sampler/sampler.hpp"

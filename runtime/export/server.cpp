@@ -122,10 +122,9 @@ void stop_server() {
 
 namespace {
 
-// After every PERF_RUNTIME_ON_START function (a constructor of default priority
-// runs after those of priority 101), so the server never sees a registration list
-// half made.
-__attribute__((constructor)) void start_listening() {
+// After every PERF_RUNTIME_ON_START function, so the server never sees a
+// registration list half made.
+PERF_RUNTIME_AFTER_START(start_listening) {
   const char* value = std::getenv("PERF_LISTEN");
   if (value == nullptr || *value == '\0') return;
   std::string error;

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "perf/report.hpp"
-#include "report/sections.hpp"
+#include "core/report_sections.hpp"
 #include "report_format/escaping.hpp"
 #include "report_format/schema.hpp"
 

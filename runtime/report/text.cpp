@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "perf/report.hpp"
-#include "report/sections.hpp"
+#include "core/report_sections.hpp"
 #include "report/text_format.hpp"
 
 namespace perf {
@@ -105,7 +105,7 @@ std::string format_text(const snapshot& s) {
                                          s.clock.compensated ? "subtracted" : "not subtracted (PERF_COMPENSATE=off)")
                            : "");
   if (!s.functions.empty())
-    out += function_table(s.functions, s.clock.resolution_ns, s.allocations.counting != "inactive");
+    out += function_table(s.functions, s.clock.resolution_ns, s.allocations.counting != allocation_counting::inactive);
   for (const runtime::report_section& section : runtime::report_sections()) out += section.text(s);
   return out;
 }

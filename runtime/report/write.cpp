@@ -4,10 +4,10 @@
 #include <cstdio>
 
 #include "core/output_file.hpp"
-#include "core/settings.hpp"
 #include "core/startup.hpp"
 #include "core/warnings.hpp"
 #include "perf/report.hpp"
+#include "report/report_destination.hpp"
 #include "report_format/html_page.hpp"
 
 namespace perf {
@@ -24,7 +24,7 @@ bool write_snapshot(int fd, const std::string& path, const snapshot& s) {
 
 // The report where PERF_REPORT says, when the program exits.
 void write_exit_report() {
-  const runtime::report_destination& destination = runtime::current_settings().environment.report;
+  const runtime::report_destination& destination = runtime::current_report_destination();
   if (destination.where == runtime::report_destination::kind::off) return;
   std::fflush(stdout);  // the program's own output first, where both share a terminal or pipe
   const snapshot s = take_snapshot();

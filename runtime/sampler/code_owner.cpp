@@ -1,4 +1,4 @@
-#include "code_owner.hpp"
+#include "sampler/code_owner.hpp"
 
 namespace perf::runtime {
 namespace {

@@ -1,4 +1,4 @@
-#include "elf_sections.hpp"
+#include "sampler/elf_sections.hpp"
 
 #include <elf.h>
 #include <unistd.h>

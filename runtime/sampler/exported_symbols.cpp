@@ -1,4 +1,4 @@
-#include "exported_symbols.hpp"
+#include "sampler/exported_symbols.hpp"
 
 #include <elf.h>
 #include <fcntl.h>
@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "elf_sections.hpp"
+#include "sampler/elf_sections.hpp"
 
 namespace perf::runtime {
 namespace {

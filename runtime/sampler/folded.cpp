@@ -1,7 +1,7 @@
 // Folded stacks: the input format of flamegraph.pl and speedscope.
 #include <map>
 
-#include "profile_formats.hpp"
+#include "sampler/profile_formats.hpp"
 
 namespace perf::runtime {
 namespace {

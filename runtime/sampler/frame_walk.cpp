@@ -1,4 +1,4 @@
-#include "frame_walk.hpp"
+#include "sampler/frame_walk.hpp"
 
 #include <pthread.h>
 #include <sys/uio.h>

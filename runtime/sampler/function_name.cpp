@@ -1,4 +1,4 @@
-#include "function_name.hpp"
+#include "sampler/function_name.hpp"
 
 #include <cxxabi.h>
 

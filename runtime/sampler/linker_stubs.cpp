@@ -1,11 +1,11 @@
-#include "linker_stubs.hpp"
+#include "sampler/linker_stubs.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <string_view>
 
-#include "elf_sections.hpp"
+#include "sampler/elf_sections.hpp"
 
 namespace perf::runtime {
 namespace {

@@ -1,4 +1,4 @@
-#include "modules.hpp"
+#include "sampler/modules.hpp"
 
 #include <dlfcn.h>
 #include <elf.h>

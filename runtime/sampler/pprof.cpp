@@ -5,8 +5,8 @@
 #include <map>
 #include <stdexcept>
 
-#include "profile_formats.hpp"
-#include "protobuf_writer.hpp"
+#include "sampler/profile_formats.hpp"
+#include "sampler/protobuf_writer.hpp"
 
 namespace perf::runtime {
 namespace {

@@ -1,10 +1,10 @@
-#include "profile.hpp"
+#include "sampler/profile.hpp"
 
-#include "code_owner.hpp"
-#include "frame_walk.hpp"
-#include "function_name.hpp"
-#include "exported_symbols.hpp"
-#include "linker_stubs.hpp"
+#include "sampler/code_owner.hpp"
+#include "sampler/frame_walk.hpp"
+#include "sampler/function_name.hpp"
+#include "sampler/exported_symbols.hpp"
+#include "sampler/linker_stubs.hpp"
 
 #include <backtrace.h>
 

@@ -10,10 +10,10 @@
 #include <tuple>
 #include <vector>
 
-#include "code_owner.hpp"
-#include "modules.hpp"
-#include "sample_config.hpp"
-#include "sample_table.hpp"
+#include "sampler/code_owner.hpp"
+#include "sampler/modules.hpp"
+#include "sampler/sample_config.hpp"
+#include "sampler/sample_table.hpp"
 
 namespace perf::runtime {
 

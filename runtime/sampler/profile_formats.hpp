@@ -6,7 +6,7 @@
 #include <map>
 #include <string>
 
-#include "profile.hpp"
+#include "sampler/profile.hpp"
 
 namespace perf::runtime {
 

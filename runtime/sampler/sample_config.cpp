@@ -1,4 +1,4 @@
-#include "sample_config.hpp"
+#include "sampler/sample_config.hpp"
 
 #include <fmt/format.h>
 

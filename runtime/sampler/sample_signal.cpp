@@ -10,7 +10,7 @@
 
 #include "core/signals.hpp"
 #include "perf/detail/thread_state.hpp"
-#include "sampler.hpp"
+#include "sampler/internal/sampling.hpp"
 
 namespace perf::runtime {
 namespace {

@@ -1,4 +1,4 @@
-#include "sample_source.hpp"
+#include "sampler/sample_source.hpp"
 
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -8,7 +8,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "sampler.hpp"
+#include "sampler/internal/sampling.hpp"
 
 namespace perf::runtime {
 namespace {

@@ -7,7 +7,7 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "sample_config.hpp"
+#include "sampler/sample_config.hpp"
 
 namespace perf::runtime {
 

@@ -1,4 +1,4 @@
-#include "sample_table.hpp"
+#include "sampler/sample_table.hpp"
 
 #include <sys/mman.h>
 

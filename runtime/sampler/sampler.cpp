@@ -1,5 +1,5 @@
 // Starting the sampler when the runtime starts, and its profile when the program exits.
-#include "sampler.hpp"
+#include "sampler/internal/sampling.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -7,7 +7,7 @@
 #include "core/startup.hpp"
 #include "core/uncounted_allocations.hpp"
 #include "core/warnings.hpp"
-#include "modules.hpp"
+#include "sampler/modules.hpp"
 #include "perf/sampler.hpp"
 
 namespace perf::runtime {

@@ -5,15 +5,15 @@
 
 #include "core/output_file.hpp"
 #include "core/sites.hpp"
-#include "core/snapshot.hpp"
+#include "core/snapshot_parts.hpp"
 #include "core/startup.hpp"
 #include "core/thread_name.hpp"
 #include "core/warnings.hpp"
 #include "perf/sampler.hpp"
-#include "profile.hpp"
-#include "profile_formats.hpp"
 #include "report_format/share_interval.hpp"
-#include "sampler.hpp"
+#include "sampler/profile.hpp"
+#include "sampler/profile_formats.hpp"
+#include "sampler/sampler.hpp"
 
 namespace perf {
 namespace {

@@ -11,7 +11,7 @@
 
 #include "core/uncounted_allocations.hpp"
 #include "perf/detail/compiler.hpp"
-#include "sampler.hpp"
+#include "sampler/internal/sampling.hpp"
 
 namespace perf::runtime {
 namespace {

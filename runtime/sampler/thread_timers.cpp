@@ -18,8 +18,8 @@
 
 #include "core/room_unlocked.hpp"
 #include "core/signals.hpp"
-#include "sample_source.hpp"
-#include "sampler.hpp"
+#include "sampler/sample_source.hpp"
+#include "sampler/internal/sampling.hpp"
 
 namespace perf::runtime {
 namespace {

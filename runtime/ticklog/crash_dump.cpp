@@ -18,6 +18,7 @@
 #include "core/warnings.hpp"
 #include "ticklog/internal/tick_lines.hpp"
 #include "ticklog/rings.hpp"
+#include "ticklog/ticklog_config.hpp"
 
 namespace perf::runtime {
 namespace {
@@ -148,9 +149,8 @@ void dump(int signal) noexcept {
 // Makes the fatal signals dump the last events of every thread to PERF_TICKLOG
 // (%p expanded then; stderr when unset) before the signal takes its course.
 PERF_RUNTIME_ON_START(install_crash_dump) {
-  const config& environment = current_settings().environment;
-  if (!environment.ticks) return;
-  const std::string& pattern = environment.ticklog_path;
+  if (!current_settings().environment.ticks) return;
+  const std::string& pattern = current_ticklog_config().ticklog_path;
   if (pattern.size() >= sizeof dump_pattern) {
     warn("PERF_TICKLOG is too long a path for the crash dump; it would go to stderr");
   } else {

@@ -10,6 +10,7 @@
 #include "ticklog/internal/tick_lines.hpp"
 #include "ticklog/internal/trace.hpp"
 #include "ticklog/ticklog.hpp"
+#include "ticklog/ticklog_config.hpp"
 
 namespace perf::runtime {
 namespace {
@@ -67,15 +68,15 @@ bool write_plain(int fd, const tick_view& view, double ticks_per_ns) {
 
 // The tick log and the trace where PERF_TICKLOG and PERF_TRACE say, at exit.
 void write_exit_ticks() {
-  const config& environment = current_settings().environment;
-  if (!environment.ticks || (environment.ticklog_path.empty() && environment.trace_path.empty())) return;
+  const ticklog_config& wanted = current_ticklog_config();
+  if (!current_settings().environment.ticks || (wanted.ticklog_path.empty() && wanted.trace_path.empty())) return;
   const tick_view view = collect_all_ticks();
   const double ticks_per_ns = current_clock_rate().ticks_per_ns;
-  if (!environment.ticklog_path.empty())
-    write_output("tick log", environment.ticklog_path, [&](int fd) { return write_plain(fd, view, ticks_per_ns); });
-  if (!environment.trace_path.empty()) {
+  if (!wanted.ticklog_path.empty())
+    write_output("tick log", wanted.ticklog_path, [&](int fd) { return write_plain(fd, view, ticks_per_ns); });
+  if (!wanted.trace_path.empty()) {
     const std::string trace = format_trace(view, ticks_per_ns, static_cast<long>(getpid()));
-    write_output("trace", environment.trace_path, [&](int fd) { return write_all(fd, trace.data(), trace.size()); });
+    write_output("trace", wanted.trace_path, [&](int fd) { return write_all(fd, trace.data(), trace.size()); });
   }
 }
 

@@ -6,10 +6,11 @@
 #include <utility>
 
 #include "core/settings.hpp"
-#include "core/snapshot.hpp"
+#include "core/snapshot_parts.hpp"
 #include "core/thread_name.hpp"
 #include "core/startup.hpp"
 #include "core/threads.hpp"
+#include "ticklog/ticklog_config.hpp"
 
 namespace perf::runtime {
 namespace {
@@ -73,7 +74,7 @@ void give_ring(thread_record& thread) {
   if (record != nullptr)
     reuse_ring(*record, thread.tid, committed);
   else
-    record = create_ring(environment.ring_events, thread.tid);
+    record = create_ring(current_ticklog_config().ring_events, thread.tid);
   thread.state.ring = &record->ring;
 }
 
@@ -102,7 +103,7 @@ void keep_ring(thread_record& thread, size_t exited_index) {
   gone.counts[exited_index].kept += counts.kept;
   gone.counts[exited_index].dropped += counts.dropped;
   if (thread.state.ring == nullptr) return;
-  const uint64_t limit = current_settings().environment.rings_kept;
+  const uint64_t limit = current_ticklog_config().rings_kept;
   while (!gone.rings.empty() && gone.rings.size() >= limit) give_up_oldest(gone);
   ring_record* record = record_of(thread.state.ring);
   ring_record* target = nullptr;  // an emptied ring to move the events into
@@ -131,7 +132,7 @@ void keep_survivor_ring(thread_record* survivor) {
 void add_tick_counts(snapshot& s, const thread_list& threads, snapshot_depth) {
   const config& environment = current_settings().environment;
   s.ticklog.enabled = environment.ticks;
-  s.ticklog.ring_events = environment.ticks ? environment.ring_events : 0;
+  s.ticklog.ring_events = environment.ticks ? current_ticklog_config().ring_events : 0;
   const std::vector<ring_counts>& gone = exited().counts;
   for (size_t row = 0; row < s.threads.size(); ++row) {
     const ring_counts counts = row < threads.exited.size()

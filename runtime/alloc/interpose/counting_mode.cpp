@@ -6,9 +6,10 @@
 #include <dlfcn.h>
 #include <stddef.h>
 
+#include "core/startup.hpp"
 #include "core/uncounted_allocations.hpp"
 #include "perf/detail/alloc_counters.hpp"
-#include "sanitized.hpp"
+#include "alloc/interpose/sanitized.hpp"
 
 namespace perf::alloc::interpose {
 namespace {
@@ -34,7 +35,7 @@ bool interposing() {
 
 using install_hooks_function = int (*)(void (*)(const volatile void*, size_t), void (*)(const volatile void*));
 
-[[gnu::constructor]] void choose_counting_mode() {
+PERF_RUNTIME_AFTER_START(choose_counting_mode) {
   const runtime::uncounted_allocations start_up;  // dlsym's own (dlerror's buffer)
   auto install = reinterpret_cast<install_hooks_function>(dlsym(RTLD_DEFAULT, "__sanitizer_install_malloc_and_free_hooks"));
   sanitizer_block_size =

@@ -2,7 +2,7 @@
 // (glibc's calloc, memalign... do not go through malloc, so nothing is counted
 // twice; reallocarray, which glibc makes of realloc, goes to realloc) and counts
 // what it returns.
-#include "sanitized.hpp"
+#include "alloc/interpose/sanitized.hpp"
 
 #if !PERF_ALLOC_SANITIZED
 
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "next_allocator.hpp"
+#include "alloc/interpose/next_allocator.hpp"
 
 using namespace perf::alloc::interpose;
 

@@ -1,4 +1,4 @@
-#include "next_allocator.hpp"
+#include "alloc/interpose/next_allocator.hpp"
 
 #include <dlfcn.h>
 #include <stdint.h>

@@ -1,14 +1,14 @@
 // Every form of operator new and delete: plain, array, nothrow, sized, aligned and
 // their combinations. new calls the next allocator's malloc (or posix_memalign)
 // itself, so an allocation is counted once, not again in malloc.
-#include "sanitized.hpp"
+#include "alloc/interpose/sanitized.hpp"
 
 #if !PERF_ALLOC_SANITIZED
 
 #include <cstddef>
 #include <new>
 
-#include "next_allocator.hpp"
+#include "alloc/interpose/next_allocator.hpp"
 
 using namespace perf::alloc::interpose;
 

@@ -4,7 +4,7 @@
 // defines these, counts them itself and forwards to ThreadSanitizer's (reallocarray
 // to its realloc, which is hooked). Only where the definitions come before
 // ThreadSanitizer's in symbol order: linked into the executable.
-#include "sanitized.hpp"
+#include "alloc/interpose/sanitized.hpp"
 
 #if PERF_ALLOC_THREAD_SANITIZER
 

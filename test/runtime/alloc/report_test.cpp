@@ -144,7 +144,7 @@ TEST(AllocReport, EveryThreadThatAllocatedHasARowAliveOrExited) {
   expect_nothing_counted_where_interposed(worker_at_start);
   expect_nothing_counted_where_interposed(idle_at_start);
   const snapshot s = take_snapshot();
-  EXPECT_NE(s.allocations.counting, "inactive");
+  EXPECT_NE(s.allocations.counting, perf::allocation_counting::inactive);
   const thread_allocations* row = nullptr;
   const thread_allocations* idle_row = nullptr;
   const thread_allocations* main_row = nullptr;

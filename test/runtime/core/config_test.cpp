@@ -14,33 +14,16 @@ config parse(const std::map<std::string, std::string>& environment) {
   return parse_config(fake_environment(environment));
 }
 
-using kind = report_destination::kind;
-
-TEST(Config, ReportGoesToStderrByDefault) {
-  const config c = parse({});
-  EXPECT_EQ(c.report.where, kind::standard_error);
-  EXPECT_TRUE(c.warnings.empty());
-  EXPECT_EQ(parse({{"PERF_REPORT", ""}}).report.where, kind::standard_error);
-  EXPECT_EQ(parse({{"PERF_REPORT", "stderr"}}).report.where, kind::standard_error);
-}
-
-TEST(Config, OffDisablesTheReport) { EXPECT_EQ(parse({{"PERF_REPORT", "off"}}).report.where, kind::off); }
-
-TEST(Config, APathSelectsAFileAndKeepsThePidPattern) {
-  const config c = parse({{"PERF_REPORT", "out/report-%p.json"}});
-  EXPECT_EQ(c.report.where, kind::file);
-  EXPECT_EQ(c.report.path, "out/report-%p.json");
-}
-
-TEST(Config, ADirectoryIsRejectedWithAWarningNamingTheVariable) {
-  const config c = parse({{"PERF_REPORT", "/tmp/"}});
-  EXPECT_EQ(c.report.where, kind::standard_error);
-  ASSERT_EQ(c.warnings.size(), 1u);
-  EXPECT_EQ(c.warnings[0], "PERF_REPORT='/tmp/' names a directory, not a file; the report goes to stderr");
-}
-
 TEST(Config, ClockIsPassedThroughForTheClockChooser) {
   EXPECT_EQ(parse({{"PERF_CLOCK", "tsc-fenced"}}).clock, "tsc-fenced");
+}
+
+TEST(Config, TicksOffTurnsTheTickLogOffAndABadValueKeepsItOn) {
+  EXPECT_TRUE(parse({}).ticks);
+  EXPECT_FALSE(parse({{"PERF_TICKS", "off"}}).ticks);
+  const config c = parse({{"PERF_TICKS", "maybe"}});
+  EXPECT_TRUE(c.ticks);
+  EXPECT_EQ(c.warnings, std::vector<std::string>{"PERF_TICKS='maybe' is neither on nor off; the tick log stays on"});
 }
 
 TEST(ExpandPid, ReplacesEveryPercentP) {

@@ -64,6 +64,42 @@ TEST(Metrics, PrometheusTextWithEscapedLabelsAndFixedBuckets) {
   EXPECT_EQ(text.find("allocat"), std::string::npos) << "counting is inactive: no allocation metrics";
 }
 
+// The frame's families first, then the components' (core/metric_families.hpp) by
+// their order: the page's order, which scrapers and dashboards never see change.
+TEST(Metrics, TheFamiliesComeInTheOrderOfThePage) {
+  snapshot s = one_function();
+  s.allocations.counting = allocation_counting::interposed;
+  thread_allocations worker;
+  worker.tid = 77;
+  worker.name = "worker";
+  worker.frees = 2;
+  s.allocations.threads.push_back(worker);
+  s.samples.hz = 100;
+  std::string types;
+  const std::string text = format_metrics(s, metrics_format::prometheus);
+  for (size_t at = text.find("# TYPE "); at != std::string::npos; at = text.find("# TYPE ", at + 1))
+    types += text.substr(at + 7, text.find('\n', at) - at - 7) + "\n";
+  EXPECT_EQ(types,
+            "perf_function_calls_total counter\n"
+            "perf_function_seconds_total counter\n"
+            "perf_function_self_seconds_total counter\n"
+            "perf_function_allocations_total counter\n"
+            "perf_function_allocated_bytes_total counter\n"
+            "perf_function_duration_seconds histogram\n"
+            "perf_thread_calls_total counter\n"
+            "perf_thread_tick_events gauge\n"
+            "perf_thread_tick_dropped_total counter\n"
+            "perf_thread_allocations_total counter\n"
+            "perf_thread_allocated_bytes_total counter\n"
+            "perf_thread_frees_total counter\n"
+            "perf_thread_freed_bytes_total counter\n"
+            "perf_ticklog_events gauge\n"
+            "perf_ticklog_dropped_total counter\n"
+            "perf_samples_total counter\n"
+            "perf_samples_dropped_total counter\n");
+  EXPECT_NE(text.find("perf_thread_frees_total{tid=\"77\",thread=\"worker\"} 2\n"), std::string::npos) << text;
+}
+
 TEST(Metrics, EveryFamilyHasTheSameBucketsInEveryProcess) {
   const std::string text = format_metrics(one_function(), metrics_format::prometheus);
   std::string bounds;
@@ -86,7 +122,7 @@ TEST(Metrics, AllocationsWhenCounted) {
   snapshot s = one_function();
   s.functions[0].alloc_count = 1.5;
   s.functions[0].alloc_bytes = 64;
-  s.allocations.counting = "interposed";
+  s.allocations.counting = allocation_counting::interposed;
   s.allocations.threads.push_back({77, "worker", false, 15, 640, 14, 600, 100});
   const std::string text = format_metrics(s, metrics_format::prometheus);
   EXPECT_NE(text.find("perf_function_allocations_total{" + labels + "} 15\n"), std::string::npos) << text;

@@ -73,7 +73,7 @@ TEST(TextReport, CountedAllocationsAddColumnsAndASection) {
   s.functions.resize(2);
   s.functions[0].alloc_count = 2.5;
   s.functions[0].alloc_bytes = 1234.4;
-  s.allocations.counting = "interposed";
+  s.allocations.counting = allocation_counting::interposed;
   s.allocations.threads = {{101, "main", false, 12, 1200, 10, 1000, 400}, {102, "worker", true, 1, 40, 1, 40, 40}};
   EXPECT_EQ(format_text(s),
             "perf-instrument report (pid 4242): 2 functions measured on 2 threads (1 exited); "
@@ -174,7 +174,7 @@ TEST(TextReport, WithNothingMeasuredTheOtherSectionsStillShow) {
   s.pid = 1;
   s.clock = {"rdtscp", 3.0, "cpuid"};
   s.ticklog = {true, 0, 0, 65536};
-  s.allocations.counting = "interposed";
+  s.allocations.counting = allocation_counting::interposed;
   s.allocations.threads = {{101, "main", false, 3, 300, 2, 200, 200}};
   s.samples.hz = 100;
   EXPECT_EQ(format_text(s),

@@ -1,4 +1,4 @@
-#include "report/samples_section.hpp"
+#include "sampler/samples_section.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-#include "report/sections.hpp"
+#include "core/report_sections.hpp"
 
 #include <algorithm>
 

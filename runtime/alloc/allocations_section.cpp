@@ -6,7 +6,7 @@
 #include "report_format/escaping.hpp"
 #include "core/startup.hpp"
 #include "perf/report.hpp"
-#include "report/sections.hpp"
+#include "core/report_sections.hpp"
 #include "report/text_format.hpp"
 
 namespace perf::runtime {
@@ -17,7 +17,7 @@ namespace {
 
 std::string allocation_lines(const snapshot& s) {
   const allocation_stats& a = s.allocations;
-  if (a.counting == "inactive") {
+  if (a.counting == allocation_counting::inactive) {
     // Not linked: the program asked for no counting. Linked but not called: say why.
     const std::string why = counting_inactive_reason();
     return why.empty() ? std::string() : "allocation counting inactive: " + why + "\n";
@@ -30,7 +30,7 @@ std::string allocation_lines(const snapshot& s) {
     total.bytes_freed += t.bytes_freed;
   }
   std::string out = fmt::format("allocations ({}): {} allocations of {} bytes, {} frees of {} bytes, in all\n",
-                                a.counting, format_count(total.allocations), format_count(total.bytes),
+                                counting_name(a.counting), format_count(total.allocations), format_count(total.bytes),
                                 format_count(total.frees), format_count(total.bytes_freed));
   for (const thread_allocations& t : a.threads)
     out += fmt::format("  {}: {} allocations, {} bytes; {} frees, {} bytes; peak {} live bytes\n",
@@ -41,7 +41,7 @@ std::string allocation_lines(const snapshot& s) {
 }
 
 std::string allocation_json(const snapshot& s) {
-  std::string out = fmt::format("{{\"counting\": {}, \"threads\": [", json_string(s.allocations.counting));
+  std::string out = fmt::format("{{\"counting\": {}, \"threads\": [", json_string(counting_name(s.allocations.counting)));
   for (size_t i = 0; i < s.allocations.threads.size(); ++i) {
     const thread_allocations& t = s.allocations.threads[i];
     out += fmt::format(

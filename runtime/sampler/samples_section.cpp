@@ -1,4 +1,4 @@
-#include "report/samples_section.hpp"
+#include "sampler/samples_section.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 
 #include "report_format/escaping.hpp"
 #include "core/startup.hpp"
-#include "report/sections.hpp"
+#include "core/report_sections.hpp"
 #include "report/text_format.hpp"
 
 namespace perf::runtime {

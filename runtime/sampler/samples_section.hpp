@@ -1,8 +1,8 @@
 // The sampler's section of the exit report: the hottest functions and lines, each
 // thread's samples, and the sampled share of the measured functions; the "samples"
 // object of the JSON report (docs/report-format.md).
-#ifndef PERF_RUNTIME_REPORT_SAMPLES_SECTION_HPP
-#define PERF_RUNTIME_REPORT_SAMPLES_SECTION_HPP
+#ifndef PERF_RUNTIME_SAMPLER_SAMPLES_SECTION_HPP
+#define PERF_RUNTIME_SAMPLER_SAMPLES_SECTION_HPP
 
 #include <string>
 
@@ -22,4 +22,4 @@ std::string format_samples_json(const snapshot& s);
 
 }  // namespace perf::runtime
 
-#endif  // PERF_RUNTIME_REPORT_SAMPLES_SECTION_HPP
+#endif  // PERF_RUNTIME_SAMPLER_SAMPLES_SECTION_HPP

@@ -1,7 +1,7 @@
 // Profiles and traces of a window of time that starts now: what
 // /debug/pprof/profile?seconds=N and /trace?seconds=N serve when the N seconds are over.
-#ifndef PERF_RUNTIME_EXPORT_WINDOWS_HPP
-#define PERF_RUNTIME_EXPORT_WINDOWS_HPP
+#ifndef PERF_RUNTIME_EXPORT_TIME_WINDOWS_HPP
+#define PERF_RUNTIME_EXPORT_TIME_WINDOWS_HPP
 
 #include <functional>
 #include <optional>
@@ -24,4 +24,4 @@ std::optional<std::function<body_writer()>> start_trace_window();
 
 }  // namespace perf::runtime
 
-#endif  // PERF_RUNTIME_EXPORT_WINDOWS_HPP
+#endif  // PERF_RUNTIME_EXPORT_TIME_WINDOWS_HPP

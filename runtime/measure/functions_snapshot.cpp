@@ -7,7 +7,7 @@
 
 #include "core/settings.hpp"
 #include "core/sites.hpp"
-#include "core/snapshot.hpp"
+#include "core/snapshot_parts.hpp"
 #include "core/startup.hpp"
 #include "measure/probe_cost.hpp"
 #include "measure/totals.hpp"

@@ -1,10 +1,11 @@
 // The exit report's sections after the function table: the figures of one
-// component each (the tick log's today; allocations per thread and the sampled
-// lines later), formatted from that component's fields of perf::snapshot. Each
-// section lives in a file of report/ of its own that registers it, so a new
-// component adds a file here and edits none.
-#ifndef PERF_RUNTIME_REPORT_SECTIONS_HPP
-#define PERF_RUNTIME_REPORT_SECTIONS_HPP
+// component each (the probe's cost, the tick log, allocations per thread, the
+// samples), formatted from that component's fields of perf::snapshot. Each section
+// lives in its component's folder (<component>/<name>_section.cpp) and registers
+// itself, so a component that adds a statistic edits no file of report/, which
+// keeps only the frame: the header, the function and thread tables, the writing.
+#ifndef PERF_RUNTIME_CORE_REPORT_SECTIONS_HPP
+#define PERF_RUNTIME_CORE_REPORT_SECTIONS_HPP
 
 #include <string>
 #include <vector>
@@ -34,4 +35,4 @@ const std::vector<report_section>& report_sections();
 
 }  // namespace perf::runtime
 
-#endif  // PERF_RUNTIME_REPORT_SECTIONS_HPP
+#endif  // PERF_RUNTIME_CORE_REPORT_SECTIONS_HPP

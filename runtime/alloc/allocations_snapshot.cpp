@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "core/settings.hpp"
-#include "core/snapshot.hpp"
+#include "core/snapshot_parts.hpp"
 #include "core/startup.hpp"
 #include "core/thread_name.hpp"
 #include "perf/alloc.hpp"
@@ -17,13 +17,13 @@ namespace {
 
 namespace counters = alloc::detail;
 
-const char* counting_name(counters::counting_mode mode) {
+allocation_counting counting_of(counters::counting_mode mode) {
   switch (mode) {
-    case counters::interposed: return "interposed";
-    case counters::sanitizer_hooks: return "sanitizer hooks";
+    case counters::interposed: return allocation_counting::interposed;
+    case counters::sanitizer_hooks: return allocation_counting::sanitizer_hooks;
     case counters::inactive: break;
   }
-  return "inactive";
+  return allocation_counting::inactive;
 }
 
 // Exited threads first, in rows as the thread list keeps them (core/threads.hpp:
@@ -34,7 +34,7 @@ allocation_stats read_allocations() {
   const alloc::counters mine = alloc::this_thread();
   const counters::thread_counters* const my_record = counters::current;
   allocation_stats read;
-  read.counting = counting_name(counters::mode());
+  read.counting = counting_of(counters::mode());
   std::vector<std::pair<const counters::thread_counters*, alloc::counters>> oldest_first;
   for (const counters::thread_counters* record = counters::newest_record(); record != nullptr; record = record->next) {
     const alloc::counters c =

@@ -1,7 +1,7 @@
 // perf::take_snapshot, assembled from the parts that components register: each
 // fills in its own fields of perf::snapshot (include/perf/report.hpp).
-#ifndef PERF_RUNTIME_CORE_SNAPSHOT_HPP
-#define PERF_RUNTIME_CORE_SNAPSHOT_HPP
+#ifndef PERF_RUNTIME_CORE_SNAPSHOT_PARTS_HPP
+#define PERF_RUNTIME_CORE_SNAPSHOT_PARTS_HPP
 
 #include "core/threads.hpp"
 #include "perf/report.hpp"
@@ -35,4 +35,4 @@ snapshot take_snapshot(const thread_list& threads, snapshot_depth depth);
 
 }  // namespace perf::runtime
 
-#endif  // PERF_RUNTIME_CORE_SNAPSHOT_HPP
+#endif  // PERF_RUNTIME_CORE_SNAPSHOT_PARTS_HPP

@@ -4,7 +4,7 @@
 
 #include "core/startup.hpp"
 #include "perf/report.hpp"
-#include "report/sections.hpp"
+#include "core/report_sections.hpp"
 #include "report/text_format.hpp"
 
 namespace perf::runtime {

@@ -1,4 +1,4 @@
-#include "core/snapshot.hpp"
+#include "core/snapshot_parts.hpp"
 
 #include <unistd.h>
 

@@ -1,0 +1,49 @@
+#include "report/report_destination.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <string_view>
+
+#include "core/startup.hpp"
+#include "core/warnings.hpp"
+
+namespace perf::runtime {
+namespace {
+
+report_destination* make_report_destination() {
+  auto* made = new report_destination(parse_report_destination([](const char* name) { return std::getenv(name); }));
+  for (const std::string& warning : made->warnings) warn(warning);
+  return made;
+}
+
+// Its warning at start-up, with core's, not when the program exits.
+PERF_RUNTIME_ON_START(settle_report_destination) { current_report_destination(); }
+
+}  // namespace
+
+report_destination parse_report_destination(const std::function<const char*(const char*)>& getenv_fn) {
+  report_destination result;
+  const char* report = getenv_fn("PERF_REPORT");
+  if (report == nullptr || *report == '\0') return result;
+  const std::string_view value = report;
+  if (value == "off") {
+    result.where = report_destination::kind::off;
+  } else if (value == "stderr" || value == "-") {
+    result.where = report_destination::kind::standard_error;
+  } else if (value.back() == '/') {
+    result.warnings.push_back(
+        fmt::format("PERF_REPORT='{}' names a directory, not a file; the report goes to stderr", value));
+  } else {
+    result.where = report_destination::kind::file;
+    result.path = std::string(value);
+  }
+  return result;
+}
+
+const report_destination& current_report_destination() {
+  static const report_destination* const the_destination = make_report_destination();
+  return *the_destination;
+}
+
+}  // namespace perf::runtime

@@ -1,0 +1,38 @@
+// The tick log's PERF_* variables: PERF_RING_EVENTS, PERF_RINGS_KEPT, PERF_TICKLOG and
+// PERF_TRACE. (PERF_TICKS stays in core/config.hpp: it switches the hot path's ring
+// off, and the probe's cost measured at start-up depends on it.)
+#ifndef PERF_RUNTIME_TICKLOG_TICKLOG_CONFIG_HPP
+#define PERF_RUNTIME_TICKLOG_TICKLOG_CONFIG_HPP
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace perf::runtime {
+
+// Events each thread's tick ring holds unless PERF_RING_EVENTS says otherwise.
+constexpr uint64_t default_ring_events = uint64_t{1} << 16;
+constexpr uint64_t max_ring_events = uint64_t{1} << 28;
+// Exited threads whose tick rings are kept unless PERF_RINGS_KEPT says otherwise.
+constexpr uint64_t default_rings_kept = 8;
+
+struct ticklog_config {
+  uint64_t ring_events = default_ring_events;  // PERF_RING_EVENTS, a power of two
+  uint64_t rings_kept = default_rings_kept;    // PERF_RINGS_KEPT
+  std::string ticklog_path;  // PERF_TICKLOG, %p not yet expanded; empty: none
+  std::string trace_path;    // PERF_TRACE, likewise
+  // One line per value that could not be used, naming the variable.
+  std::vector<std::string> warnings;
+};
+
+// Reads the tick log's variables through `getenv_fn` (a null result means unset).
+ticklog_config parse_ticklog_config(const std::function<const char*(const char*)>& getenv_fn);
+
+// Parsed on first use (the tick log's start-up makes that first use), its warnings
+// on stderr once, one line each. Thread-safe.
+const ticklog_config& current_ticklog_config();
+
+}  // namespace perf::runtime
+
+#endif  // PERF_RUNTIME_TICKLOG_TICKLOG_CONFIG_HPP

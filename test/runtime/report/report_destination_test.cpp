@@ -1,0 +1,44 @@
+// PERF_REPORT: what each value means, and the warning for a bad one.
+#include "report/report_destination.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "fake_environment.hpp"
+
+namespace perf::runtime {
+namespace {
+
+report_destination parse_report(const std::map<std::string, std::string>& environment) {
+  return parse_report_destination(fake_environment(environment));
+}
+
+using where = report_destination::kind;
+
+TEST(ReportDestination, ReportGoesToStderrByDefault) {
+  const report_destination c = parse_report({});
+  EXPECT_EQ(c.where, where::standard_error);
+  EXPECT_TRUE(c.warnings.empty());
+  EXPECT_EQ(parse_report({{"PERF_REPORT", ""}}).where, where::standard_error);
+  EXPECT_EQ(parse_report({{"PERF_REPORT", "stderr"}}).where, where::standard_error);
+}
+
+TEST(ReportDestination, OffDisablesTheReport) { EXPECT_EQ(parse_report({{"PERF_REPORT", "off"}}).where, where::off); }
+
+TEST(ReportDestination, APathSelectsAFileAndKeepsThePidPattern) {
+  const report_destination c = parse_report({{"PERF_REPORT", "out/report-%p.json"}});
+  EXPECT_EQ(c.where, where::file);
+  EXPECT_EQ(c.path, "out/report-%p.json");
+}
+
+TEST(ReportDestination, ADirectoryIsRejectedWithAWarningNamingTheVariable) {
+  const report_destination c = parse_report({{"PERF_REPORT", "/tmp/"}});
+  EXPECT_EQ(c.where, where::standard_error);
+  ASSERT_EQ(c.warnings.size(), 1u);
+  EXPECT_EQ(c.warnings[0], "PERF_REPORT='/tmp/' names a directory, not a file; the report goes to stderr");
+}
+
+}  // namespace
+}  // namespace perf::runtime

@@ -1,0 +1,48 @@
+// The tick log's PERF_* variables: what each value means, and the warning for a bad one.
+#include "ticklog/ticklog_config.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "fake_environment.hpp"
+
+namespace perf::runtime {
+namespace {
+
+ticklog_config parse_ticklog(const std::map<std::string, std::string>& environment) {
+  return parse_ticklog_config(fake_environment(environment));
+}
+
+TEST(TicklogConfig, DefaultsWithNothingSet) {
+  const ticklog_config c = parse_ticklog({});
+  EXPECT_EQ(c.ring_events, default_ring_events);
+  EXPECT_EQ(c.rings_kept, default_rings_kept);
+  EXPECT_EQ(c.ticklog_path, "");
+  EXPECT_EQ(c.trace_path, "");
+  EXPECT_TRUE(c.warnings.empty());
+}
+
+TEST(TicklogConfig, RingEventsRoundUpToAPowerOfTwoOfAtLeastSixteen) {
+  EXPECT_EQ(parse_ticklog({{"PERF_RING_EVENTS", "1"}}).ring_events, 16u);
+  EXPECT_EQ(parse_ticklog({{"PERF_RING_EVENTS", "1000"}}).ring_events, 1024u);
+}
+
+TEST(TicklogConfig, BadCountsWarnNamingTheVariableAndKeepTheDefaults) {
+  const ticklog_config c = parse_ticklog({{"PERF_RING_EVENTS", "0"}, {"PERF_RINGS_KEPT", "lots"}});
+  EXPECT_EQ(c.ring_events, default_ring_events);
+  EXPECT_EQ(c.rings_kept, default_rings_kept);
+  EXPECT_EQ(c.warnings, (std::vector<std::string>{"PERF_RING_EVENTS='0' is not a count from 1 to 268435456; using 65536",
+                                                  "PERF_RINGS_KEPT='lots' is not a count from 0 to 4096; using 8"}));
+}
+
+TEST(TicklogConfig, PathsKeepThePidPattern) {
+  const ticklog_config c = parse_ticklog({{"PERF_TICKLOG", "t-%p.txt"}, {"PERF_TRACE", "t-%p.json"}, {"PERF_RINGS_KEPT", "0"}});
+  EXPECT_EQ(c.ticklog_path, "t-%p.txt");
+  EXPECT_EQ(c.trace_path, "t-%p.json");
+  EXPECT_EQ(c.rings_kept, 0u);
+}
+
+}  // namespace
+}  // namespace perf::runtime
