@@ -83,10 +83,10 @@ __attribute__((noinline)) void plain_parent() {
 }
 
 // One site per parent: PERF_MEASURE's name is a string literal.
-#define MEASURED_PARENT(work, callees)                                   \
+#define MEASURED_PARENT(work, callees)                                  \
   __attribute__((noinline)) void measured_parent_##work##_##callees() { \
-    PERF_MEASURE(#work " parent of " #callees);                          \
-    parent_body<work##_work, measured_leaf, callees>();                  \
+    PERF_MEASURE(#work " parent of " #callees);                         \
+    parent_body<work##_work, measured_leaf, callees>();                 \
   }
 MEASURED_PARENT(throughput_bound, 1)
 MEASURED_PARENT(throughput_bound, 10)
@@ -169,9 +169,10 @@ void report(void (*measured_parent)(), const std::string& name) {
   const double truth_total = least(f.truth_total), truth_self = truth_total - Callees * least(f.plain_leaf);
   const double total = least(f.reported_total), self = least(f.reported_self);
   const double tolerance = std::max(0.05 * truth_self, 2.0 * Callees);
-  std::printf("%7d  %11.1f  %14.1f  %+6.1f%%  %10.1f  %13.1f  %+6.1f%%  %9.1f  %9.1f  %s\n", Callees, truth_total, total,
-              100 * (total - truth_total) / truth_total, truth_self, self, 100 * (self - truth_self) / truth_self,
-              tolerance, least(f.leaf_mean), std::abs(self - truth_self) <= tolerance ? "met" : "NOT MET");
+  std::printf("%7d  %11.1f  %14.1f  %+6.1f%%  %10.1f  %13.1f  %+6.1f%%  %9.1f  %9.1f  %s\n", Callees, truth_total,
+              total, 100 * (total - truth_total) / truth_total, truth_self, self,
+              100 * (self - truth_self) / truth_self, tolerance, least(f.leaf_mean),
+              std::abs(self - truth_self) <= tolerance ? "met" : "NOT MET");
   std::fflush(stdout);
 }
 
@@ -197,17 +198,19 @@ void report_recursion() {
   const double truth_total = least(truth), total = least(reported);
   const double inner_calls = static_cast<double>(calls - 1);
   const double tolerance = std::max(0.05 * truth_total, 2.0 * inner_calls);
-  std::printf("\nrecursion, fib(%u): %llu calls\ntruth total  reported total   error  per inner call  within tolerance\n"
-              "%11.1f  %14.1f  %+6.1f%%  %+11.2f ns  %s\n",
-              fib_n, static_cast<unsigned long long>(calls), truth_total, total,
-              100 * (total - truth_total) / truth_total, (total - truth_total) / inner_calls,
-              std::abs(total - truth_total) <= tolerance ? "met" : "NOT MET");
+  std::printf(
+      "\nrecursion, fib(%u): %llu calls\ntruth total  reported total   error  per inner call  within tolerance\n"
+      "%11.1f  %14.1f  %+6.1f%%  %+11.2f ns  %s\n",
+      fib_n, static_cast<unsigned long long>(calls), truth_total, total, 100 * (total - truth_total) / truth_total,
+      (total - truth_total) / inner_calls, std::abs(total - truth_total) <= tolerance ? "met" : "NOT MET");
   std::fflush(stdout);
 }
 
 void print_heading(const char* work) {
-  std::printf("\n%s work:\ncallees  truth total  reported total   error  truth self  reported self   error  tolerance  "
-              "leaf mean  self within tolerance\n", work);
+  std::printf(
+      "\n%s work:\ncallees  truth total  reported total   error  truth self  reported self   error  tolerance  "
+      "leaf mean  self within tolerance\n",
+      work);
 }
 
 }  // namespace

@@ -56,7 +56,8 @@ std::vector<perf::detail::site*> make_sites(size_t first, size_t count) {
   std::vector<perf::detail::site*> sites;
   for (size_t i = first; i < first + count; ++i) {
     const std::string name = "bench::module_" + std::to_string(i / 100) + "::function_" + std::to_string(i);
-    sites.push_back(new perf::detail::site{strdup(name.c_str()), "/src/bench/module.cpp", static_cast<unsigned>(i + 1), 0});
+    sites.push_back(
+        new perf::detail::site{strdup(name.c_str()), "/src/bench/module.cpp", static_cast<unsigned>(i + 1), 0});
   }
   return sites;
 }
@@ -72,7 +73,6 @@ void call_on_threads(const std::vector<perf::detail::site*>& sites, int threads,
     });
   for (std::thread& w : workers) w.join();
 }
-
 
 // The CPU time a thread of this process has used, from /proc (schedstat: ns on CPU).
 double thread_cpu_seconds_of(long tid) {
@@ -198,7 +198,8 @@ void trace_cost(uint16_t port) {
   for (int i = 0; i < 150; ++i) {
     const auto start = std::chrono::steady_clock::now();
     if (perf::testing::http_get(port, "/").status != 200) std::fprintf(stderr, "/ failed\n");
-    slowest_ms = std::max(slowest_ms, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    slowest_ms = std::max(slowest_ms,
+                          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     std::this_thread::sleep_for(20ms);
   }
   tracer.join();
@@ -236,11 +237,12 @@ int main() {
   const double first_scrapes = scrape_cpu_seconds(port, 50);
   const double typical_scrape = scrape_cpu_seconds(port, 50);
   const page_cost typical = page_cost_of(11);
-  std::printf("scrape every second, 200 functions x 4 threads: %.3f ms of the server thread's CPU = %.3f%% of a "
-              "second (target <= 0.5%%: %s, %.2f of the target); snapshot %.3f ms, text %.3f ms (%.0f kB); the first 50 "
-              "scrapes: %.3f ms each\n",
-              typical_scrape * 1e3, typical_scrape * 100, verdict(typical_scrape <= 0.005), typical_scrape / 0.005,
-              typical.snapshot_ms, typical.text_ms, static_cast<double>(typical.bytes) / 1e3, first_scrapes * 1e3);
+  std::printf(
+      "scrape every second, 200 functions x 4 threads: %.3f ms of the server thread's CPU = %.3f%% of a "
+      "second (target <= 0.5%%: %s, %.2f of the target); snapshot %.3f ms, text %.3f ms (%.0f kB); the first 50 "
+      "scrapes: %.3f ms each\n",
+      typical_scrape * 1e3, typical_scrape * 100, verdict(typical_scrape <= 0.005), typical_scrape / 0.005,
+      typical.snapshot_ms, typical.text_ms, static_cast<double>(typical.bytes) / 1e3, first_scrapes * 1e3);
 
   // The probe with a scraper at 10 Hz and without, in paired rounds.
   perf::detail::site probe_site{"bench::probe", "/src/bench/probe.cpp", 1, 0};
@@ -268,22 +270,25 @@ int main() {
   }
   done = true;
   scraper.join();
-  std::printf("probe with a scraper at 10 Hz / without: %.3f (median of 15 rounds); without / without: %.3f; "
-              "probe %.1f ns\n", median(with_scraper), median(without_noise), probe_ns(probe_site, calls));
+  std::printf(
+      "probe with a scraper at 10 Hz / without: %.3f (median of 15 rounds); without / without: %.3f; "
+      "probe %.1f ns\n",
+      median(with_scraper), median(without_noise), probe_ns(probe_site, calls));
 
   // The large case: 10,000 functions on 16 threads.
   call_on_threads(make_sites(200, 9800), 16, 1);
   const page_cost large = page_cost_of(11);
   const double large_ms = large.snapshot_ms + large.text_ms;
-  std::printf("render, 10,000 functions x 16 threads: snapshot + text %.2f ms (target <= 5 ms: %s, %.2f of the target): "
-              "snapshot %.2f ms, text %.2f ms (%.1f MB in %zu KiB pieces, %.1f times the time of copying as many bytes "
-              "through that buffer) (medians of 11)\n",
-              large_ms, verdict(large_ms <= 5), large_ms / 5, large.snapshot_ms, large.text_ms,
-              static_cast<double>(large.bytes) / 1e6, piece_bytes / 1024, large.text_ms / copy_ms(large.bytes, 11));
+  std::printf(
+      "render, 10,000 functions x 16 threads: snapshot + text %.2f ms (target <= 5 ms: %s, %.2f of the target): "
+      "snapshot %.2f ms, text %.2f ms (%.1f MB in %zu KiB pieces, %.1f times the time of copying as many bytes "
+      "through that buffer) (medians of 11)\n",
+      large_ms, verdict(large_ms <= 5), large_ms / 5, large.snapshot_ms, large.text_ms,
+      static_cast<double>(large.bytes) / 1e6, piece_bytes / 1024, large.text_ms / copy_ms(large.bytes, 11));
   perf::testing::http_get(port, "/metrics");  // escapes the 9,800 new functions' labels
   const double large_scrape = scrape_cpu_seconds(port, 10);
-  std::printf("scrape every second, 10,000 functions x 16 threads: %.2f ms of CPU = %.3f%% of a second\n", large_scrape * 1e3,
-              large_scrape * 100);
+  std::printf("scrape every second, 10,000 functions x 16 threads: %.2f ms of CPU = %.3f%% of a second\n",
+              large_scrape * 1e3, large_scrape * 100);
   trace_cost(port);
   perf::runtime::stop_server();
   return 0;

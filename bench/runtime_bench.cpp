@@ -128,10 +128,11 @@ void first_pass(const char* what, double clock_ns, double target, uint64_t ring_
       first_pass_ns = std::min(first_pass_ns, std::chrono::duration<double, std::nano>(filled - made).count() /
                                                   static_cast<double>(ring_events - 1));
     }).join();
-  std::printf("%s filling a fresh ring of %llu events: %.2f ns = %.2f bare clock reads (target <= %.2f: %s); "
-              "the thread's first tick: %.0f us\n",
-              what, static_cast<unsigned long long>(ring_events), first_pass_ns, first_pass_ns / clock_ns, target,
-              verdict(first_pass_ns / clock_ns <= target), first_tick_us);
+  std::printf(
+      "%s filling a fresh ring of %llu events: %.2f ns = %.2f bare clock reads (target <= %.2f: %s); "
+      "the thread's first tick: %.0f us\n",
+      what, static_cast<unsigned long long>(ring_events), first_pass_ns, first_pass_ns / clock_ns, target,
+      verdict(first_pass_ns / clock_ns <= target), first_tick_us);
 }
 
 // Fills 10,000 sites on 16 threads and times the report while they are alive and after they exit.
@@ -149,7 +150,8 @@ void report_time(int threads) {
     for (int rep = 0; rep < 5; ++rep) {
       const auto start = std::chrono::steady_clock::now();
       benchmark::DoNotOptimize(perf::format_text(perf::take_snapshot()));
-      best = std::min(best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+      best =
+          std::min(best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     }
     return best;
   };
@@ -172,9 +174,10 @@ void report_time(int threads) {
   measured.arrive_and_wait();
   for (std::thread& w : workers) w.join();
   const double exited_ms = time_report_ms();
-  std::printf("exit report, %d sites x %d threads: %.1f ms with the threads running, %.1f ms after they exited "
-              "(target < 100 ms: %s)\n",
-              sites, threads, living_ms, exited_ms, verdict(std::max(living_ms, exited_ms) < 100));
+  std::printf(
+      "exit report, %d sites x %d threads: %.1f ms with the threads running, %.1f ms after they exited "
+      "(target < 100 ms: %s)\n",
+      sites, threads, living_ms, exited_ms, verdict(std::max(living_ms, exited_ms) < 100));
 }
 
 void print_probe_ratios(const std::map<std::string, double>& ns) {
@@ -199,8 +202,8 @@ void print_probe_ratios(const std::map<std::string, double>& ns) {
     if (key.rfind("measured_call/", 0) != 0 || key == "measured_call/1") continue;
     // With N threads the reported time is wall time over all threads' iterations.
     const double per_thread = ns.at("measured_call/1") / (time * std::stod(key.substr(14)));
-    std::printf("per-thread throughput with %s threads: %.2f of one thread's (target >= 0.90: %s)\n",
-                key.c_str() + 14, per_thread, verdict(per_thread >= 0.90));
+    std::printf("per-thread throughput with %s threads: %.2f of one thread's (target >= 0.90: %s)\n", key.c_str() + 14,
+                per_thread, verdict(per_thread >= 0.90));
     std::fflush(stdout);
   }
 }
@@ -267,4 +270,3 @@ int main(int argc, char** argv) {
   report_time(16);
   return 0;
 }
-

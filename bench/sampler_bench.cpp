@@ -17,8 +17,8 @@
 //                 ITIMER_PROF, SIGPROF) at the same rates / unsampled
 // Run: build/bench/sampler_bench
 #include <gperftools/profiler.h>
-#include <sys/syscall.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -79,7 +79,7 @@ double timed_loop() {
 struct sample_cost {
   double system_call_ns = 0;  // getppid(): what tgkill adds to a timer's delivery
   double delivery_ns = 0;     // the kernel's part
-  double handler_ns = 0;   // the handler's work
+  double handler_ns = 0;      // the handler's work
 };
 
 // Both parts of a sample's cost with `depth` frames on the stack.
@@ -166,9 +166,12 @@ accuracy three_to_one(perf::runtime::sample_source source, uint64_t units) {
   accuracy a;
   for (int run = 0; run < 10; ++run) {
     double cpu = 0;
-    const perf::sample_summary s = sampled_run(source, [units] {
-      for (uint64_t round = 0; round < 100 / units; ++round) three_parts(units), one_part(units);
-    }, cpu);
+    const perf::sample_summary s = sampled_run(
+        source,
+        [units] {
+          for (uint64_t round = 0; round < 100 / units; ++round) three_parts(units), one_part(units);
+        },
+        cpu);
     const perf::sampled_location* heavy = find(s.top_functions, "three_parts");
     const perf::sampled_location* light = find(s.top_functions, "one_part");
     if (heavy == nullptr || light == nullptr) continue;
@@ -182,11 +185,14 @@ accuracy one_to_two_threads(perf::runtime::sample_source source) {
   accuracy a;
   for (int run = 0; run < 10; ++run) {
     double cpu = 0;
-    const perf::sample_summary s = sampled_run(source, [] {
-      std::thread light(one_third_thread), heavy(two_thirds_thread);
-      light.join();
-      heavy.join();
-    }, cpu);
+    const perf::sample_summary s = sampled_run(
+        source,
+        [] {
+          std::thread light(one_third_thread), heavy(two_thirds_thread);
+          light.join();
+          heavy.join();
+        },
+        cpu);
     const perf::sampled_location* light = find(s.top_functions, "one_third_thread");
     const perf::sampled_location* heavy = find(s.top_functions, "two_thirds_thread");
     if (heavy == nullptr || light == nullptr) continue;
@@ -253,14 +259,14 @@ int main() {
   if (event_allowed)
     std::printf("%-34s %9.2f%% %9.2f%%\n", "sampler overhead, perf_event", event_default.percent(),
                 event_kilohertz.percent());
-  else
-    std::printf("sampler overhead, perf_event: refused here (the rows below are the timers')\n");
+  else std::printf("sampler overhead, perf_event: refused here (the rows below are the timers')\n");
   std::printf("%-34s %9.2f%% %9.2f%%\n", "sampler overhead, timer", timer_default.percent(), timer_kilohertz.percent());
   std::printf("%-34s %9.2f%% %9.2f%%\n", "gperftools profiler overhead", gperftools_default.percent(),
               gperftools_kilohertz.percent());
-  std::printf("one sample at 64 frames: %.0f ns = %.0f ns signal delivery and return + %.0f ns handler work "
-              "(a system call: %.0f ns)\n",
-              cost.delivery_ns + cost.handler_ns, cost.delivery_ns, cost.handler_ns, cost.system_call_ns);
+  std::printf(
+      "one sample at 64 frames: %.0f ns = %.0f ns signal delivery and return + %.0f ns handler work "
+      "(a system call: %.0f ns)\n",
+      cost.delivery_ns + cost.handler_ns, cost.delivery_ns, cost.handler_ns, cost.system_call_ns);
 
   std::printf("\naccuracy at 1 kHz, 10 runs of ~0.4 s CPU each\n%-22s %-11s %12s %10s %11s %13s %10s\n", "split",
               "source", "share read", "within 3pt", "interval ok", "samples/cpu", "per signal");

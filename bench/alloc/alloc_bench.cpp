@@ -93,7 +93,8 @@ int main(int argc, char** argv) {
   const bool fair = perf::alloc::counting_active() && counted_exactly(interposed.malloc_free, 1000, 1000) &&
                     counted_exactly(interposed.new_delete, 1000, 1000) && counted_exactly(plain.malloc_free, 1000, 0) &&
                     counted_exactly(plain.new_delete, 1000, 0);
-  std::printf("counting: %s\n", fair ? "active; each interposed pair counted once, plain pairs not" : "NOT AS EXPECTED");
+  std::printf("counting: %s\n",
+              fair ? "active; each interposed pair counted once, plain pairs not" : "NOT AS EXPECTED");
   if (!fair) return 1;
 #else
   // heaptrack clears LD_PRELOAD at start-up: name the module whose malloc is called.
@@ -109,7 +110,8 @@ int main(int argc, char** argv) {
     new_interposed = std::min(new_interposed, time_pairs(interposed.new_delete, pairs));
   }
   auto line = [](const char* what, double interposed_ns, double plain_ns) {
-    std::printf("%s: %.2f ns %s, %.2f ns plain: %.3fx", what, interposed_ns, interposer, plain_ns, interposed_ns / plain_ns);
+    std::printf("%s: %.2f ns %s, %.2f ns plain: %.3fx", what, interposed_ns, interposer, plain_ns,
+                interposed_ns / plain_ns);
 #ifdef PERF_ALLOC_BENCH_COUNTED
     std::printf(" (target <= 1.10: %s)", interposed_ns / plain_ns <= 1.10 ? "met" : "NOT MET");
 #endif

@@ -39,9 +39,12 @@ class collector : public benchmark::BenchmarkReporter {
 
 std::vector<double> google_benchmark_run(std::uint64_t iterations, double seconds) {
   benchmark::ClearRegisteredBenchmarks();
-  benchmark::RegisterBenchmark("workload", [iterations](benchmark::State& state) {
-    for (auto _ : state) benchmark::DoNotOptimize(mix(iterations));
-  })->Repetitions(10)->MinTime(seconds / 10);
+  benchmark::RegisterBenchmark("workload",
+                               [iterations](benchmark::State& state) {
+                                 for (auto _ : state) benchmark::DoNotOptimize(mix(iterations));
+                               })
+      ->Repetitions(10)
+      ->MinTime(seconds / 10);
   collector times;
   benchmark::RunSpecifiedBenchmarks(&times);
   return times.times;
@@ -145,16 +148,17 @@ int main(int argc, char** argv) {
     else if (name == "slow3") benchmark_hits += different && benchmark_ratio > 1;
     else benchmark_hits += std::abs(benchmark_ratio - 2) <= 0.1;
   }
-  const char* what = name == "aa" ? "intervals excluding 1 (false positives)"
+  const char* what = name == "aa"      ? "intervals excluding 1 (false positives)"
                      : name == "slow3" ? "slowdowns detected (interval above 1; U test p < 0.05)"
                                        : "ratios within 2 ± 0.1";
   std::printf("%s: %d runs, budget %lld ms, %s\n", name.c_str(), runs, static_cast<long long>(budget.count()), what);
-  std::printf("  perf::compare     %3d/%d (%.1f%%)  ratio median %.4f [2.5%%: %.4f, 97.5%%: %.4f]; "
-              "%d stopped by budget; rounds median %.0f; %.3f s per comparison (median)\n",
-              compare_hits, runs, 100.0 * compare_hits / runs, median(compare_ratios), percentile(compare_ratios, 0.025),
-              percentile(compare_ratios, 0.975), budget_stops, median(rounds), median(seconds));
+  std::printf(
+      "  perf::compare     %3d/%d (%.1f%%)  ratio median %.4f [2.5%%: %.4f, 97.5%%: %.4f]; "
+      "%d stopped by budget; rounds median %.0f; %.3f s per comparison (median)\n",
+      compare_hits, runs, 100.0 * compare_hits / runs, median(compare_ratios), percentile(compare_ratios, 0.025),
+      percentile(compare_ratios, 0.975), budget_stops, median(rounds), median(seconds));
   std::printf("  google benchmark  %3d/%d (%.1f%%)  ratio median %.4f [2.5%%: %.4f, 97.5%%: %.4f]\n", benchmark_hits,
-              benchmark_runs, 100.0 * benchmark_hits / benchmark_runs, median(benchmark_ratios), percentile(benchmark_ratios, 0.025),
-              percentile(benchmark_ratios, 0.975));
+              benchmark_runs, 100.0 * benchmark_hits / benchmark_runs, median(benchmark_ratios),
+              percentile(benchmark_ratios, 0.025), percentile(benchmark_ratios, 0.975));
   return 0;
 }

@@ -71,13 +71,18 @@ std::string synthetic_report(unsigned functions, unsigned threads, unsigned seed
   }
   nlohmann::json thread_rows = nlohmann::json::array();
   for (unsigned t = 0; t < threads; ++t)
-    thread_rows.push_back({{"tid", 1000 + t}, {"name", fmt::format("worker{}", t)}, {"calls", 123456},
-                           {"exited", false}, {"tick_events", 65536}, {"tick_dropped", 0}});
-  return nlohmann::json{{"schema_version", perf::json_schema_version},
-                        {"pid", 1000},
-                        {"clock", {{"source", "rdtsc"}, {"ghz", 2.0}, {"frequency", "calibrated"}, {"resolution_ns", 10.0}}},
-                        {"functions", std::move(rows)},
-                        {"threads", std::move(thread_rows)}}
+    thread_rows.push_back({{"tid", 1000 + t},
+                           {"name", fmt::format("worker{}", t)},
+                           {"calls", 123456},
+                           {"exited", false},
+                           {"tick_events", 65536},
+                           {"tick_dropped", 0}});
+  return nlohmann::json{
+      {"schema_version", perf::json_schema_version},
+      {"pid", 1000},
+      {"clock", {{"source", "rdtsc"}, {"ghz", 2.0}, {"frequency", "calibrated"}, {"resolution_ns", 10.0}}},
+      {"functions", std::move(rows)},
+      {"threads", std::move(thread_rows)}}
       .dump();
 }
 
@@ -90,7 +95,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 int main(int argc, char** argv) {
   const unsigned functions = argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : 10000;
   const unsigned threads = argc > 2 ? static_cast<unsigned>(std::atoi(argv[2])) : 16;
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / fmt::format("perf-report-bench-{}", getpid());
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / fmt::format("perf-report-bench-{}", getpid());
   std::filesystem::create_directories(dir);
   const std::string base = (dir / "base.json").string(), now = (dir / "new.json").string(),
                     page = (dir / "report.html").string(), diff_page = (dir / "diff.html").string();

@@ -14,8 +14,7 @@ int main() {
   const std::string inputs[] = {"ab", "Z9", "a_", "- x", " b", "9a", "xy z", "\tq"};
   long matched = 0;
   for (int round = 0; round < 300000; ++round)
-    for (const std::string& input : inputs)
-      matched += word.Match(input) + blank.Match(input) + not_blank.Match(input);
+    for (const std::string& input : inputs) matched += word.Match(input) + blank.Match(input) + not_blank.Match(input);
   std::printf("%ld\n", matched);
   return 0;
 }

@@ -37,8 +37,9 @@ inline bool counting_active() noexcept { return detail::mode() != detail::inacti
 // The calling thread's counters since it started.
 inline counters this_thread() noexcept {
   const detail::thread_counters& record = *detail::current;
-  return counters{detail::load_relaxed(record.allocations), detail::load_relaxed(record.bytes), detail::load_relaxed(record.frees),
-                  detail::load_relaxed(record.bytes_freed), detail::load_relaxed(record.peak_live)};
+  return counters{detail::load_relaxed(record.allocations), detail::load_relaxed(record.bytes),
+                  detail::load_relaxed(record.frees), detail::load_relaxed(record.bytes_freed),
+                  detail::load_relaxed(record.peak_live)};
 }
 
 // Counts the calling thread's allocations from its construction on. `peak_live`

@@ -51,11 +51,11 @@ struct comparison_options {
   double confidence = 0.95;  // of each interval, after the correction for several candidates
   double precision = 0.01;   // stop once every interval lies within ratio × (1 ± precision)
   std::chrono::nanoseconds budget = std::chrono::seconds(3);  // for run(), calibration included
-  std::size_t min_rounds = 50;      // no stop for precision before this many rounds
-  std::size_t warmup_rounds = 10;   // rounds run after calibration and not recorded
-  std::size_t batch_resolutions = 1000;  // a batch lasts at least this many clock resolutions
+  std::size_t min_rounds = 50;                                // no stop for precision before this many rounds
+  std::size_t warmup_rounds = 10;                             // rounds run after calibration and not recorded
+  std::size_t batch_resolutions = 1000;                       // a batch lasts at least this many clock resolutions
   round_order order = round_order::williams;
-  std::uint64_t seed = 1;     // of round_order::random
+  std::uint64_t seed = 1;      // of round_order::random
   bool check_results = false;  // run() first checks every candidate returns what the reference does
   // How many processes measure: above 1, run() re-executes the program
   // (/proc/self/exe, same arguments) processes - 1 times, one after the other, and each
@@ -77,13 +77,13 @@ struct ratio_interval {
 struct compared {
   std::string name;
   bool is_reference = false;
-  double ratio = 1;                      // median of the per-round ratios to the reference
-  ratio_interval interval = {1, 1};      // [0, inf] while too few rounds for the confidence
-  double ns_per_call = 0;                // median over rounds
-  double spread = 0;                     // half the interquartile range of ns_per_call, relative
-  std::size_t outlier_rounds = 0;        // rounds whose log-ratio is beyond the far-out fences
-  std::vector<std::uint64_t> batch_ns;   // every recorded round's batch time, in round order
-  std::vector<double> process_ratios;    // with options.processes > 1: this process's first
+  double ratio = 1;                     // median of the per-round ratios to the reference
+  ratio_interval interval = {1, 1};     // [0, inf] while too few rounds for the confidence
+  double ns_per_call = 0;               // median over rounds
+  double spread = 0;                    // half the interquartile range of ns_per_call, relative
+  std::size_t outlier_rounds = 0;       // rounds whose log-ratio is beyond the far-out fences
+  std::vector<std::uint64_t> batch_ns;  // every recorded round's batch time, in round order
+  std::vector<double> process_ratios;   // with options.processes > 1: this process's first
 };
 
 struct PERF_DETAIL_EXPORT comparison_result {
@@ -119,7 +119,7 @@ struct series_point {
 
 struct PERF_DETAIL_EXPORT series_result {
   std::vector<series_point> points;  // by exponent, then sample, then callable
-  std::string csv() const;          // name,exponent,calls,sample,ns_per_call
+  std::string csv() const;           // name,exponent,calls,sample,ns_per_call
 };
 
 class PERF_DETAIL_EXPORT comparison {

@@ -57,12 +57,11 @@ class allocation_probe {
     const uint64_t actual = kind == limit_kind::bytes ? used_.bytes : used_.allocations;
     if (actual <= limit) return ::testing::AssertionSuccess();
     ::testing::AssertionResult failure = ::testing::AssertionFailure();
-    if (kind == limit_kind::allocations && limit == 0)
-      failure << "Expected no allocation in `" << statement << "`";
+    if (kind == limit_kind::allocations && limit == 0) failure << "Expected no allocation in `" << statement << "`";
     else if (kind == limit_kind::allocations)
-      failure << "Expected at most " << limit << (limit == 1 ? " allocation" : " allocations") << " in `" << statement << "`";
-    else
-      failure << "Expected at most " << limit << " bytes allocated in `" << statement << "`";
+      failure << "Expected at most " << limit << (limit == 1 ? " allocation" : " allocations") << " in `" << statement
+              << "`";
+    else failure << "Expected at most " << limit << " bytes allocated in `" << statement << "`";
     failure << ", but it made " << used_.allocations << (used_.allocations == 1 ? " allocation" : " allocations")
             << " of " << used_.bytes << " bytes; sizes of the first allocations:";
     const uint32_t seen = alloc::detail::load_relaxed(record_.sizes_seen);
@@ -82,15 +81,15 @@ class allocation_probe {
 }  // namespace testing
 }  // namespace perf
 
-#define PERF_DETAIL_CHECK_ALLOCATIONS(kind, limit, statement, on_failure)                                 \
-  do {                                                                                                   \
-    ::perf::testing::detail::allocation_probe perf_allocation_probe_;                                     \
-    perf_allocation_probe_.start();                                                                       \
-    { statement; }                                                                                       \
-    perf_allocation_probe_.stop();                                                                        \
-    const ::testing::AssertionResult perf_allocation_result_ =                                            \
-        perf_allocation_probe_.check(::perf::testing::detail::limit_kind::kind, (limit), #statement);     \
-    if (!perf_allocation_result_) on_failure() << perf_allocation_result_.message();                      \
+#define PERF_DETAIL_CHECK_ALLOCATIONS(kind, limit, statement, on_failure)                             \
+  do {                                                                                                \
+    ::perf::testing::detail::allocation_probe perf_allocation_probe_;                                 \
+    perf_allocation_probe_.start();                                                                   \
+    { statement; }                                                                                    \
+    perf_allocation_probe_.stop();                                                                    \
+    const ::testing::AssertionResult perf_allocation_result_ =                                        \
+        perf_allocation_probe_.check(::perf::testing::detail::limit_kind::kind, (limit), #statement); \
+    if (!perf_allocation_result_) on_failure() << perf_allocation_result_.message();                  \
   } while (false)
 
 // `statement` makes no heap allocation on the calling thread.

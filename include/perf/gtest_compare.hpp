@@ -67,8 +67,8 @@ template <class Reference, class Candidate>
 ::testing::AssertionResult ratio_at_least(const char*, const char* reference_text, const char* candidate_text,
                                           const char* limit_text, const comparison_options& options,
                                           const Reference& reference, const Candidate& candidate, double limit) {
-  return compare_ratio(ratio_limit::at_least, reference_text, candidate_text, limit_text, options, reference,
-                       candidate, limit);
+  return compare_ratio(ratio_limit::at_least, reference_text, candidate_text, limit_text, options, reference, candidate,
+                       limit);
 }
 
 }  // namespace testing

@@ -155,16 +155,15 @@ class constexpr_scope {
 }  // namespace detail
 }  // namespace perf
 
-#define PERF_DETAIL_MEASURE(name, n, logged)                                                       \
+#define PERF_DETAIL_MEASURE(name, n, logged)                                                     \
   static ::perf::detail::site PERF_DETAIL_CONCAT(perf_site_, n) = {name, __FILE__, __LINE__, 0}; \
   ::perf::detail::basic_scope<logged> PERF_DETAIL_CONCAT(perf_scope_, n)(PERF_DETAIL_CONCAT(perf_site_, n))
 
-#define PERF_DETAIL_MEASURE_CONSTEXPR(name, n, logged)                         \
-  ::perf::detail::constexpr_scope<logged> PERF_DETAIL_CONCAT(perf_scope_, n)(  \
-      []() noexcept -> ::perf::detail::site& {                                 \
-        static ::perf::detail::site perf_site = {name, __FILE__, __LINE__, 0}; \
-        return perf_site;                                                      \
-      })
+#define PERF_DETAIL_MEASURE_CONSTEXPR(name, n, logged)                                                                \
+  ::perf::detail::constexpr_scope<logged> PERF_DETAIL_CONCAT(perf_scope_, n)([]() noexcept -> ::perf::detail::site& { \
+    static ::perf::detail::site perf_site = {name, __FILE__, __LINE__, 0};                                            \
+    return perf_site;                                                                                                 \
+  })
 
 // Measures the rest of the enclosing block under `name` (a string literal).
 // Usable several times in one function, in nested blocks. Each call also logs an

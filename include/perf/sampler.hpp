@@ -44,16 +44,16 @@ struct sampled_measured_function {
 };
 
 struct sample_summary {
-  unsigned hz = 0;      // samples per second of each thread's time; 0: sampling is off
-  std::string clock;    // "cpu" or "wall"
+  unsigned hz = 0;    // samples per second of each thread's time; 0: sampling is off
+  std::string clock;  // "cpu" or "wall"
   // What sent the signals: "perf_event" (a task-clock event per thread, driven by a
   // high-resolution timer) or "timer" (POSIX timers; on the CPU clock the kernel
   // checks them at its scheduler tick, so above that rate one signal counts several
   // samples).
   std::string source;
-  uint64_t total = 0;   // samples taken, all threads
+  uint64_t total = 0;       // samples taken, all threads
   uint64_t interrupts = 0;  // signals that counted them: the independent observations
-  uint64_t dropped = 0; // samples the runtime had no room for (more distinct stacks than it holds)
+  uint64_t dropped = 0;     // samples the runtime had no room for (more distinct stacks than it holds)
   // Why sampling stopped before the end, as a sentence; empty while it runs. (The
   // program installed its own handler on the sampler's signal.)
   std::string stopped;

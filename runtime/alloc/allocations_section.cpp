@@ -3,11 +3,11 @@
 #include <fmt/format.h>
 
 #include "alloc/inactive_reason.hpp"
-#include "report_format/escaping.hpp"
+#include "core/report_sections.hpp"
 #include "core/startup.hpp"
 #include "perf/report.hpp"
-#include "core/report_sections.hpp"
 #include "report/text_format.hpp"
+#include "report_format/escaping.hpp"
 
 namespace perf::runtime {
 
@@ -41,7 +41,8 @@ std::string allocation_lines(const snapshot& s) {
 }
 
 std::string allocation_json(const snapshot& s) {
-  std::string out = fmt::format("{{\"counting\": {}, \"threads\": [", json_string(counting_name(s.allocations.counting)));
+  std::string out =
+      fmt::format("{{\"counting\": {}, \"threads\": [", json_string(counting_name(s.allocations.counting)));
   for (size_t i = 0; i < s.allocations.threads.size(); ++i) {
     const thread_allocations& t = s.allocations.threads[i];
     out += fmt::format(

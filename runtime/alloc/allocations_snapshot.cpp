@@ -38,10 +38,11 @@ allocation_stats read_allocations() {
   std::vector<std::pair<const counters::thread_counters*, alloc::counters>> oldest_first;
   for (const counters::thread_counters* record = counters::newest_record(); record != nullptr; record = record->next) {
     const alloc::counters c =
-        record == my_record ? mine
-                            : alloc::counters{counters::load_relaxed(record->allocations), counters::load_relaxed(record->bytes),
-                                              counters::load_relaxed(record->frees), counters::load_relaxed(record->bytes_freed),
-                                              counters::load_relaxed(record->peak_live)};
+        record == my_record
+            ? mine
+            : alloc::counters{counters::load_relaxed(record->allocations), counters::load_relaxed(record->bytes),
+                              counters::load_relaxed(record->frees), counters::load_relaxed(record->bytes_freed),
+                              counters::load_relaxed(record->peak_live)};
     // A record that the runtime's own work attached and then put back to zero
     // (core/uncounted_allocations.hpp): its thread allocated and freed nothing.
     if (c.allocations == 0 && c.frees == 0) continue;
@@ -82,7 +83,9 @@ void read_allocations_at_exit() {
   at_exit = new allocation_stats(std::move(read));
 }
 
-void add_allocations(snapshot& s, const thread_list&, snapshot_depth) { s.allocations = at_exit != nullptr ? *at_exit : read_allocations(); }
+void add_allocations(snapshot& s, const thread_list&, snapshot_depth) {
+  s.allocations = at_exit != nullptr ? *at_exit : read_allocations();
+}
 
 PERF_RUNTIME_ON_START(register_allocation_part) {
   add_snapshot_part(add_allocations);

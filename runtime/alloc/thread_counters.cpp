@@ -86,8 +86,7 @@ thread_counters* attach() noexcept {
   record->tid = static_cast<long>(gettid());
   record->state = alive;
   record->next = __atomic_load_n(&list_head, __ATOMIC_RELAXED);
-  while (!__atomic_compare_exchange_n(&list_head, &record->next, record, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
-  }
+  while (!__atomic_compare_exchange_n(&list_head, &record->next, record, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {}
   current = record;
   // After `current`: for keys past the first 32, glibc allocates here.
   if (exit_key_made) pthread_setspecific(exit_key, record);

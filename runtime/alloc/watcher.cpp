@@ -17,8 +17,9 @@ struct seen_thread {
 };
 
 counters totals_of(const detail::thread_counters& record) {
-  return counters{detail::load_relaxed(record.allocations), detail::load_relaxed(record.bytes), detail::load_relaxed(record.frees),
-                  detail::load_relaxed(record.bytes_freed), detail::load_relaxed(record.peak_live)};
+  return counters{detail::load_relaxed(record.allocations), detail::load_relaxed(record.bytes),
+                  detail::load_relaxed(record.frees), detail::load_relaxed(record.bytes_freed),
+                  detail::load_relaxed(record.peak_live)};
 }
 
 }  // namespace
@@ -30,7 +31,7 @@ struct watcher::state {
   std::chrono::milliseconds interval;
   uint64_t threshold;
   callbacks on;
-  std::mutex mutex;  // guards `stopping` and `resets`; never held during a callback
+  std::mutex mutex;                 // guards `stopping` and `resets`; never held during a callback
   std::condition_variable wake;     // the watcher waits on it
   std::condition_variable applied;  // reset() waits on it
   bool stopping = false;
@@ -46,8 +47,7 @@ struct watcher::state {
       try {
         on.callback_failed(what);
         return;
-      } catch (...) {
-      }
+      } catch (...) {}
     }
     std::fprintf(stderr, "perf: an allocation watcher callback threw: %s\n", what);
   }
@@ -56,9 +56,7 @@ struct watcher::state {
     if (!callback) return;
     try {
       callback(info);
-    } catch (const std::exception& error) {
-      report_failure(error.what());
-    } catch (...) {
+    } catch (const std::exception& error) { report_failure(error.what()); } catch (...) {
       report_failure("an exception of unknown type");
     }
   }

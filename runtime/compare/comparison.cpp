@@ -5,10 +5,10 @@
 #include <optional>
 #include <stdexcept>
 
-#include "perf/compare.hpp"
 #include "compare/processes.hpp"
 #include "compare/round_order.hpp"
 #include "compare/statistics.hpp"
+#include "perf/compare.hpp"
 
 namespace perf {
 
@@ -73,7 +73,8 @@ void check_results(const std::vector<detail::compare_entry>& entries) {
   const detail::compare_entry& reference = entries.front();
   const detail::call_result expected = reference.call_once(reference.callable.get());
   const std::string prefix = "perf::comparison: check_results: ";
-  if (expected.type == nullptr) throw std::logic_error(prefix + "the reference '" + reference.name + "' returns nothing");
+  if (expected.type == nullptr)
+    throw std::logic_error(prefix + "the reference '" + reference.name + "' returns nothing");
   if (expected.equal == nullptr)
     throw std::logic_error(prefix + "the result of the reference '" + reference.name + "' has no operator==");
   for (std::size_t i = 1; i < entries.size(); ++i) {
@@ -87,7 +88,8 @@ void check_results(const std::vector<detail::compare_entry>& entries) {
   }
 }
 
-std::vector<double> log_ratios(const std::vector<std::uint64_t>& candidate, const std::vector<std::uint64_t>& reference) {
+std::vector<double> log_ratios(const std::vector<std::uint64_t>& candidate,
+                               const std::vector<std::uint64_t>& reference) {
   std::vector<double> ratios(candidate.size());
   for (std::size_t round = 0; round < candidate.size(); ++round)
     ratios[round] = std::log(static_cast<double>(candidate[round]) / static_cast<double>(reference[round]));
@@ -104,8 +106,9 @@ bool precise_enough(const std::vector<std::vector<std::uint64_t>>& times, double
   return true;
 }
 
-compared summarize_row(const detail::compare_entry& entry, bool is_reference, const std::vector<std::uint64_t>& batch_ns,
-                       const std::vector<std::uint64_t>& reference_ns, std::size_t calls, double alpha) {
+compared summarize_row(const detail::compare_entry& entry, bool is_reference,
+                       const std::vector<std::uint64_t>& batch_ns, const std::vector<std::uint64_t>& reference_ns,
+                       std::size_t calls, double alpha) {
   compared row;
   row.name = entry.name;
   row.is_reference = is_reference;
@@ -115,8 +118,7 @@ compared summarize_row(const detail::compare_entry& entry, bool is_reference, co
                  [&](std::uint64_t time) { return static_cast<double>(time) / static_cast<double>(calls); });
   std::sort(per_call.begin(), per_call.end());
   row.ns_per_call = compare_impl::quantile(per_call, 0.5);
-  row.spread =
-      (compare_impl::quantile(per_call, 0.75) - compare_impl::quantile(per_call, 0.25)) / 2 / row.ns_per_call;
+  row.spread = (compare_impl::quantile(per_call, 0.75) - compare_impl::quantile(per_call, 0.25)) / 2 / row.ns_per_call;
   if (!is_reference) {
     const compare_impl::log_ratio_summary summary = compare_impl::summarize(log_ratios(batch_ns, reference_ns), alpha);
     row.ratio = std::exp(summary.median);
@@ -166,7 +168,8 @@ comparison_result comparison::run() {
   std::vector<std::vector<std::uint64_t>> times(entries_.size());
   std::size_t next_check = round_up(std::max<std::size_t>(options_.min_rounds, 1), orders.cycle());
   for (;;) {
-    for (std::size_t index : orders.next()) times[index].push_back(time_batch(now, entries_[index], result.batch_calls));
+    for (std::size_t index : orders.next())
+      times[index].push_back(time_batch(now, entries_[index], result.batch_calls));
     ++result.rounds;
     if (result.rounds == next_check) {
       if (precise_enough(times, alpha, options_.precision)) {
@@ -204,8 +207,7 @@ series_result comparison::series(unsigned max_exponent, unsigned samples) {
   for (unsigned exponent = 0; exponent <= max_exponent; ++exponent, calls *= 10) {
     for (unsigned sample = 0; sample < samples; ++sample) {
       for (std::size_t index : orders.next())
-        ns_per_call[index] =
-            static_cast<double>(time_batch(now, entries_[index], calls)) / static_cast<double>(calls);
+        ns_per_call[index] = static_cast<double>(time_batch(now, entries_[index], calls)) / static_cast<double>(calls);
       for (std::size_t index = 0; index < entries_.size(); ++index)
         result.points.push_back({entries_[index].name, exponent, calls, sample, ns_per_call[index]});
     }

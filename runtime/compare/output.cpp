@@ -62,12 +62,13 @@ const compared& comparison_result::row(std::string_view name) const {
 std::string comparison_result::table() const {
   const bool with_processes =
       std::any_of(rows.begin(), rows.end(), [](const compared& row) { return !row.process_ratios.empty(); });
-  std::vector<std::vector<std::string>> cells = {{"name", "ratio", fmt::format("{:g}% interval", confidence * 100),
-                                                  "ns/call", "spread", "outlier rounds"}};
+  std::vector<std::vector<std::string>> cells = {
+      {"name", "ratio", fmt::format("{:g}% interval", confidence * 100), "ns/call", "spread", "outlier rounds"}};
   if (with_processes) cells[0].push_back("processes");
   for (const compared& row : rows) {
     cells.push_back({row.name, format_ratio(row.ratio), format_interval(row), fmt::format("{:.2f}", row.ns_per_call),
-                     fmt::format("±{:.1f}%", row.spread * 100), row.is_reference ? "" : fmt::format("{}", row.outlier_rounds)});
+                     fmt::format("±{:.1f}%", row.spread * 100),
+                     row.is_reference ? "" : fmt::format("{}", row.outlier_rounds)});
     if (with_processes) cells.back().push_back(format_processes(row));
   }
   std::vector<std::size_t> widths(cells[0].size());
@@ -98,8 +99,9 @@ std::string comparison_result::csv() const {
 }
 
 std::string comparison_result::json() const {
-  std::string text = fmt::format(R"({{"rounds":{},"batch_calls":{},"stop":"{}","confidence":{},"precision":{},"rows":[)",
-                                 rounds, batch_calls, stop_name(stop), confidence, precision);
+  std::string text =
+      fmt::format(R"({{"rounds":{},"batch_calls":{},"stop":"{}","confidence":{},"precision":{},"rows":[)", rounds,
+                  batch_calls, stop_name(stop), confidence, precision);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const compared& row = rows[i];
     std::string process_ratios;

@@ -51,8 +51,7 @@ int run_child(const std::vector<std::string>& arguments, const std::string& assi
   posix_spawn_file_actions_destroy(&actions);
   if (error != 0) throw std::runtime_error("perf::comparison: cannot re-execute /proc/self/exe");
   int status = 0;
-  while (waitpid(child, &status, 0) < 0) {
-  }
+  while (waitpid(child, &status, 0) < 0) {}
   return status;
 }
 

@@ -125,16 +125,13 @@ clock_choice choose_clock(std::string_view requested, const cpu_clock_features& 
   if (requested == "monotonic") return {clock_source::monotonic, {}};
   if (requested == "tsc" || requested == "rdtscp" || requested == "tsc-fenced") {
     if (!features.tsc)
-      return fallback("PERF_CLOCK=" + value + ": this processor has no TSC; using " +
-                      std::string(clock_name(best)));
+      return fallback("PERF_CLOCK=" + value + ": this processor has no TSC; using " + std::string(clock_name(best)));
     if (requested == "tsc-fenced") return {clock_source::rdtsc_fenced, {}};
     if (requested == "tsc") return {clock_source::rdtsc, {}};
     if (features.rdtscp) return {clock_source::rdtscp, {}};
-    return fallback("PERF_CLOCK=rdtscp: the CPU does not offer RDTSCP; using " +
-                    std::string(clock_name(best)));
+    return fallback("PERF_CLOCK=rdtscp: the CPU does not offer RDTSCP; using " + std::string(clock_name(best)));
   }
-  return fallback("PERF_CLOCK='" + value +
-                  "' is not one of auto, tsc, rdtscp, tsc-fenced, monotonic; using " +
+  return fallback("PERF_CLOCK='" + value + "' is not one of auto, tsc, rdtscp, tsc-fenced, monotonic; using " +
                   std::string(clock_name(best)));
 }
 

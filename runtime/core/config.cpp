@@ -26,8 +26,7 @@ config parse_config(const std::function<const char*(const char*)>& getenv_fn) {
   if (const char* clock = getenv_fn("PERF_CLOCK")) result.clock = clock;
   if (const char* ticks = getenv_fn("PERF_TICKS"); ticks != nullptr && *ticks != '\0') {
     const std::string_view value = ticks;
-    if (value == "off")
-      result.ticks = false;
+    if (value == "off") result.ticks = false;
     else if (value != "on")
       result.warnings.push_back(fmt::format("PERF_TICKS='{}' is neither on nor off; the tick log stays on", value));
   }

@@ -31,9 +31,9 @@ int (*next_sigtimedwait)(const sigset_t*, siginfo_t*, const timespec*);
 int (*next_signalfd)(int, const sigset_t*, int);
 
 // Calls the next `name` with `arguments`, or fails with ENOSYS and `failure`.
-#define PERF_CALL_NEXT(slot, name, failure, ...)                  \
+#define PERF_CALL_NEXT(slot, name, failure, ...)                       \
   if (auto* function = next(slot, name)) return function(__VA_ARGS__); \
-  errno = ENOSYS;                                                 \
+  errno = ENOSYS;                                                      \
   return failure
 
 // dlsym is not async-signal-safe: look everything up before a handler may need it.

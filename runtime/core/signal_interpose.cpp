@@ -17,7 +17,8 @@ using namespace perf::runtime;
 // signal(), bsd_signal() and sysv_signal() as glibc makes them: a sigaction with
 // `flags` whose mask holds the signal itself unless SA_NODEFER.
 sighandler_t set_handler(int signal, sighandler_t handler, int flags) noexcept {
-  struct sigaction action {}, old{};
+  struct sigaction action {
+  }, old{};
   action.sa_handler = handler;
   action.sa_flags = flags;
   sigemptyset(&action.sa_mask);

@@ -39,7 +39,7 @@ struct handled_signal {
 
 handled_signal handled[std::size(fatal_signals) + 1];
 private_signal_user private_user{};
-int private_number = 0;        // atomic; 0 until the private signal is taken
+int private_number = 0;           // atomic; 0 until the private signal is taken
 bool private_taken_over = false;  // atomic
 
 void (*fatal_handlers[4])(int) noexcept = {};
@@ -311,10 +311,8 @@ int change_signal_mask(int (*change)(int, const sigset_t*, sigset_t*) noexcept, 
   // way out of the pausing system call, and none is queued after.
   if (blocks) private_user.blocked(true);
   const int result = change(how, set, old);
-  if (result != 0 && blocks)
-    private_user.blocked(private_signal_blocked());
-  else if (result == 0 && unblocks)
-    private_user.blocked(false);
+  if (result != 0 && blocks) private_user.blocked(private_signal_blocked());
+  else if (result == 0 && unblocks) private_user.blocked(false);
   return result;
 }
 

@@ -39,7 +39,7 @@ static_assert(offsetof(thread_record, state) == 0);
 // `exited_names_listed` names; later names share the row `other_exited_threads`.
 // The rows thus stay bounded however many threads come and go.
 struct exited_thread {
-  long tid = 0;          // 0: a row of several threads
+  long tid = 0;  // 0: a row of several threads
   std::string name;
   uint64_t threads = 1;  // threads folded into the row
 };

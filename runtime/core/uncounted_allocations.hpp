@@ -19,7 +19,8 @@ namespace perf::runtime {
 // see the counters move during the region and go back after it. Allocates nothing.
 class uncounted_allocations {
  public:
-  uncounted_allocations() noexcept : saved_(alloc::this_thread()), saved_sizes_seen_(alloc::detail::current->sizes_seen) {}
+  uncounted_allocations() noexcept
+      : saved_(alloc::this_thread()), saved_sizes_seen_(alloc::detail::current->sizes_seen) {}
   ~uncounted_allocations() {
     alloc::detail::thread_counters& record = *alloc::detail::current;
     if (record.state == alloc::detail::unattached) return;  // nothing was counted

@@ -13,7 +13,9 @@ namespace {
 
 constexpr unsigned max_window_seconds = 300;
 
-http_response text(int status, std::string body) { return {status, "text/plain; charset=utf-8", std::move(body), {}, {}}; }
+http_response text(int status, std::string body) {
+  return {status, "text/plain; charset=utf-8", std::move(body), {}, {}};
+}
 
 const char* const index_page =
     "perf-instrument live endpoint\n"

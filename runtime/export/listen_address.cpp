@@ -77,7 +77,8 @@ std::optional<listen_address> parse_listen_address(std::string_view text, std::s
   } else {
     in_addr a4;
     if (inet_pton(AF_INET, address.host.c_str(), &a4) != 1) {
-      error = quoted(text) + ": '" + address.host + "' is not an IPv4 address (names other than localhost are not looked up)";
+      error = quoted(text) + ": '" + address.host +
+              "' is not an IPv4 address (names other than localhost are not looked up)";
       return std::nullopt;
     }
     address.loopback = (ntohl(a4.s_addr) >> 24) == 127;
@@ -140,7 +141,8 @@ int open_listen_socket(listen_address& address, std::string& error) {
     return -1;
   }
   struct stat created;
-  if (domain == AF_UNIX && stat(address.path.c_str(), &created) == 0) address.socket_file = {created.st_dev, created.st_ino};
+  if (domain == AF_UNIX && stat(address.path.c_str(), &created) == 0)
+    address.socket_file = {created.st_dev, created.st_ino};
   if (domain != AF_UNIX && getsockname(fd, reinterpret_cast<sockaddr*>(&storage), &length) == 0)
     address.port = ntohs(domain == AF_INET6 ? reinterpret_cast<sockaddr_in6*>(&storage)->sin6_port
                                             : reinterpret_cast<sockaddr_in*>(&storage)->sin_port);

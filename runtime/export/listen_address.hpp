@@ -15,9 +15,9 @@ namespace perf::runtime {
 struct listen_address {
   enum class family { inet4, inet6, unix_socket };
   family kind = family::inet4;
-  std::string host;  // numeric: "127.0.0.1", "::1"; empty for a Unix socket
+  std::string host;   // numeric: "127.0.0.1", "::1"; empty for a Unix socket
   uint16_t port = 0;  // 0: any free port
-  std::string path;  // the Unix socket's
+  std::string path;   // the Unix socket's
   bool loopback = true;
   // The socket file open_listen_socket made (device, inode), which
   // remove_socket_file removes: not one that another process put there since.

@@ -69,7 +69,7 @@ char* put_line_start(char* out, std::string_view name, std::string_view labels) 
 
 constexpr std::string_view histogram_name = "perf_function_duration_seconds";
 constexpr size_t histogram_lines = std::size(latency_bucket_bounds_seconds) + 3;  // +Inf, _sum, _count
-constexpr size_t longest_more = 16;   // `,le="..."} `
+constexpr size_t longest_more = 16;                                               // `,le="..."} `
 constexpr size_t longest_value = 32;  // a count, seconds, or a double's shortest form
 constexpr size_t line_slack = 2 * copy_block;
 
@@ -121,7 +121,7 @@ void fold_exited_by_name(snapshot& s) {
 
 metrics_format metrics_format_for(std::string_view accept) {
   return accept.find("application/openmetrics-text") != std::string_view::npos ? metrics_format::openmetrics
-                                                                                : metrics_format::prometheus;
+                                                                               : metrics_format::prometheus;
 }
 
 const char* metrics_content_type(metrics_format format) {
@@ -138,7 +138,8 @@ std::string function_label_text(std::string_view name, std::string_view file, un
   return text;
 }
 
-metrics_page::metrics_page(const snapshot& taken, metrics_format format) : metrics_page(metrics_content{{}, taken}, format) {
+metrics_page::metrics_page(const snapshot& taken, metrics_format format)
+    : metrics_page(metrics_content{{}, taken}, format) {
   c_.counts.functions.clear();
   std::vector<const function_stats*> by_name;
   for (const function_stats& f : taken.functions) by_name.push_back(&f);
@@ -163,7 +164,8 @@ metrics_page::metrics_page(const snapshot& taken, metrics_format format) : metri
     m.total_ns = f.total_ns;
     m.self_ns = f.self_ns;
     m.duration_sum_ns = f.mean_ns * static_cast<double>(f.calls);
-    for (size_t b = 0; b < m.latency.size(); ++b) m.latency[b] = b < f.latency_buckets.size() ? f.latency_buckets[b] : f.calls;
+    for (size_t b = 0; b < m.latency.size(); ++b)
+      m.latency[b] = b < f.latency_buckets.size() ? f.latency_buckets[b] : f.calls;
   }
 }
 
@@ -190,8 +192,8 @@ metrics_page::metrics_page(metrics_content content, metrics_format format)
                          "Bytes allocated during a measured function, callees included.", fs::functions,
                          [](const mc& c, size_t i) { return c.functions[i].allocated_bytes; }, nullptr});
   }
-  families_.push_back({histogram_name, "histogram", "Duration of each call of a measured function.", fs::functions,
-                       nullptr, nullptr});
+  families_.push_back(
+      {histogram_name, "histogram", "Duration of each call of a measured function.", fs::functions, nullptr, nullptr});
   families_.push_back({"perf_thread_calls_total", "counter", "Finished calls of measured functions on a thread.",
                        fs::threads, [](const mc& c, size_t i) { return c.counts.threads[i].calls; }, nullptr});
   // The components' families: the tick log's, the allocation counters', the sampler's.
@@ -208,7 +210,8 @@ metrics_page::metrics_page(metrics_content content, metrics_format format)
     std::string& text = thread_label_text_[static_cast<size_t>(set) - 1];
     const size_t start = text.size();
     char digits[24];
-    const std::string_view tid_text(digits, static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, tid).ptr - digits));
+    const std::string_view tid_text(
+        digits, static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, tid).ptr - digits));
     append_label(text, start, "tid", tid == 0 ? "exited" : tid_text);  // 0: a row folded by name
     append_label(text, start, "thread", name);
     thread_label_ends_[static_cast<size_t>(set) - 1].push_back(text.size());
@@ -264,8 +267,9 @@ char* metrics_page::write_next(char* out) const {
   const family& f = families_[family_];
   if (row_ != 0) return write_row(f, row_ - 1, out);
   // A counter's family name has no `_total` in OpenMetrics; its samples have it in both formats.
-  const std::string_view name =
-      openmetrics_ && f.type == "counter" ? f.name.substr(0, f.name.size() - std::string_view("_total").size()) : f.name;
+  const std::string_view name = openmetrics_ && f.type == "counter"
+                                    ? f.name.substr(0, f.name.size() - std::string_view("_total").size())
+                                    : f.name;
   out = put(out, "# HELP ");
   out = put(out, name);
   *out++ = ' ';

@@ -80,7 +80,8 @@ metrics_content served_metrics() {
     content.counts = take_snapshot(threads, snapshot_depth::counts);
     totals = read_binned_totals(threads, cache->rows());
   });
-  for (size_t row = 0; row < content.counts.threads.size(); ++row) content.counts.threads[row].calls = totals.thread_calls[row];
+  for (size_t row = 0; row < content.counts.threads.size(); ++row)
+    content.counts.threads[row].calls = totals.thread_calls[row];
   erase_server_rows(content.counts);
   content.functions = page_functions(*cache, totals.per_site);
   return content;

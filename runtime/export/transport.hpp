@@ -16,7 +16,7 @@ namespace perf::runtime {
 struct http_request {
   std::string method;
   std::string path;
-  std::string accept;                                       // the Accept header; empty when absent
+  std::string accept;                                      // the Accept header; empty when absent
   std::vector<std::pair<std::string, std::string>> query;  // decoded arguments, in order
 };
 
@@ -57,11 +57,11 @@ struct transport_limits {
   // From connecting, or from the end of the previous response, to the end of the
   // request's headers; beyond: closed, however steadily its bytes come.
   unsigned request_timeout_s = 10;
-  unsigned idle_timeout_s = 10;       // a response the client takes nothing of for this long: closed
+  unsigned idle_timeout_s = 10;  // a response the client takes nothing of for this long: closed
   // Beyond: the connection waiting longest for its request is closed.
   unsigned max_connections = 64;
-  unsigned max_delayed = 8;           // replies waiting for their `delay` at once; beyond: 503
-  unsigned request_memory = 32768;    // per connection, for the request line and headers; beyond: 431
+  unsigned max_delayed = 8;         // replies waiting for their `delay` at once; beyond: 503
+  unsigned request_memory = 32768;  // per connection, for the request line and headers; beyond: 431
 };
 
 struct transport;

@@ -136,8 +136,7 @@ compensation_config parse_compensation_config(const std::function<const char*(co
   compensation_config result;
   if (const char* value = getenv_fn("PERF_COMPENSATE"); value != nullptr && *value != '\0') {
     const std::string_view text = value;
-    if (text == "off")
-      result.on = false;
+    if (text == "off") result.on = false;
     else if (text != "on")
       result.warnings.push_back(
           fmt::format("PERF_COMPENSATE='{}' is neither on nor off; the probe's cost is subtracted", text));

@@ -2,9 +2,9 @@
 // that went to the probe-dominated functions (marked `*` in the table).
 #include <fmt/format.h>
 
+#include "core/report_sections.hpp"
 #include "core/startup.hpp"
 #include "perf/report.hpp"
-#include "core/report_sections.hpp"
 #include "report/text_format.hpp"
 
 namespace perf::runtime {
@@ -27,9 +27,9 @@ std::string cpu_share(double part, double cpu_ns, bool shown) {
 std::string probe_overhead_lines(const snapshot& s) {
   const probe_overhead& o = s.overhead;
   if (o.calls == 0) return {};
-  std::string out = fmt::format("probe: {} measured call{} x {} = {}, {}\n", format_count(o.calls),
-                                o.calls == 1 ? "" : "s", format_duration(s.clock.probe_ns), format_duration(o.ns),
-                                cpu_share(o.ns, o.process_cpu_ns, true));
+  std::string out =
+      fmt::format("probe: {} measured call{} x {} = {}, {}\n", format_count(o.calls), o.calls == 1 ? "" : "s",
+                  format_duration(s.clock.probe_ns), format_duration(o.ns), cpu_share(o.ns, o.process_cpu_ns, true));
   if (o.dominated_functions != 0)
     out += fmt::format(
         "  * probe-dominated (median below {} probe costs, {}): {} function{}, {} call{}, {} of probe time: {} of "
@@ -44,7 +44,8 @@ std::string probe_overhead_lines(const snapshot& s) {
 std::string probe_overhead_json(const snapshot& s) {
   const probe_overhead& o = s.overhead;
   return fmt::format(
-      "{{\"calls\": {}, \"ns\": {:.1f}, \"dominated_functions\": {}, \"dominated_calls\": {}, \"dominated_ns\": {:.1f}, "
+      "{{\"calls\": {}, \"ns\": {:.1f}, \"dominated_functions\": {}, \"dominated_calls\": {}, \"dominated_ns\": "
+      "{:.1f}, "
       "\"process_cpu_ns\": {:.1f}}}",
       o.calls, o.ns, o.dominated_functions, o.dominated_calls, o.dominated_ns, o.process_cpu_ns);
 }

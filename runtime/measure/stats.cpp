@@ -10,8 +10,7 @@ namespace perf::runtime {
 
 using detail::load_relaxed;
 
-moments moments::from_shifted(uint64_t count, uint64_t reference, int64_t sum_deviation,
-                              double sum_squared_deviation) {
+moments moments::from_shifted(uint64_t count, uint64_t reference, int64_t sum_deviation, double sum_squared_deviation) {
   if (count == 0) return {};
   const double n = static_cast<double>(count);
   const double mean_deviation = static_cast<double>(sum_deviation) / n;
@@ -226,7 +225,8 @@ void add_pending_durations(const detail::thread_state& thread, std::vector<accum
 
 void add_pending_durations(const detail::thread_state& thread, std::vector<binned_totals>& per_site,
                            const latency_binning& binning) {
-  for_each_pending(thread, per_site.size(), [&](uint64_t site, unsigned bucket) { ++per_site[site].latency[binning(bucket)]; });
+  for_each_pending(thread, per_site.size(),
+                   [&](uint64_t site, unsigned bucket) { ++per_site[site].latency[binning(bucket)]; });
 }
 
 }  // namespace perf::runtime

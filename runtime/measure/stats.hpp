@@ -25,8 +25,7 @@ struct moments {
   double m2 = 0;
 
   // From shifted sums: Σ(x - reference) and Σ(x - reference)² over `count` values.
-  static moments from_shifted(uint64_t count, uint64_t reference, int64_t sum_deviation,
-                              double sum_squared_deviation);
+  static moments from_shifted(uint64_t count, uint64_t reference, int64_t sum_deviation, double sum_squared_deviation);
   void merge(const moments& other);
   double variance() const;  // population variance; 0 for fewer than two values
 };
@@ -58,7 +57,7 @@ class histogram {
   const block* find(unsigned i) const { return position_[i] == 0 ? nullptr : &blocks_[position_[i] - 1u]; }
 
   std::array<uint8_t, detail::histogram_blocks> position_{};  // 1 + index in blocks_; 0 = none
-  std::vector<block> blocks_;                                  // in the order first hit
+  std::vector<block> blocks_;                                 // in the order first hit
   uint64_t count_ = 0;
 };
 

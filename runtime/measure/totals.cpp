@@ -24,9 +24,9 @@ constexpr size_t slots_bytes = size_t{max_sites} * sizeof(detail::slot);
 // What exited threads leave behind. Touched only by thread hooks and under the
 // thread list's lock, which guards it.
 struct exited_totals {
-  std::vector<accumulator> per_site;   // index = site id
-  std::vector<binned_totals> binned;   // the same, for /metrics
-  std::vector<uint64_t> calls;         // index = row of exited threads
+  std::vector<accumulator> per_site;  // index = site id
+  std::vector<binned_totals> binned;  // the same, for /metrics
+  std::vector<uint64_t> calls;        // index = row of exited threads
 };
 
 exited_totals& exited() {
@@ -96,8 +96,10 @@ void clear_in_child(thread_record* survivor) {
 }
 
 PERF_RUNTIME_ON_START(register_statistics_hooks) {
-  add_thread_hooks(
-      {.attach = reserve_statistics, .exit = merge_exiting, .release = release_statistics, .fork_child = clear_in_child});
+  add_thread_hooks({.attach = reserve_statistics,
+                    .exit = merge_exiting,
+                    .release = release_statistics,
+                    .fork_child = clear_in_child});
 }
 
 }  // namespace
@@ -178,10 +180,11 @@ void perf::detail::drain_pending(thread_state& thread) noexcept {
     if (target.blocks[block] == 0) {
       const uint32_t handle = thread.arena_used;
       if (handle == thread.arena_capacity) continue;  // full: the histogram misses it
-      store_relaxed(thread.arena_used, handle + 1);  // read by site_totals()
+      store_relaxed(thread.arena_used, handle + 1);   // read by site_totals()
       store_relaxed(target.blocks[block], handle);
     }
-    uint64_t& counter = thread.arena[uint64_t{target.blocks[block]} * histogram_block_size + bucket % histogram_block_size];
+    uint64_t& counter =
+        thread.arena[uint64_t{target.blocks[block]} * histogram_block_size + bucket % histogram_block_size];
     store_relaxed(counter, counter + 1);
   }
   __atomic_store_n(&thread.pending_count, 0u, __ATOMIC_RELEASE);

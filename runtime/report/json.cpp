@@ -2,8 +2,8 @@
 // (docs/report-format.md).
 #include <fmt/format.h>
 
-#include "perf/report.hpp"
 #include "core/report_sections.hpp"
+#include "perf/report.hpp"
 #include "report_format/escaping.hpp"
 #include "report_format/schema.hpp"
 
@@ -24,7 +24,8 @@ std::string format_json(const snapshot& s) {
     out += fmt::format(
         "{}\n    {{\"name\": {}, \"file\": {}, \"line\": {}, \"calls\": {}, \"total_ns\": {:.1f}, \"self_ns\": {:.1f}, "
         "\"mean_ns\": {:.1f}, \"min_ns\": {:.1f}, \"max_ns\": {:.1f}, \"stddev_ns\": {:.1f}, \"p50_ns\": {:.1f}, "
-        "\"p90_ns\": {:.1f}, \"p99_ns\": {:.1f}, \"p999_ns\": {:.1f}, \"alloc_count\": {:.2f}, \"alloc_bytes\": {:.1f}, "
+        "\"p90_ns\": {:.1f}, \"p99_ns\": {:.1f}, \"p999_ns\": {:.1f}, \"alloc_count\": {:.2f}, \"alloc_bytes\": "
+        "{:.1f}, "
         "\"moments\": {{\"mean_ns\": {}, \"m2_ns2\": {}}}, \"alloc_total_count\": {}, \"alloc_total_bytes\": {}, "
         "\"probe_dominated\": {}, \"histogram\": [",
         i == 0 ? "" : ",", json_string(f.name), json_string(f.file), f.line, f.calls, f.total_ns, f.self_ns, f.mean_ns,

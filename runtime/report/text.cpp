@@ -5,8 +5,8 @@
 #include <iterator>
 #include <optional>
 
-#include "perf/report.hpp"
 #include "core/report_sections.hpp"
+#include "perf/report.hpp"
 #include "report/text_format.hpp"
 
 namespace perf {
@@ -44,11 +44,11 @@ constexpr size_t max_name_width = 80;
 
 // The table of measured functions, under a line naming the directory their paths
 // are relative to; with their allocations per call when allocations are counted.
-std::string function_table(const std::vector<function_stats>& functions, double resolution_ns,
-                           bool with_allocations) {
+std::string function_table(const std::vector<function_stats>& functions, double resolution_ns, bool with_allocations) {
   std::string out;
   auto duration = [&](double ns) { return format_duration(ns, resolution_ns); };
-  std::vector<std::string> headings = {"function", "calls", "total", "self", "mean", "min", "max", "stddev", "p50", "p99"};
+  std::vector<std::string> headings = {"function", "calls", "total",  "self", "mean",
+                                       "min",      "max",   "stddev", "p50",  "p99"};
   if (with_allocations) headings.insert(headings.end(), {"allocs/call", "bytes/call"});
   headings.push_back("where");
   const std::string directory = common_directory(functions);
@@ -56,10 +56,16 @@ std::string function_table(const std::vector<function_stats>& functions, double 
   std::vector<std::vector<std::string>> rows;
   for (const function_stats& f : functions) {
     const std::string name = shortened(printable(f.name), max_name_width) + (f.probe_dominated ? " *" : "");
-    std::vector<std::string> row = {name, format_count(f.calls),
-                                    duration(f.total_ns), duration(f.self_ns), duration(f.mean_ns),
-                                    duration(f.min_ns), duration(f.max_ns), duration(f.stddev_ns),
-                                    duration(f.p50_ns), duration(f.p99_ns)};
+    std::vector<std::string> row = {name,
+                                    format_count(f.calls),
+                                    duration(f.total_ns),
+                                    duration(f.self_ns),
+                                    duration(f.mean_ns),
+                                    duration(f.min_ns),
+                                    duration(f.max_ns),
+                                    duration(f.stddev_ns),
+                                    duration(f.p50_ns),
+                                    duration(f.p99_ns)};
     if (with_allocations) row.insert(row.end(), {format_per_call(f.alloc_count), format_per_call(f.alloc_bytes)});
     row.push_back(f.file.empty() ? std::string()
                                  : fmt::format("{}:{}", printable(f.file.substr(directory.size())), f.line));

@@ -16,9 +16,10 @@ namespace {
 // Writes `s` to `fd` as the report for `path`: JSON when it ends in ".json", the
 // page that shows that JSON when it ends in ".html", else text.
 bool write_snapshot(int fd, const std::string& path, const snapshot& s) {
-  const std::string text = path.ends_with(".json")   ? format_json(s)
-                           : path.ends_with(".html") ? report_format::html_page("perf-instrument report", format_json(s))
-                                                     : format_text(s);
+  const std::string text = path.ends_with(".json") ? format_json(s)
+                           : path.ends_with(".html")
+                               ? report_format::html_page("perf-instrument report", format_json(s))
+                               : format_text(s);
   return runtime::write_all(fd, text.data(), text.size());
 }
 

@@ -27,7 +27,8 @@ bool is_system_header(std::string_view file) {
 
 // The sanitizers' functions: C names, or C++ ones in their own namespaces.
 bool is_sanitizer(std::string_view symbol, std::string_view scope) {
-  for (std::string_view prefix : {"__asan", "__tsan", "__ubsan", "__lsan", "__sanitizer", "__interceptor", "__interception"})
+  for (std::string_view prefix :
+       {"__asan", "__tsan", "__ubsan", "__lsan", "__sanitizer", "__interceptor", "__interception"})
     if (symbol.starts_with(prefix) || scope.starts_with(prefix)) return true;
   return false;
 }

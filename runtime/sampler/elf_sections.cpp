@@ -29,7 +29,7 @@ std::vector<elf_section> read_elf_sections(int fd) {
   std::string names(names_section.sh_size, '\0');
   if (!read_at(fd, names.data(), names.size(), names_section.sh_offset)) return {};
   std::vector<elf_section> sections;
-  for (const ElfW(Shdr)& section : headers)
+  for (const ElfW(Shdr) & section : headers)
     sections.push_back({section.sh_name < names.size() ? names.c_str() + section.sh_name : "", section});
   return sections;
 }

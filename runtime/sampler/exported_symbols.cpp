@@ -26,7 +26,7 @@ std::vector<exported_function> read_exported(int fd) {
     if (!read_at(fd, entries.data(), entries.size() * sizeof(ElfW(Sym)), symbols.header.sh_offset) ||
         !read_at(fd, names.data(), names.size(), strings.sh_offset))
       return {};
-    for (const ElfW(Sym)& entry : entries) {
+    for (const ElfW(Sym) & entry : entries) {
       const unsigned type = ELF64_ST_TYPE(entry.st_info);
       if ((type != STT_FUNC && type != STT_GNU_IFUNC) || entry.st_shndx == SHN_UNDEF || entry.st_value == 0 ||
           entry.st_name >= names.size())

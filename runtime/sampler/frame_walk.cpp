@@ -26,8 +26,8 @@ struct frame_record {
 // The stack is read as it is, so AddressSanitizer must not check these loads
 // against its redzones.
 __attribute__((no_sanitize("address", "thread"))) unsigned read_words(uintptr_t from, unsigned count,
-                                                                       const stack_bounds& bounds,
-                                                                       uintptr_t* out) noexcept {
+                                                                      const stack_bounds& bounds,
+                                                                      uintptr_t* out) noexcept {
   if (bounds.high != 0) {
     if (from < bounds.low || from >= bounds.high) return 0;
     const uintptr_t room = (bounds.high - from) / sizeof(uintptr_t);
@@ -148,8 +148,7 @@ unsigned walk_interrupted_stack(const void* ucontext, const stack_bounds& bounds
   const uintptr_t sp = context.gregs[REG_RSP];
   frame_record top{};  // the word at sp, and the one above it (unused)
   const uintptr_t leaf_caller = read_record(sp, bounds, top) ? top.caller_fp : 0;
-  return walk_frame_chain(context.gregs[REG_RIP], leaf_caller, context.gregs[REG_RBP], sp, bounds, frames, depth,
-                          code);
+  return walk_frame_chain(context.gregs[REG_RIP], leaf_caller, context.gregs[REG_RBP], sp, bounds, frames, depth, code);
 #elif defined(__aarch64__)
   return walk_frame_chain(context.pc, context.regs[30], context.regs[29], context.sp, bounds, frames, depth, code);
 #else

@@ -6,9 +6,9 @@
 #include <dlfcn.h>
 
 #include "core/uncounted_allocations.hpp"
-#include "sampler/modules.hpp"
 #include "perf/detail/compiler.hpp"
 #include "sampler/internal/sampling.hpp"
+#include "sampler/modules.hpp"
 
 extern "C" PERF_DETAIL_EXPORT int dlclose(void* handle) {
   using namespace perf::runtime;

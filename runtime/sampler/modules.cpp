@@ -41,7 +41,8 @@ std::string build_id(const dl_phdr_info& info) {
       const auto* note = reinterpret_cast<const ElfW(Nhdr)*>(at);
       const unsigned char* name = at + sizeof(ElfW(Nhdr));
       const unsigned char* descriptor = name + ((note->n_namesz + 3) & ~3u);
-      if (note->n_type == NT_GNU_BUILD_ID && note->n_namesz == 4 && std::string_view(reinterpret_cast<const char*>(name), 3) == "GNU")
+      if (note->n_type == NT_GNU_BUILD_ID && note->n_namesz == 4 &&
+          std::string_view(reinterpret_cast<const char*>(name), 3) == "GNU")
         return hex(descriptor, note->n_descsz);
       at = descriptor + ((note->n_descsz + 3) & ~3u);
     }
@@ -56,8 +57,8 @@ int add_module(dl_phdr_info* info, size_t, void* data) {
     if (header.p_type != PT_LOAD || (header.p_flags & PF_X) == 0) continue;
     loaded_module module;
     module.path = info->dlpi_name != nullptr && info->dlpi_name[0] != '\0' ? info->dlpi_name
-                  : modules.empty()                                         ? executable_path()
-                                                                            : "[unnamed]";
+                  : modules.empty()                                        ? executable_path()
+                                                                           : "[unnamed]";
     module.start = info->dlpi_addr + header.p_vaddr;
     module.limit = module.start + header.p_memsz;
     module.file_offset = header.p_offset;
@@ -74,9 +75,7 @@ std::vector<loaded_module> mapped_modules() {
   return modules;
 }
 
-bool same_mapping(const loaded_module& a, const loaded_module& b) {
-  return a.start == b.start && a.path == b.path;
-}
+bool same_mapping(const loaded_module& a, const loaded_module& b) { return a.start == b.start && a.path == b.path; }
 
 // The modules dlclose unmapped, oldest first; a reloaded plugin unloaded again at
 // the same address is kept once. The list is never changed in place: a new one

@@ -13,13 +13,13 @@
 namespace perf::runtime {
 
 struct loaded_module {
-  std::string path;      // the executable's real path, or the library's as loaded
-  uintptr_t start = 0;   // its executable segment: [start, limit)
+  std::string path;     // the executable's real path, or the library's as loaded
+  uintptr_t start = 0;  // its executable segment: [start, limit)
   uintptr_t limit = 0;
   uint64_t file_offset = 0;  // of that segment in the file
-  uintptr_t bias = 0;    // load address minus link-time address: pc - bias is what addr2line takes
-  std::string build_id;  // GNU build id in lower-case hex; empty if none
-  bool unloaded = false;  // unmapped by dlclose: its addresses may since hold other code
+  uintptr_t bias = 0;        // load address minus link-time address: pc - bias is what addr2line takes
+  std::string build_id;      // GNU build id in lower-case hex; empty if none
+  bool unloaded = false;     // unmapped by dlclose: its addresses may since hold other code
 };
 
 // Every loaded module with an executable segment (the vDSO included), in load order,

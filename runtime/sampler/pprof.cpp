@@ -92,7 +92,8 @@ std::string encode_pprof(const profile& p, const std::map<long, std::string>& th
     mapping.varint_field(field::file_offset, module.file_offset);
     mapping.varint_field(field::filename, strings(module.path));
     mapping.varint_field(field::build_id, strings(module.build_id));
-    for (unsigned flag : {field::has_functions, field::has_filenames, field::has_line_numbers, field::has_inline_frames})
+    for (unsigned flag :
+         {field::has_functions, field::has_filenames, field::has_line_numbers, field::has_inline_frames})
       mapping.varint_field(flag, 1);
     out.bytes_field(field::mapping, mapping.bytes());
   }

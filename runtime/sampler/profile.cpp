@@ -1,9 +1,9 @@
 #include "sampler/profile.hpp"
 
 #include "sampler/code_owner.hpp"
+#include "sampler/exported_symbols.hpp"
 #include "sampler/frame_walk.hpp"
 #include "sampler/function_name.hpp"
-#include "sampler/exported_symbols.hpp"
 #include "sampler/linker_stubs.hpp"
 
 #include <backtrace.h>
@@ -27,9 +27,9 @@ struct symbolizer {
   std::mutex mutex;
   backtrace_state* state = nullptr;
   size_t modules_seen = 0;
-  std::map<std::pair<uintptr_t, bool>, profile_location> known;  // (address, is a return address)
+  std::map<std::pair<uintptr_t, bool>, profile_location> known;      // (address, is a return address)
   std::map<std::string, std::vector<link_time_range>> linker_stubs;  // by module path, read when first needed
-  std::map<std::string, std::vector<exported_function>> exported;  // by module path, read when first needed
+  std::map<std::string, std::vector<exported_function>> exported;    // by module path, read when first needed
 };
 
 symbolizer& shared_symbolizer() {
@@ -127,10 +127,10 @@ profile_location symbolize(symbolizer& symbols, const std::vector<loaded_module>
     // A sample in a linker stub is in a call to a library: its caller gets it.
     const bool stub = module != nullptr && !return_address && in_linker_stub(symbols, *module, pc);
     frame.function = module == nullptr ? fmt::format("{:#x}", pc)
-                     : stub            ? fmt::format("{}+{:#x} (PLT)", base_name(module->path), pc - module->bias)
-                                       : fmt::format("{}+{:#x}{}{}", base_name(module->path), pc - module->bias,
-                                                     exported_neighbour(symbols, *module, pc),
-                                                     module->unloaded ? " (unloaded)" : "");
+                     : stub
+                         ? fmt::format("{}+{:#x} (PLT)", base_name(module->path), pc - module->bias)
+                         : fmt::format("{}+{:#x}{}{}", base_name(module->path), pc - module->bias,
+                                       exported_neighbour(symbols, *module, pc), module->unloaded ? " (unloaded)" : "");
     frame.owner = stub ? code_owner::library : owner_of_unnamed(module_path, return_address);
     location.frames.push_back(std::move(frame));
   }
@@ -177,7 +177,8 @@ profile collect_profile(const sample_table& table, unsigned hz, sample_clock clo
   std::map<std::tuple<uint32_t, uint32_t, std::vector<uint32_t>>, size_t> stack_index;
   table.for_each([&](stack_view view) {
     if (!already_counted.empty()) {
-      const auto before = already_counted.find({view.tid, view.site, std::vector<uintptr_t>(view.frames, view.frames + view.depth)});
+      const auto before =
+          already_counted.find({view.tid, view.site, std::vector<uintptr_t>(view.frames, view.frames + view.depth)});
       if (before != already_counted.end()) {
         const uint64_t taken = std::min(before->second, view.count);
         view.count -= taken;

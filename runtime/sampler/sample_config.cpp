@@ -5,9 +5,9 @@
 #include <signal.h>
 
 #include <charconv>
+#include <string_view>
 #include <tuple>
 #include <utility>
-#include <string_view>
 
 namespace perf::runtime {
 namespace {
@@ -18,7 +18,8 @@ unsigned parse_bounded(const char* variable, std::string_view value, unsigned lo
   unsigned number = 0;
   const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
   if (error == std::errc() && end == value.data() + value.size() && number >= low && number <= high) return number;
-  warnings.push_back(fmt::format("{}='{}' is not a number from {} to {}; using {}", variable, value, low, high, fallback));
+  warnings.push_back(
+      fmt::format("{}='{}' is not a number from {} to {}; using {}", variable, value, low, high, fallback));
   return fallback;
 }
 
@@ -68,26 +69,25 @@ sample_config parse_sample_config(const std::function<const char*(const char*)>&
   if (const char* hz = getenv_fn("PERF_SAMPLE_HZ"); hz != nullptr && *hz != '\0')
     result.hz = parse_bounded("PERF_SAMPLE_HZ", hz, 0, max_sample_hz, default_sample_hz, result.warnings);
   if (const char* depth = getenv_fn("PERF_SAMPLE_DEPTH"); depth != nullptr && *depth != '\0')
-    result.depth = parse_bounded("PERF_SAMPLE_DEPTH", depth, 1, max_sample_depth, default_sample_depth, result.warnings);
+    result.depth =
+        parse_bounded("PERF_SAMPLE_DEPTH", depth, 1, max_sample_depth, default_sample_depth, result.warnings);
   if (const char* clock = getenv_fn("PERF_SAMPLE_CLOCK"); clock != nullptr && *clock != '\0') {
     const std::string_view value = clock;
-    if (value == "wall")
-      result.clock = sample_clock::wall;
+    if (value == "wall") result.clock = sample_clock::wall;
     else if (value != "cpu")
       result.warnings.push_back(fmt::format("PERF_SAMPLE_CLOCK='{}' is neither cpu nor wall; using cpu", value));
   }
   if (const char* signal = getenv_fn("PERF_SAMPLE_SIGNAL"); signal != nullptr && *signal != '\0') {
     result.signal = parse_signal(signal);
     if (result.signal == 0)
-      result.warnings.push_back(fmt::format(
-          "PERF_SAMPLE_SIGNAL='{}' is not one of SIGURG, SIGPROF, SIGVTALRM, SIGUSR1, SIGUSR2, SIGRTMIN+n, "
-          "SIGRTMAX-n; using the first free of SIGURG, SIGPROF and the real-time signals",
-          signal));
+      result.warnings.push_back(
+          fmt::format("PERF_SAMPLE_SIGNAL='{}' is not one of SIGURG, SIGPROF, SIGVTALRM, SIGUSR1, SIGUSR2, SIGRTMIN+n, "
+                      "SIGRTMAX-n; using the first free of SIGURG, SIGPROF and the real-time signals",
+                      signal));
   }
   if (const char* source = getenv_fn("PERF_SAMPLE_SOURCE"); source != nullptr && *source != '\0') {
     const std::string_view value = source;
-    if (value == "timer")
-      result.source = sample_source::timer;
+    if (value == "timer") result.source = sample_source::timer;
     else if (value != "perf_event")
       result.warnings.push_back(
           fmt::format("PERF_SAMPLE_SOURCE='{}' is neither perf_event nor timer; using perf_event", value));

@@ -20,7 +20,7 @@ unsigned walk_depth = 0;
 const code_ranges* known_code = nullptr;
 int chosen_signal = 0;
 bool read_through_kernel = false;  // set once: every stack read goes through the kernel (valgrind)
-bool taken_over = false;  // atomic: the program installed its own handler on chosen_signal
+bool taken_over = false;           // atomic: the program installed its own handler on chosen_signal
 PERF_DETAIL_TLS uintptr_t thread_stack_low;
 PERF_DETAIL_TLS uintptr_t thread_stack_high;
 PERF_DETAIL_TLS bool thread_paused;

@@ -108,8 +108,7 @@ bool arm_source(sample_source kind, pid_t tid, const source_settings& settings, 
 
 bool pause_source(const armed_source& source, bool paused, const source_settings& settings) noexcept {
   if (source.kind == sample_source::timer) return set_timer(source.timer, paused, settings);
-  return still_the_event(source) &&
-         ioctl(source.fd, paused ? PERF_EVENT_IOC_DISABLE : PERF_EVENT_IOC_ENABLE, 0) == 0;
+  return still_the_event(source) && ioctl(source.fd, paused ? PERF_EVENT_IOC_DISABLE : PERF_EVENT_IOC_ENABLE, 0) == 0;
 }
 
 void release_source(const armed_source& source) noexcept {

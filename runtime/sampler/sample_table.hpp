@@ -72,8 +72,8 @@ class sample_table {
   unsigned depth_;
   slot* slots_;
   uintptr_t* frames_;
-  uint64_t dropped_ = 0;  // atomic
-  uint64_t counted_ = 0;  // atomic
+  uint64_t dropped_ = 0;     // atomic
+  uint64_t counted_ = 0;     // atomic
   uint64_t interrupts_ = 0;  // atomic
 };
 

@@ -7,8 +7,8 @@
 #include "core/startup.hpp"
 #include "core/uncounted_allocations.hpp"
 #include "core/warnings.hpp"
-#include "sampler/modules.hpp"
 #include "perf/sampler.hpp"
+#include "sampler/modules.hpp"
 
 namespace perf::runtime {
 namespace {
@@ -60,9 +60,7 @@ std::string start_sampling(const sample_config& config) {
   if (table != nullptr) return "it was started already";
   try {
     table = new sample_table(stack_slots, config.depth);
-  } catch (const std::bad_alloc&) {
-    return "no memory for the sample table";
-  }
+  } catch (const std::bad_alloc&) { return "no memory for the sample table"; }
   note_loaded_code();
   const int signal = install_sample_handler(table, config.depth, &start_code, config.signal);
   if (signal == 0) return "every signal it could use (SIGURG, SIGPROF, the real-time signals) has a handler";

@@ -5,10 +5,10 @@
 #include <map>
 #include <set>
 
-#include "report_format/escaping.hpp"
-#include "core/startup.hpp"
 #include "core/report_sections.hpp"
+#include "core/startup.hpp"
 #include "report/text_format.hpp"
+#include "report_format/escaping.hpp"
 
 namespace perf::runtime {
 
@@ -57,14 +57,18 @@ class function_names {
 std::string first_line(const sample_summary& s) {
   const char* time = s.clock == "wall" ? "wall-clock" : "CPU";
   if (s.source == "timer" && s.interrupts != 0 && s.total != 0) {
-    const double delivered = static_cast<double>(s.hz) * static_cast<double>(s.interrupts) / static_cast<double>(s.total);
+    const double delivered =
+        static_cast<double>(s.hz) * static_cast<double>(s.interrupts) / static_cast<double>(s.total);
     if (delivered < 0.9 * s.hz)
-      return fmt::format("samples: {} of each thread's {} time, {} dropped\n"
-                         "  {} Hz requested, timer delivered {:.0f} Hz{}: shares from {} interrupts\n",
-                         format_count(s.total), time, format_count(s.dropped), s.hz, delivered,
-                         s.clock == "wall" ? "" : " (kernel tick)", format_count(s.interrupts));
+      return fmt::format(
+          "samples: {} of each thread's {} time, {} dropped\n"
+          "  {} Hz requested, timer delivered {:.0f} Hz{}: shares from {} interrupts\n",
+          format_count(s.total), time, format_count(s.dropped), s.hz, delivered,
+          s.clock == "wall" ? "" : " (kernel tick)", format_count(s.interrupts));
   }
-  const std::string source = s.source == "perf_event" ? " (perf_event task clock)" : s.source.empty() ? "" : " (" + s.source + ")";
+  const std::string source = s.source == "perf_event" ? " (perf_event task clock)"
+                             : s.source.empty()       ? ""
+                                                      : " (" + s.source + ")";
   return fmt::format("samples: {} at {} Hz of each thread's {} time{}, {} dropped\n", format_count(s.total), s.hz, time,
                      source, format_count(s.dropped));
 }
@@ -81,8 +85,8 @@ std::string locations_json(const std::vector<sampled_location>& locations, bool 
     out += fmt::format("{}{{\"function\": {}, \"file\": {}, ", i == 0 ? "" : ", ", json_string(l.function),
                        json_string(l.file));
     if (with_lines) out += fmt::format("\"line\": {}, ", l.line);
-    out += fmt::format("\"samples\": {}, \"share\": {:.4f}, \"share_low\": {:.4f}, \"share_high\": {:.4f}}}",
-                       l.samples, l.share, l.share_low, l.share_high);
+    out += fmt::format("\"samples\": {}, \"share\": {:.4f}, \"share_low\": {:.4f}, \"share_high\": {:.4f}}}", l.samples,
+                       l.share, l.share_low, l.share_high);
   }
   return out + "]";
 }
@@ -125,10 +129,11 @@ std::string format_samples_text(const snapshot& snap) {
     out += fmt::format("  {} {:>8}  {}  {}\n", percent(l.share), format_count(l.samples),
                        l.file.empty() ? "?" : shortened(printable(where(l)), file_columns), name(l.function));
   for (const sampled_thread& t : s.threads) {
-    std::string line = fmt::format("  thread {}{}: {} samples", t.tid, thread_name(snap, t.tid), format_count(t.samples));
+    std::string line =
+        fmt::format("  thread {}{}: {} samples", t.tid, thread_name(snap, t.tid), format_count(t.samples));
     for (const sampled_location& f : t.top_functions) {
-      const std::string entry = fmt::format("{} {} {}", &f == t.top_functions.data() ? ";" : ",", name(f.function),
-                                            percent(f.share));
+      const std::string entry =
+          fmt::format("{} {} {}", &f == t.top_functions.data() ? ";" : ",", name(f.function), percent(f.share));
       if (display_width(line) + display_width(entry) + 5 > line_columns) {  // room for ", ..."
         line += ", ...";
         break;
@@ -152,9 +157,8 @@ std::string format_samples_json(const snapshot& snap) {
   std::string out = fmt::format(
       "{{\"hz\": {}, \"clock\": {}, \"source\": {}, \"total\": {}, \"interrupts\": {}, \"dropped\": {}, "
       "\"probe_samples\": {}, \"top\": {}, \"lines\": {}",
-      s.hz, json_string(s.clock.empty() ? "cpu" : s.clock), json_string(s.source), s.total,
-      s.interrupts, s.dropped, s.probe_samples,
-      locations_json(s.top_functions, false), locations_json(s.top_lines, true));
+      s.hz, json_string(s.clock.empty() ? "cpu" : s.clock), json_string(s.source), s.total, s.interrupts, s.dropped,
+      s.probe_samples, locations_json(s.top_functions, false), locations_json(s.top_lines, true));
   out += ", \"threads\": [";
   for (size_t i = 0; i < s.threads.size(); ++i)
     out += fmt::format("{}{{\"tid\": {}, \"samples\": {}, \"top\": {}}}", i == 0 ? "" : ", ", s.threads[i].tid,

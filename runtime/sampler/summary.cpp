@@ -28,17 +28,16 @@ void set_interval(sampled_location& location, double observations) {
 
 // The `top` largest counts of `counts`, with their share of `total` and its
 // interval: `total` samples came from `interrupts` independent signals.
-std::vector<sampled_location> top_of(const std::map<location_key, uint64_t>& counts, uint64_t total,
-                                     double interrupts, unsigned top) {
+std::vector<sampled_location> top_of(const std::map<location_key, uint64_t>& counts, uint64_t total, double interrupts,
+                                     unsigned top) {
   std::vector<sampled_location> out;
   for (const auto& [key, samples] : counts) {
     out.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), samples,
                    total != 0 ? static_cast<double>(samples) / static_cast<double>(total) : 0.0});
     set_interval(out.back(), interrupts);
   }
-  std::stable_sort(out.begin(), out.end(), [](const sampled_location& a, const sampled_location& b) {
-    return a.samples > b.samples;
-  });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const sampled_location& a, const sampled_location& b) { return a.samples > b.samples; });
   if (out.size() > top) out.resize(top);
   return out;
 }
@@ -86,9 +85,9 @@ sample_summary take_sample_summary(unsigned top) {
   summary.top_functions = top_of(functions, p.total, all_interrupts, top);
   summary.top_lines = top_of(lines, p.total, all_interrupts, top);
   for (const auto& [tid, samples] : thread_samples)
-    summary.threads.push_back({tid, samples,
-                               top_of(thread_functions[tid], samples,
-                                      interrupts_behind(samples, p.total, summary.interrupts), top)});
+    summary.threads.push_back(
+        {tid, samples,
+         top_of(thread_functions[tid], samples, interrupts_behind(samples, p.total, summary.interrupts), top)});
   std::stable_sort(summary.threads.begin(), summary.threads.end(),
                    [](const sampled_thread& a, const sampled_thread& b) { return a.samples > b.samples; });
   std::map<std::string, uint64_t> measured;
@@ -97,10 +96,9 @@ sample_summary take_sample_summary(unsigned top) {
   for (const auto& [name, samples] : measured)
     summary.measured.push_back(
         {name, samples, p.total != 0 ? static_cast<double>(samples) / static_cast<double>(p.total) : 0.0});
-  std::stable_sort(summary.measured.begin(), summary.measured.end(),
-                   [](const sampled_measured_function& a, const sampled_measured_function& b) {
-                     return a.samples > b.samples;
-                   });
+  std::stable_sort(
+      summary.measured.begin(), summary.measured.end(),
+      [](const sampled_measured_function& a, const sampled_measured_function& b) { return a.samples > b.samples; });
   return summary;
 }
 
@@ -113,12 +111,14 @@ bool write_profile(const std::string& path) {
   std::string bytes;
   try {
     const runtime::profile p = current_profile();
-    bytes = path.ends_with(".pb.gz") ? runtime::gzip(runtime::encode_pprof(p, runtime::known_thread_names())) : runtime::format_folded(p);
+    bytes = path.ends_with(".pb.gz") ? runtime::gzip(runtime::encode_pprof(p, runtime::known_thread_names()))
+                                     : runtime::format_folded(p);
   } catch (const std::exception& e) {
     runtime::warn("cannot write the profile to '" + runtime::expand_path(path) + "': " + e.what());
     return false;
   }
-  return runtime::write_output("profile", path, [&](int fd) { return runtime::write_all(fd, bytes.data(), bytes.size()); });
+  return runtime::write_output("profile", path,
+                               [&](int fd) { return runtime::write_all(fd, bytes.data(), bytes.size()); });
 }
 
 namespace runtime {

@@ -18,8 +18,8 @@
 
 #include "core/room_unlocked.hpp"
 #include "core/signals.hpp"
-#include "sampler/sample_source.hpp"
 #include "sampler/internal/sampling.hpp"
+#include "sampler/sample_source.hpp"
 
 namespace perf::runtime {
 namespace {
@@ -39,9 +39,9 @@ std::vector<armed_thread>& armed() {  // guarded by armed_mutex()
   static auto* const threads = new std::vector<armed_thread>;
   return *threads;
 }
-source_settings settings;                          // written before the first thread is armed
+source_settings settings;                                    // written before the first thread is armed
 std::atomic<sample_source> preferred{sample_source::timer};  // chosen when the rate is set
-bool arming = false;                             // atomic: new threads get a source
+bool arming = false;                                         // atomic: new threads get a source
 pthread_key_t exit_key;
 
 pid_t current_tid() noexcept { return static_cast<pid_t>(syscall(SYS_gettid)); }
@@ -70,9 +70,7 @@ void arm_locked(pid_t tid, bool found_in_proc, bool paused) noexcept {
     return;
   try {
     armed().push_back({tid, source, found_in_proc, paused});
-  } catch (...) {
-    release_source(source);
-  }
+  } catch (...) { release_source(source); }
 }
 
 // Makes room in armed() for one more thread, `lock` holding armed_mutex() on entry

@@ -137,8 +137,7 @@ void dump(int signal) noexcept {
     const event_copy e = read_event(r->ring, r->crash.next);
     const uint64_t time = e.time > origin ? e.time : origin;  // a torn time must not wrap round
     out.event(ns(time - origin), ns(time > r->crash.previous_time ? time - r->crash.previous_time : 0),
-              __atomic_load_n(&r->tid, __ATOMIC_RELAXED), e,
-              site_name(e.site));
+              __atomic_load_n(&r->tid, __ATOMIC_RELAXED), e, site_name(e.site));
     r->crash.previous_time = time;
     if (++r->crash.next < r->crash.end) r->crash.next_time = read_event(r->ring, r->crash.next).time;
   }

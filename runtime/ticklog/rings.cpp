@@ -52,8 +52,8 @@ void commit_pages(void* memory, size_t bytes) {
 }  // namespace
 
 ring_record* create_ring(uint64_t capacity, long tid) {
-  void* memory = mmap(nullptr, ring_bytes(capacity), PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  void* memory =
+      mmap(nullptr, ring_bytes(capacity), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (memory == MAP_FAILED) {
     warn("cannot reserve memory for a thread's tick log; aborting");
     std::abort();
@@ -67,8 +67,7 @@ ring_record* create_ring(uint64_t capacity, long tid) {
   record->ring.labels = reinterpret_cast<uint64_t*>(record->ring.events + capacity);
   record->tid = tid;
   record->next = __atomic_load_n(&all_rings, __ATOMIC_RELAXED);
-  while (!__atomic_compare_exchange_n(&all_rings, &record->next, record, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
-  }
+  while (!__atomic_compare_exchange_n(&all_rings, &record->next, record, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {}
   return record;
 }
 

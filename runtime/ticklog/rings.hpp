@@ -21,8 +21,8 @@ struct crash_reading {
 
 // A ring and what the crash dump needs to find and read it.
 struct ring_record {
-  detail::tick_ring ring;  // first, so that a tick_ring* is a ring_record*
-  ring_record* next;       // every ring made, newest first; walked without a lock
+  detail::tick_ring ring;   // first, so that a tick_ring* is a ring_record*
+  ring_record* next;        // every ring made, newest first; walked without a lock
   ring_record* next_spare;  // for the tick log's list of rings waiting for a new thread
   long tid;
   crash_reading crash;

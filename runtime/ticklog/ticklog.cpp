@@ -7,8 +7,8 @@
 
 #include "core/settings.hpp"
 #include "core/snapshot_parts.hpp"
-#include "core/thread_name.hpp"
 #include "core/startup.hpp"
+#include "core/thread_name.hpp"
 #include "core/threads.hpp"
 #include "ticklog/ticklog_config.hpp"
 
@@ -71,10 +71,8 @@ void give_ring(thread_record& thread) {
     committed = gone.ready != nullptr;
     record = committed ? std::exchange(gone.ready, nullptr) : take_emptied(gone);
   }
-  if (record != nullptr)
-    reuse_ring(*record, thread.tid, committed);
-  else
-    record = create_ring(current_ticklog_config().ring_events, thread.tid);
+  if (record != nullptr) reuse_ring(*record, thread.tid, committed);
+  else record = create_ring(current_ticklog_config().ring_events, thread.tid);
   thread.state.ring = &record->ring;
 }
 
@@ -135,9 +133,8 @@ void add_tick_counts(snapshot& s, const thread_list& threads, snapshot_depth) {
   s.ticklog.ring_events = environment.ticks ? current_ticklog_config().ring_events : 0;
   const std::vector<ring_counts>& gone = exited().counts;
   for (size_t row = 0; row < s.threads.size(); ++row) {
-    const ring_counts counts = row < threads.exited.size()
-                                   ? (row < gone.size() ? gone[row] : ring_counts{})
-                                   : counts_of(*threads.living[row - threads.exited.size()]);
+    const ring_counts counts = row < threads.exited.size() ? (row < gone.size() ? gone[row] : ring_counts{})
+                                                           : counts_of(*threads.living[row - threads.exited.size()]);
     s.threads[row].tick_events = counts.kept;
     s.threads[row].tick_dropped = counts.dropped;
     s.ticklog.events += counts.kept;
@@ -182,8 +179,7 @@ tick_view collect_ticks(const detail::tick_ring* caller) {
       thread_ticks ticks{thread.tid, std::move(thread.name), {}};
       if (thread.ring != nullptr)
         ticks.contents = copy_events(thread.ring->ring, thread.exited || &thread.ring->ring == caller);
-      else
-        ticks.contents.dropped = dropped;
+      else ticks.contents.dropped = dropped;
       view.threads.push_back(std::move(ticks));
     });
   });

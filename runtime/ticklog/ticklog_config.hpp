@@ -20,8 +20,8 @@ constexpr uint64_t default_rings_kept = 8;
 struct ticklog_config {
   uint64_t ring_events = default_ring_events;  // PERF_RING_EVENTS, a power of two
   uint64_t rings_kept = default_rings_kept;    // PERF_RINGS_KEPT
-  std::string ticklog_path;  // PERF_TICKLOG, %p not yet expanded; empty: none
-  std::string trace_path;    // PERF_TRACE, likewise
+  std::string ticklog_path;                    // PERF_TICKLOG, %p not yet expanded; empty: none
+  std::string trace_path;                      // PERF_TRACE, likewise
   // One line per value that could not be used, naming the variable.
   std::vector<std::string> warnings;
 };

@@ -13,8 +13,8 @@ PERF_RUNTIME_ON_START(register_ticklog_metrics) {
   add_metric_family({110, "perf_thread_tick_dropped_total", "counter",
                      "Older tick-log events a thread's ring overwrote.", rows::threads, nullptr,
                      [](const snapshot& s, size_t i) { return s.threads[i].tick_dropped; }});
-  add_metric_family({300, "perf_ticklog_events", "gauge", "Tick-log events the rings hold, all threads.",
-                     rows::process, nullptr, [](const snapshot& s, size_t) { return s.ticklog.events; }});
+  add_metric_family({300, "perf_ticklog_events", "gauge", "Tick-log events the rings hold, all threads.", rows::process,
+                     nullptr, [](const snapshot& s, size_t) { return s.ticklog.events; }});
   add_metric_family({310, "perf_ticklog_dropped_total", "counter", "Tick-log events overwritten, all threads.",
                      rows::process, nullptr, [](const snapshot& s, size_t) { return s.ticklog.dropped; }});
 }

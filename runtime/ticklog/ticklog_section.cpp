@@ -2,9 +2,9 @@
 // each thread whose ring overwrote some.
 #include <fmt/format.h>
 
+#include "core/report_sections.hpp"
 #include "core/startup.hpp"
 #include "perf/report.hpp"
-#include "core/report_sections.hpp"
 #include "report/text_format.hpp"
 
 namespace perf::runtime {
@@ -14,10 +14,9 @@ std::string ticklog_lines(const snapshot& s) {
   const ticklog_stats& t = s.ticklog;
   if (s.threads.empty()) return {};  // no thread measured or ticked: nothing logged
   if (!t.enabled) return "tick log: off (PERF_TICKS=off)\n";
-  std::string out =
-      fmt::format("tick log: {} event{} kept, {} dropped (ring of {} events per thread{})\n", format_count(t.events),
-                  t.events == 1 ? "" : "s", format_count(t.dropped), format_count(t.ring_events),
-                  t.dropped == 0 ? "" : "; PERF_RING_EVENTS keeps more");
+  std::string out = fmt::format("tick log: {} event{} kept, {} dropped (ring of {} events per thread{})\n",
+                                format_count(t.events), t.events == 1 ? "" : "s", format_count(t.dropped),
+                                format_count(t.ring_events), t.dropped == 0 ? "" : "; PERF_RING_EVENTS keeps more");
   // Rows whose rings went to newer threads (PERF_RINGS_KEPT) on one line: they
   // overflowed nothing, and a program with a thread per task has thousands.
   uint64_t gave_up_threads = 0, gave_up_dropped = 0;
@@ -28,16 +27,16 @@ std::string ticklog_lines(const snapshot& s) {
       gave_up_dropped += thread.tick_dropped;
       continue;
     }
-    out += fmt::format("  {}: {} kept, {} dropped\n",
-                       thread_title(thread.tid, thread.name, thread.threads, thread.exited),
-                       format_count(thread.tick_events), format_count(thread.tick_dropped));
+    out +=
+        fmt::format("  {}: {} kept, {} dropped\n", thread_title(thread.tid, thread.name, thread.threads, thread.exited),
+                    format_count(thread.tick_events), format_count(thread.tick_dropped));
   }
   if (gave_up_threads != 0)
-    out += fmt::format("  {} exited thread{} gave {} ring{} to newer threads: {} dropped "
-                       "(PERF_RINGS_KEPT keeps more)\n",
-                       format_count(gave_up_threads), gave_up_threads == 1 ? "" : "s",
-                       gave_up_threads == 1 ? "its" : "their", gave_up_threads == 1 ? "" : "s",
-                       format_count(gave_up_dropped));
+    out += fmt::format(
+        "  {} exited thread{} gave {} ring{} to newer threads: {} dropped "
+        "(PERF_RINGS_KEPT keeps more)\n",
+        format_count(gave_up_threads), gave_up_threads == 1 ? "" : "s", gave_up_threads == 1 ? "its" : "their",
+        gave_up_threads == 1 ? "" : "s", format_count(gave_up_dropped));
   return out;
 }
 

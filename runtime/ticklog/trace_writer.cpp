@@ -11,8 +11,7 @@
 
 namespace perf::runtime {
 
-trace_writer::trace_writer(uint64_t start)
-    : start_(start), threads_(tick_sources()), pending_(trace_start(getpid())) {}
+trace_writer::trace_writer(uint64_t start) : start_(start), threads_(tick_sources()), pending_(trace_start(getpid())) {}
 
 size_t trace_writer::write(char* out, size_t room) {
   while (written_ == pending_.size())

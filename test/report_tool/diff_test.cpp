@@ -58,9 +58,9 @@ TEST(Diff, ATwentyPercentSlowdownIsBeyondNoiseAndBreaksTheRule) {
   const auto d = durations(1, 2000);
   diff_options options;
   options.rules = {parse_fail_rule("mean>+10%"), parse_fail_rule("p50>+50%")};
-  const diff_result r = diff_reports({one(1, {function_row("f", d, 2.0), function_row("g", d, 2.0)})},
-                                     {one(2, {function_row("f", scaled(d, 1.2), 2.0), function_row("g", d, 2.0)})},
-                                     options);
+  const diff_result r =
+      diff_reports({one(1, {function_row("f", d, 2.0), function_row("g", d, 2.0)})},
+                   {one(2, {function_row("f", scaled(d, 1.2), 2.0), function_row("g", d, 2.0)})}, options);
   ASSERT_EQ(r.functions.size(), 2u);
   const function_diff& f = r.functions[0];  // the larger impact first
   EXPECT_EQ(f.name, "f");
@@ -125,7 +125,8 @@ TEST(Diff, SeveralRunsPerSideJudgeByTheSpreadBetweenRuns) {
   std::vector<report> base, now;
   for (long i = 0; i < 3; ++i) {
     base.push_back(one(i, {function_row("f", scaled(durations(i, 5000), 1 + 0.08 * static_cast<double>(i - 1)), 2.0)}));
-    now.push_back(one(10 + i, {function_row("f", scaled(durations(10 + i, 5000), 1.1 + 0.08 * static_cast<double>(1 - i)), 2.0)}));
+    now.push_back(one(
+        10 + i, {function_row("f", scaled(durations(10 + i, 5000), 1.1 + 0.08 * static_cast<double>(1 - i)), 2.0)}));
   }
   EXPECT_FALSE(diff_reports(base, now, {}).functions[0][metric::mean].beyond_noise);
   EXPECT_TRUE(diff_reports({base[1]}, {now[1]}, {}).functions[0][metric::mean].beyond_noise);
@@ -163,7 +164,8 @@ TEST(Diff, SaysWhichFunctionsAreProbeDominated) {
   nlohmann::json f_new = function_row("f", scaled(d, 1.2), 2.0), g = function_row("g", durations(2, 2000), 2.0);
   f_new["probe_dominated"] = true;
   g["probe_dominated"] = false;
-  const diff_result r = diff_reports({fine_clock(one(1, {function_row("f", d, 2.0), g}))}, {fine_clock(one(2, {f_new, g}))}, {});
+  const diff_result r =
+      diff_reports({fine_clock(one(1, {function_row("f", d, 2.0), g}))}, {fine_clock(one(2, {f_new, g}))}, {});
   ASSERT_EQ(r.functions[0].name, "f");
   EXPECT_TRUE(r.functions[0].probe_dominated());
   EXPECT_FALSE(r.functions[1].probe_dominated());
@@ -200,19 +202,20 @@ TEST(Diff, AFunctionWithFewCallsIsNotJudgedByDefault) {
   diff_options options;
   options.rules = {parse_fail_rule("p50>+10%")};
   EXPECT_EQ(options.min_calls, 100u);
-  const diff_result r =
-      diff_reports({one(1, {function_row("setup", {1000}, 2.0)})}, {one(2, {function_row("setup", {3000}, 2.0)})}, options);
+  const diff_result r = diff_reports({one(1, {function_row("setup", {1000}, 2.0)})},
+                                     {one(2, {function_row("setup", {3000}, 2.0)})}, options);
   EXPECT_TRUE(r.functions[0].too_few_calls);
   EXPECT_FALSE(r.functions[0][metric::p50].beyond_noise);
   EXPECT_TRUE(r.broken.empty());
   const std::string text = format_diff_text(r);
-  EXPECT_EQ(text.substr(0, text.find('\n')),
-            "1 base report(s), 1 new report(s); ratios new/base, * beyond noise; functions with fewer than 100 calls on "
-            "a side are shown, not judged (--min-calls); (probe): probe-dominated, the probe costs a third or more of its "
-            "time, a change may be the probe's (docs/perf-report.md)");
+  EXPECT_EQ(
+      text.substr(0, text.find('\n')),
+      "1 base report(s), 1 new report(s); ratios new/base, * beyond noise; functions with fewer than 100 calls on "
+      "a side are shown, not judged (--min-calls); (probe): probe-dominated, the probe costs a third or more of its "
+      "time, a change may be the probe's (docs/perf-report.md)");
   options.min_calls = 1;
-  EXPECT_TRUE(diff_reports({one(1, {function_row("setup", {1000}, 2.0)})}, {one(2, {function_row("setup", {3000}, 2.0)})},
-                           options)
+  EXPECT_TRUE(diff_reports({one(1, {function_row("setup", {1000}, 2.0)})},
+                           {one(2, {function_row("setup", {3000}, 2.0)})}, options)
                   .functions[0][metric::p50]
                   .beyond_noise);
 }
@@ -254,8 +257,9 @@ TEST(Diff, AMoveOfOneHistogramBucketIsNoise) {
 TEST(Diff, AMoveWithinTheProbeCostEstimatesSpreadIsNoise) {
   diff_options options;
   options.rules = {parse_fail_rule("p50>+10%")};
-  const diff_result r = diff_reports({with_clock(1, {function_row("tiny", constant(4, 2000), 2.0)}, 0.4, 7.9)},
-                                     {with_clock(2, {function_row("tiny", constant(6, 2000), 2.0)}, 0.4, 7.3)}, options);
+  const diff_result r =
+      diff_reports({with_clock(1, {function_row("tiny", constant(4, 2000), 2.0)}, 0.4, 7.9)},
+                   {with_clock(2, {function_row("tiny", constant(6, 2000), 2.0)}, 0.4, 7.3)}, options);
   EXPECT_NEAR(r.functions[0][metric::p50].ratio(), 1.5, 1e-9);
   EXPECT_FALSE(r.functions[0].slower_or_faster());
   EXPECT_TRUE(r.broken.empty());
@@ -278,36 +282,38 @@ TEST(DiffFormat, EveryDurationInTheReportsUnits) {
   const diff_result r =
       diff_reports({one(1, {function_row("f", d, 2.0), function_row("g", e, 2.0)})},
                    {one(2, {function_row("f", scaled(d, 0.8), 2.0), function_row("g", scaled(e, 1.2), 2.0)})}, options);
-  EXPECT_EQ(format_diff_text(r),
-            "1 base report(s), 1 new report(s); ratios new/base, * beyond noise; functions with fewer than 100 calls on a "
-            "side are shown, not judged (--min-calls); (probe): probe-dominated, the probe costs a third or more of its "
-            "time, a change may be the probe's (docs/perf-report.md)\n"
-            "function                                    status     impact                calls                 mean      "
-            "            p50                  p99                 self                alloc                share\n"
-            "f                                          changed   -6.00 ms          2000 x1.000      12.0 µs x0.800*    "
-            "  12.0 µs x0.796*       15.9 µs x0.803      6.00 µs x0.800*               0.00 -               0.0% -\n"
-            "g                                          changed    90.2 µs          2000 x1.000       270 ns x1.200*    "
-            "   270 ns x1.200*        358 ns x1.201       135 ns x1.200*               0.00 -               0.0% -\n"
-            "broken: mean<-10%: f mean -20.0% (15.0 µs -> 12.0 µs)\n"
-            "broken: p50>+10%: g p50 +20.0% (225 ns -> 270 ns)\n"
-            "FAIL: mean<-10%: f mean -20.0% (15.0 µs -> 12.0 µs) and 1 more; 2 of 2 functions changed beyond noise "
-            "(noise floor 5%, and more than a histogram bucket and the clock's resolution (10.0 ns)): f faster mean "
-            "-20.0%; g slower mean +20.0%\n");
-  EXPECT_EQ(format_diff_markdown(r),
-            "**perf-report:** FAIL: mean\\<-10%: f mean -20.0% (15.0 µs -\\> 12.0 µs) and 1 more; 2 of 2 functions "
-            "changed beyond noise (noise floor 5%, and more than a histogram bucket and the clock's resolution (10.0 "
-            "ns)): f faster mean -20.0%; g slower mean +20.0%\n\n"
-            "| function | status | impact | calls | mean | p50 | p99 | self | alloc | share |\n"
-            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
-            "| `f` | changed | -6.00 ms | 2000 x1.000 | 12.0 µs x0.800\\* | 12.0 µs x0.796\\* | 15.9 µs x0.803 | 6.00 µs "
-            "x0.800\\* | 0.00 - | 0.0% - |\n"
-            "| `g` | changed | 90.2 µs | 2000 x1.000 | 270 ns x1.200\\* | 270 ns x1.200\\* | 358 ns x1.201 | 135 ns "
-            "x1.200\\* | 0.00 - | 0.0% - |\n\n"
-            "- broken: mean\\<-10%: f mean -20.0% (15.0 µs -\\> 12.0 µs)\n"
-            "- broken: p50\\>+10%: g p50 +20.0% (225 ns -\\> 270 ns)\n\n"
-            "1 base report(s), 1 new report(s); ratios new/base, \\* beyond noise; functions with fewer than 100 calls "
-            "on a side are shown, not judged (--min-calls); (probe): probe-dominated, the probe costs a third or more "
-            "of its time, a change may be the probe's (docs/perf-report.md)\n");
+  EXPECT_EQ(
+      format_diff_text(r),
+      "1 base report(s), 1 new report(s); ratios new/base, * beyond noise; functions with fewer than 100 calls on a "
+      "side are shown, not judged (--min-calls); (probe): probe-dominated, the probe costs a third or more of its "
+      "time, a change may be the probe's (docs/perf-report.md)\n"
+      "function                                    status     impact                calls                 mean      "
+      "            p50                  p99                 self                alloc                share\n"
+      "f                                          changed   -6.00 ms          2000 x1.000      12.0 µs x0.800*    "
+      "  12.0 µs x0.796*       15.9 µs x0.803      6.00 µs x0.800*               0.00 -               0.0% -\n"
+      "g                                          changed    90.2 µs          2000 x1.000       270 ns x1.200*    "
+      "   270 ns x1.200*        358 ns x1.201       135 ns x1.200*               0.00 -               0.0% -\n"
+      "broken: mean<-10%: f mean -20.0% (15.0 µs -> 12.0 µs)\n"
+      "broken: p50>+10%: g p50 +20.0% (225 ns -> 270 ns)\n"
+      "FAIL: mean<-10%: f mean -20.0% (15.0 µs -> 12.0 µs) and 1 more; 2 of 2 functions changed beyond noise "
+      "(noise floor 5%, and more than a histogram bucket and the clock's resolution (10.0 ns)): f faster mean "
+      "-20.0%; g slower mean +20.0%\n");
+  EXPECT_EQ(
+      format_diff_markdown(r),
+      "**perf-report:** FAIL: mean\\<-10%: f mean -20.0% (15.0 µs -\\> 12.0 µs) and 1 more; 2 of 2 functions "
+      "changed beyond noise (noise floor 5%, and more than a histogram bucket and the clock's resolution (10.0 "
+      "ns)): f faster mean -20.0%; g slower mean +20.0%\n\n"
+      "| function | status | impact | calls | mean | p50 | p99 | self | alloc | share |\n"
+      "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+      "| `f` | changed | -6.00 ms | 2000 x1.000 | 12.0 µs x0.800\\* | 12.0 µs x0.796\\* | 15.9 µs x0.803 | 6.00 µs "
+      "x0.800\\* | 0.00 - | 0.0% - |\n"
+      "| `g` | changed | 90.2 µs | 2000 x1.000 | 270 ns x1.200\\* | 270 ns x1.200\\* | 358 ns x1.201 | 135 ns "
+      "x1.200\\* | 0.00 - | 0.0% - |\n\n"
+      "- broken: mean\\<-10%: f mean -20.0% (15.0 µs -\\> 12.0 µs)\n"
+      "- broken: p50\\>+10%: g p50 +20.0% (225 ns -\\> 270 ns)\n\n"
+      "1 base report(s), 1 new report(s); ratios new/base, \\* beyond noise; functions with fewer than 100 calls "
+      "on a side are shown, not judged (--min-calls); (probe): probe-dominated, the probe costs a third or more "
+      "of its time, a change may be the probe's (docs/perf-report.md)\n");
 }
 
 }  // namespace

@@ -57,8 +57,9 @@ std::vector<std::string> corpus() {
 std::vector<std::pair<size_t, size_t>> numbers_in(const std::string& text) {
   std::vector<std::pair<size_t, size_t>> spans;
   for (size_t i = 0; i < text.size();) {
-    const bool starts = (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '-') &&
-                        (i == 0 || text[i - 1] == ':' || text[i - 1] == ' ' || text[i - 1] == '[' || text[i - 1] == ',');
+    const bool starts =
+        (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '-') &&
+        (i == 0 || text[i - 1] == ':' || text[i - 1] == ' ' || text[i - 1] == '[' || text[i - 1] == ',');
     if (!starts) {
       ++i;
       continue;
@@ -72,10 +73,27 @@ std::vector<std::pair<size_t, size_t>> numbers_in(const std::string& text) {
 }
 
 // Values at the edges of what perf-report checks and computes with.
-constexpr const char* edge_values[] = {
-    "0",          "-1",          "1e308",   "-1e308",   "1e-320", "9007199254740993", "18446744073709551615",
-    "18446744073709551616", "4294967296", "3775", "3776", "0.5", "-0.0", "1e400", "2", "\"x\"", "null", "[]", "{}",
-    "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"};
+constexpr const char* edge_values[] = {"0",
+                                       "-1",
+                                       "1e308",
+                                       "-1e308",
+                                       "1e-320",
+                                       "9007199254740993",
+                                       "18446744073709551615",
+                                       "18446744073709551616",
+                                       "4294967296",
+                                       "3775",
+                                       "3776",
+                                       "0.5",
+                                       "-0.0",
+                                       "1e400",
+                                       "2",
+                                       "\"x\"",
+                                       "null",
+                                       "[]",
+                                       "{}",
+                                       "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]"
+                                       "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"};
 
 std::string mutant(const std::vector<std::string>& texts, random_source& random) {
   std::string text = texts[random.below(texts.size())];
@@ -86,7 +104,8 @@ std::string mutant(const std::vector<std::string>& texts, random_source& random)
         text.resize(random.below(text.size()));
         break;
       case 1:  // bits flipped
-        for (size_t i = 1 + random.below(8); i > 0; --i) text[random.below(text.size())] ^= static_cast<char>(1u << random.below(8));
+        for (size_t i = 1 + random.below(8); i > 0; --i)
+          text[random.below(text.size())] ^= static_cast<char>(1u << random.below(8));
         break;
       case 2:  // a number replaced by an edge value
       case 3: {
@@ -97,7 +116,8 @@ std::string mutant(const std::vector<std::string>& texts, random_source& random)
         break;
       }
       case 4: {  // a slice repeated (duplicate rows, members, entries)
-        const size_t begin = random.below(text.size()), length = random.below(std::min<size_t>(400, text.size() - begin));
+        const size_t begin = random.below(text.size()),
+                     length = random.below(std::min<size_t>(400, text.size() - begin));
         text.insert(random.below(text.size()), text.substr(begin, length));
         break;
       }
@@ -124,8 +144,9 @@ void use(const report& original, const report& m) {
   EXPECT_FALSE(html_report_page(m, "", default_distribution_bytes).empty());
   diff_options options;
   options.rules = {parse_fail_rule("p50>+10%"), parse_fail_rule("mean<-10%")};
-  for (const diff_result& d : {diff_reports({original}, {m}, options), diff_reports({m, original}, {original, m}, options),
-                               diff_reports({merged}, {m}, options)}) {
+  for (const diff_result& d :
+       {diff_reports({original}, {m}, options), diff_reports({m, original}, {original, m}, options),
+        diff_reports({merged}, {m}, options)}) {
     EXPECT_FALSE(format_diff_text(d).empty());
     EXPECT_FALSE(format_diff_markdown(d).empty());
     EXPECT_FALSE(diff_to_json(d).dump().empty());

@@ -31,10 +31,15 @@ TEST(HtmlPage, EmbedsTheStyleSheetAndTheScriptFilesWhole) {
   const std::string style = file_contents(PERF_REPORT_FORMAT_DIR "/page.css");
   const std::string script = file_contents(PERF_REPORT_FORMAT_DIR "/page.js");
   ASSERT_GT(script.size(), 10'000u);
-  EXPECT_EQ(report_format::html_page("a <title> & \"more\"", R"({"a": "</script>"})"),
-            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>a &lt;title&gt; &amp; &quot;more&quot;"
-            "</title>\n<style>\n" + style + "</style></head>\n<body>\n<script id=\"data\" type=\"application/json\">"
-            R"({"a": "<\/script>"})" "</script>\n<script>\n" + script + "</script>\n</body></html>\n");
+  EXPECT_EQ(
+      report_format::html_page("a <title> & \"more\"", R"({"a": "</script>"})"),
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>a &lt;title&gt; &amp; &quot;more&quot;"
+      "</title>\n<style>\n" +
+          style +
+          "</style></head>\n<body>\n<script id=\"data\" type=\"application/json\">"
+          R"({"a": "<\/script>"})"
+          "</script>\n<script>\n" +
+          script + "</script>\n</body></html>\n");
 }
 
 TEST(PageHistogram, CountsAreBase64DigitsWithRunsOfEmptyBuckets) {
@@ -106,14 +111,13 @@ TEST(DiffPage, EmbedsBothSidesOfTheLargestChangesThatFitTheBudget) {
   std::vector<uint64_t> big_slower = big, small_slower = small;
   for (uint64_t& t : big_slower) t += 600;
   for (uint64_t& t : small_slower) t += 60;
-  const diff_result d =
-      diff_reports({parsed(report_json(1, 2.0, {function_row("small", small, 2.0), function_row("big", big, 2.0)}))},
-                   {parsed(report_json(2, 2.0, {function_row("small", small_slower, 2.0),
-                                                function_row("big", big_slower, 2.0)}))},
-                   {});
+  const diff_result d = diff_reports(
+      {parsed(report_json(1, 2.0, {function_row("small", small, 2.0), function_row("big", big, 2.0)}))},
+      {parsed(report_json(2, 2.0, {function_row("small", small_slower, 2.0), function_row("big", big_slower, 2.0)}))},
+      {});
   ASSERT_EQ(d.functions[0].name, "big");
-  const size_t big_texts = compact_counts(d.functions[0].base.durations).size() +
-                           compact_counts(d.functions[0].now.durations).size();
+  const size_t big_texts =
+      compact_counts(d.functions[0].base.durations).size() + compact_counts(d.functions[0].now.durations).size();
   const json data = diff_page_data(d, big_texts);
   EXPECT_EQ(data["distributions"], 1);
   const json& rows = data["rows"];

@@ -21,7 +21,8 @@ std::vector<uint64_t> joined(std::vector<uint64_t> a, const std::vector<uint64_t
 }
 
 const function_record& named(const report& r, const std::string& name) {
-  const auto found = std::find_if(r.functions.begin(), r.functions.end(), [&](const auto& f) { return f.name == name; });
+  const auto found =
+      std::find_if(r.functions.begin(), r.functions.end(), [&](const auto& f) { return f.name == name; });
   EXPECT_NE(found, r.functions.end()) << name;
   return *found;
 }
@@ -127,13 +128,13 @@ TEST(Merge, JudgesProbeDominationOnTheMergedMedianAndAddsUpTheProbeOverhead) {
       10.0, 4.0, true,
       nlohmann::json::parse(R"({"calls": 1100, "ns": 11000.0, "dominated_functions": 1, "dominated_calls": 100,
                                 "dominated_ns": 1000.0, "process_cpu_ns": 1000000.0})"));
-  const nlohmann::json b = with_probe(
-      report_json(12, 2.0,
-                  {dominated(function_row("f", std::vector<uint64_t>(10, 30), 2.0), true),
-                   dominated(function_row("g", std::vector<uint64_t>(50, 12), 2.0), true),
-                   dominated(function_row("h", std::vector<uint64_t>(20, 44), 2.0), true)}),
-      12.0, 4.0, false,
-      nlohmann::json::parse(R"({"calls": 80, "ns": 960.0, "dominated_functions": 3, "dominated_calls": 80,
+  const nlohmann::json b =
+      with_probe(report_json(12, 2.0,
+                             {dominated(function_row("f", std::vector<uint64_t>(10, 30), 2.0), true),
+                              dominated(function_row("g", std::vector<uint64_t>(50, 12), 2.0), true),
+                              dominated(function_row("h", std::vector<uint64_t>(20, 44), 2.0), true)}),
+                 12.0, 4.0, false,
+                 nlohmann::json::parse(R"({"calls": 80, "ns": 960.0, "dominated_functions": 3, "dominated_calls": 80,
                                 "dominated_ns": 960.0, "process_cpu_ns": 2500000.0})"));
   const report merged = merge_reports({parsed(a), parsed(b)});
   const function_record &f = named(merged, "f"), &g = named(merged, "g"), &h = named(merged, "h");
@@ -157,8 +158,8 @@ TEST(Merge, AFewLongCallsDoNotTakeTheProbeDominatedMarkAway) {
   ticks.push_back(20000);
   const nlohmann::json overhead = nlohmann::json::parse(R"({"calls": 100, "ns": 1000.0, "dominated_functions": 1,
     "dominated_calls": 100, "dominated_ns": 1000.0, "process_cpu_ns": 1000000.0})");
-  const nlohmann::json one = with_probe(report_json(11, 2.0, {dominated(function_row("k", ticks, 2.0), true)}), 10.0,
-                                        0.0, true, overhead);
+  const nlohmann::json one =
+      with_probe(report_json(11, 2.0, {dominated(function_row("k", ticks, 2.0), true)}), 10.0, 0.0, true, overhead);
   const report merged = merge_reports({parsed(one), parsed(one)});
   EXPECT_TRUE(named(merged, "k").probe_dominated);
 }

@@ -7,8 +7,8 @@
 #include <array>
 #include <cstdlib>
 #include <filesystem>
-#include <map>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -33,8 +33,8 @@ class ProbeRuns : public ::testing::Test {
   // Runs the probe with `environment` and returns its report.
   report run(const std::string& name, const std::string& environment) {
     const fs::path path = dir_ / (name + ".json");
-    const std::string command = fmt::format("env PERF_REPORT={} PERF_SAMPLE_HZ=0 {} {}", path.string(), environment,
-                                            PERF_REPORT_PROBE);
+    const std::string command =
+        fmt::format("env PERF_REPORT={} PERF_SAMPLE_HZ=0 {} {}", path.string(), environment, PERF_REPORT_PROBE);
     EXPECT_EQ(std::system(command.c_str()), 0) << command;
     return read_report(path.string());
   }
@@ -97,8 +97,8 @@ TEST_F(ProbeRuns, MergeOfProcessesEqualsOneProcessOfTheSameWork) {
   EXPECT_EQ(whole.document.at("probe_overhead").at("calls"), 6000);
 
   std::string output;
-  EXPECT_EQ(perf_report(fmt::format("merge {} {} -o {}", (dir_ / "half_a.json").string(), (dir_ / "half_b.json").string(),
-                                    (dir_ / "all.json").string()),
+  EXPECT_EQ(perf_report(fmt::format("merge {} {} -o {}", (dir_ / "half_a.json").string(),
+                                    (dir_ / "half_b.json").string(), (dir_ / "all.json").string()),
                         &output),
             0);
   EXPECT_EQ(named(read_report((dir_ / "all.json").string()), "probe::parse").calls, 2000u);
@@ -125,17 +125,13 @@ TEST_F(ProbeRuns, SameProgramIsNoiseAndATwentyPercentSlowdownIsFlaggedEveryTime)
     }
     const report &base = runs.at("base"), &same = runs.at("same"), &slow = runs.at("slow");
     const diff_result unchanged = diff_reports({base}, {same}, options);
-    if (unchanged.verdict.rfind("no change beyond noise", 0) == 0)
-      ++quiet;
-    else
-      noisy.push_back(unchanged.verdict);
+    if (unchanged.verdict.rfind("no change beyond noise", 0) == 0) ++quiet;
+    else noisy.push_back(unchanged.verdict);
     const diff_result slower = diff_reports({base}, {slow}, options);
     for (const function_diff& d : slower.functions) {
       if (d.name != "probe::render") continue;
-      if (d[metric::p50].beyond_noise && d[metric::p50].ratio() > 1.1)
-        ++flagged;
-      else
-        missed.push_back(fmt::format("p50 {} -> {}: {}", d[metric::p50].base, d[metric::p50].now, slower.verdict));
+      if (d[metric::p50].beyond_noise && d[metric::p50].ratio() > 1.1) ++flagged;
+      else missed.push_back(fmt::format("p50 {} -> {}: {}", d[metric::p50].base, d[metric::p50].now, slower.verdict));
     }
   }
   EXPECT_GE(quiet, 19) << fmt::format("{}", fmt::join(noisy, "\n"));
@@ -143,8 +139,8 @@ TEST_F(ProbeRuns, SameProgramIsNoiseAndATwentyPercentSlowdownIsFlaggedEveryTime)
 
   // The gate: exit 1 and the verdict as the last line.
   std::string output;
-  EXPECT_EQ(perf_report(fmt::format("diff {} {} --fail-if 'p50>+10%' --min-calls 100 --normalize probe::parse", (dir_ / "base0.json").string(),
-                                    (dir_ / "slow0.json").string()),
+  EXPECT_EQ(perf_report(fmt::format("diff {} {} --fail-if 'p50>+10%' --min-calls 100 --normalize probe::parse",
+                                    (dir_ / "base0.json").string(), (dir_ / "slow0.json").string()),
                         &output),
             1);
   // (probe::step calls render: it may break the rule too, and come first.)
@@ -173,10 +169,8 @@ TEST_F(ProbeRuns, TheDefaultGateIsQuietOnTheSameProgramAndCatchesATwentyPercentS
                          output);
     };
     if (gate("same", &same) != 0) ++fired, outputs.push_back(same);
-    if (gate("slow", &slow) == 1 && slow.find("\nbroken: p50>+10%: probe::render p50 +") != std::string::npos)
-      ++caught;
-    else
-      outputs.push_back(slow);
+    if (gate("slow", &slow) == 1 && slow.find("\nbroken: p50>+10%: probe::render p50 +") != std::string::npos) ++caught;
+    else outputs.push_back(slow);
     // probe::setup, called once, is shown but not judged.
     EXPECT_NE(same.find("\nprobe::setup "), std::string::npos) << same;
     EXPECT_NE(same.substr(same.find("\nprobe::setup ")).find(" few calls "), std::string::npos) << same;

@@ -4,8 +4,8 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <thread>
 
@@ -21,9 +21,7 @@ using testing::report_json;
 std::string error_of(const std::string& text, const std::string& path = "r.json") {
   try {
     parse_report(text, path);
-  } catch (const input_error& e) {
-    return e.what();
-  }
+  } catch (const input_error& e) { return e.what(); }
   return "accepted";
 }
 
@@ -41,8 +39,7 @@ TEST(ReadReport, TakesTheFunctionsAndKeepsTheRest) {
 }
 
 TEST(ReadReport, NamesTheFileAndTheProblem) {
-  EXPECT_EQ(error_of("{\"pid\": "),
-            "r.json: not JSON: JSON document ended early in the middle of an object or array.");
+  EXPECT_EQ(error_of("{\"pid\": "), "r.json: not JSON: JSON document ended early in the middle of an object or array.");
   EXPECT_EQ(error_of("[1, 2]"), "r.json: not a report: the JSON is not an object");
   nlohmann::json no_calls = report_json(7, 2.0, {function_row("f", {100}, 2.0)});
   no_calls["functions"][0].erase("calls");
@@ -108,7 +105,8 @@ TEST(ReadReport, ReportsTheFirstProblemInCheckingOrder) {
   EXPECT_EQ(error_of(bad_moments.dump()), "r.json: functions[0].moments has no \"m2_ns2\"");
   nlohmann::json bad_entry = report_json(7, 2.0, {function_row("f", {100}, 2.0)});
   bad_entry["functions"][0]["histogram"].push_back({1, 2, 3});
-  EXPECT_EQ(error_of(bad_entry.dump()), "r.json: functions[0] \"histogram\" holds an entry that is not [bucket, count]");
+  EXPECT_EQ(error_of(bad_entry.dump()),
+            "r.json: functions[0] \"histogram\" holds an entry that is not [bucket, count]");
   nlohmann::json function_error_and_no_clock = bad_entry;
   function_error_and_no_clock.erase("clock");
   EXPECT_EQ(error_of(function_error_and_no_clock.dump()), "r.json: the report has no \"clock\"");
@@ -129,7 +127,8 @@ TEST(ReadReport, RefusesOtherSchemaVersionsNamingThem) {
 // short of a page boundary (the padding in the next page) and one ending on it; a pipe
 // is read.
 TEST(ReadReport, ReadsFilesEndingAtAnyPlaceInAPageAndPipes) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("perf-report-read-" + std::to_string(getpid()));
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("perf-report-read-" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
   const std::string text = report_json(7, 2.0, {function_row("f", {100, 300}, 2.0)}).dump();
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
@@ -156,14 +155,15 @@ TEST(CommandLine, AMissingFileIsExitTwoAndOneLineNamingIt) {
 }
 
 TEST(CommandLine, BadInputWritesNoOutputFile) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("perf-report-read-" + std::to_string(getpid()));
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("perf-report-read-" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "good.json") << report_json(1, 2.0, {function_row("f", {100}, 2.0)}).dump();
   std::ofstream(dir / "bad.json") << "{\"schema_version\": 2}";
   std::ostringstream out, err;
-  EXPECT_EQ(run_command_line({"merge", (dir / "good.json").string(), (dir / "bad.json").string(), "-o",
-                              (dir / "all.json").string()},
-                             out, err),
+  EXPECT_EQ(run_command_line(
+                {"merge", (dir / "good.json").string(), (dir / "bad.json").string(), "-o", (dir / "all.json").string()},
+                out, err),
             2);
   EXPECT_EQ(err.str(), "perf-report: " + (dir / "bad.json").string() + ": the report has no \"clock\"\n");
   EXPECT_FALSE(std::filesystem::exists(dir / "all.json"));
@@ -178,8 +178,9 @@ TEST(CommandLine, UsageErrorsAreExitTwo) {
             "perf-report: diff needs BASE.json NEW.json, or several of each side separated by --new");
   std::ostringstream out2, err2;
   EXPECT_EQ(run_command_line({"diff", "a.json", "b.json", "--fail-if", "p99 > 10"}, out2, err2), 2);
-  EXPECT_EQ(err2.str(), "perf-report: --fail-if 'p99 > 10': expected FIGURE>+N% or FIGURE<-N%, FIGURE one of calls, "
-                        "mean, p50, p99, self, alloc, share\n");
+  EXPECT_EQ(err2.str(),
+            "perf-report: --fail-if 'p99 > 10': expected FIGURE>+N% or FIGURE<-N%, FIGURE one of calls, "
+            "mean, p50, p99, self, alloc, share\n");
 }
 
 // Reports come from CI artifacts and other machines: each thing the runtime never
@@ -193,9 +194,13 @@ TEST(ReadReport, RefusesNumbersOutOfRangeNamingThePath) {
   };
   EXPECT_EQ(refused([](auto& j) { j["functions"][0]["histogram"][1][0] = 3776; }),
             "r.json: functions[0].histogram[1] bucket 3776 is past the last bucket, 3775");
-  EXPECT_EQ(refused([](auto& j) { j["functions"][0]["histogram"] = {{100, 1}, {90, 1}}; }),
+  EXPECT_EQ(refused([](auto& j) {
+              j["functions"][0]["histogram"] = {{100, 1}, {90, 1}};
+            }),
             "r.json: functions[0].histogram[1] bucket 90 follows bucket 100 (buckets ascend, each once)");
-  EXPECT_EQ(refused([](auto& j) { j["functions"][0]["histogram"] = {{100, 1}, {100, 1}}; }),
+  EXPECT_EQ(refused([](auto& j) {
+              j["functions"][0]["histogram"] = {{100, 1}, {100, 1}};
+            }),
             "r.json: functions[0].histogram[1] bucket 100 follows bucket 100 (buckets ascend, each once)");
   // Two counts whose sum wraps around to "calls": 2^63 + (2^63 + 2) = 2 (mod 2^64).
   EXPECT_EQ(refused([](auto& j) {
@@ -204,7 +209,8 @@ TEST(ReadReport, RefusesNumbersOutOfRangeNamingThePath) {
             "r.json: functions[0].histogram[0] count 9223372036854775808 makes more than 2^53 calls");
   EXPECT_EQ(refused([](auto& j) { j["functions"][0]["moments"]["m2_ns2"] = -1.5; }),
             "r.json: functions[0].moments \"m2_ns2\" is negative (a sum of squares)");
-  EXPECT_EQ(refused([](auto& j) { j["functions"][1]["self_ns"] = -3.0; }), "r.json: functions[1] \"self_ns\" is negative");
+  EXPECT_EQ(refused([](auto& j) { j["functions"][1]["self_ns"] = -3.0; }),
+            "r.json: functions[1] \"self_ns\" is negative");
   EXPECT_EQ(refused([](auto& j) { j["functions"][0]["line"] = uint64_t{1} << 32; }),
             "r.json: functions[0] \"line\" is above 4294967295");
   EXPECT_EQ(refused([](auto& j) { j["functions"][0]["calls"] = (uint64_t{1} << 53) + 1; }),
@@ -219,15 +225,25 @@ TEST(ReadReport, RefusesNumbersOutOfRangeNamingThePath) {
   EXPECT_EQ(refused([](auto& j) { j["pid"] = "seven"; }), "r.json: the report \"pid\" is not a non-negative integer");
   EXPECT_EQ(refused([](auto& j) { j["ticklog"]["events"] = -2; }),
             "r.json: ticklog \"events\" is not a non-negative integer");
-  EXPECT_EQ(refused([](auto& j) { j["samples"] = {{"total", 10}, {"top", {{{"function", "f"}, {"samples", "many"}}}}}; }),
+  EXPECT_EQ(refused([](auto& j) {
+              j["samples"] = {{"total", 10}, {"top", {{{"function", "f"}, {"samples", "many"}}}}};
+            }),
             "r.json: samples.top[0] \"samples\" is not a non-negative integer");
-  EXPECT_EQ(refused([](auto& j) { j["samples"] = {{"measured", {{{"name", "f"}, {"share", 2.5}}}}}; }),
+  EXPECT_EQ(refused([](auto& j) {
+              j["samples"] = {{"measured", {{{"name", "f"}, {"share", 2.5}}}}};
+            }),
             "r.json: samples.measured[0] \"share\" is above 1");
-  EXPECT_EQ(refused([](auto& j) { j["samples"] = {{"threads", {{{"top", 1}}}}}; }),
+  EXPECT_EQ(refused([](auto& j) {
+              j["samples"] = {{"threads", {{{"top", 1}}}}};
+            }),
             "r.json: samples.threads[0].top is not an array");
-  EXPECT_EQ(refused([](auto& j) { j["probe_overhead"] = {{"ns", -1.0}}; }),
+  EXPECT_EQ(refused([](auto& j) {
+              j["probe_overhead"] = {{"ns", -1.0}};
+            }),
             "r.json: probe_overhead \"ns\" is negative");
-  EXPECT_EQ(refused([](auto& j) { j["allocations"] = {{"counting", 1}}; }),
+  EXPECT_EQ(refused([](auto& j) {
+              j["allocations"] = {{"counting", 1}};
+            }),
             "r.json: allocations \"counting\" is not a string");
 }
 
@@ -254,7 +270,8 @@ TEST(CommandLine, RefusesInputLargerThanTheLimitReadingNoFurther) {
   std::ostringstream out, err;
   EXPECT_EQ(run_command_line({"diff", "/dev/zero", "/dev/zero", "--max-input-mb", "1"}, out, err), 2);
   EXPECT_EQ(err.str(), "perf-report: /dev/zero: larger than 1 MB, the input limit (--max-input-mb raises it)\n");
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("perf-report-limit-" + std::to_string(getpid()));
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("perf-report-limit-" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
   const std::string report = (dir / "r.json").string();
   std::ofstream(report) << report_json(1, 2.0, {function_row("f", {100}, 2.0)}).dump() << std::string(1'000'000, ' ');

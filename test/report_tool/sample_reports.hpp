@@ -33,13 +33,25 @@ inline nlohmann::json function_row(const std::string& name, const std::vector<ui
   for (uint64_t t : ticks) m2 += (static_cast<double>(t) - mean) * (static_cast<double>(t) - mean);
   nlohmann::json histogram = nlohmann::json::array();
   for (const auto& [bucket, count] : buckets) histogram.push_back({bucket, count});
-  return {{"name", name}, {"file", "/src/" + name + ".cpp"}, {"line", 10}, {"calls", ticks.size()},
-          {"total_ns", sum / ghz}, {"self_ns", sum / ghz / 2}, {"mean_ns", mean / ghz}, {"min_ns", static_cast<double>(low) / ghz},
-          {"max_ns", static_cast<double>(high) / ghz}, {"stddev_ns", std::sqrt(m2 / n) / ghz}, {"p50_ns", 0}, {"p90_ns", 0},
-          {"p99_ns", 0}, {"p999_ns", 0}, {"alloc_count", static_cast<double>(allocations)},
+  return {{"name", name},
+          {"file", "/src/" + name + ".cpp"},
+          {"line", 10},
+          {"calls", ticks.size()},
+          {"total_ns", sum / ghz},
+          {"self_ns", sum / ghz / 2},
+          {"mean_ns", mean / ghz},
+          {"min_ns", static_cast<double>(low) / ghz},
+          {"max_ns", static_cast<double>(high) / ghz},
+          {"stddev_ns", std::sqrt(m2 / n) / ghz},
+          {"p50_ns", 0},
+          {"p90_ns", 0},
+          {"p99_ns", 0},
+          {"p999_ns", 0},
+          {"alloc_count", static_cast<double>(allocations)},
           {"alloc_bytes", 16.0 * static_cast<double>(allocations)},
           {"moments", {{"mean_ns", mean / ghz}, {"m2_ns2", m2 / ghz / ghz}}},
-          {"alloc_total_count", allocations * ticks.size()}, {"alloc_total_bytes", 16 * allocations * ticks.size()},
+          {"alloc_total_count", allocations * ticks.size()},
+          {"alloc_total_bytes", 16 * allocations * ticks.size()},
           {"histogram", histogram}};
 }
 
@@ -48,8 +60,13 @@ inline nlohmann::json report_json(long pid, double ghz, nlohmann::json functions
           {"pid", pid},
           {"clock", {{"source", "rdtsc"}, {"ghz", ghz}, {"frequency", "calibrated"}, {"resolution_ns", 10.0}}},
           {"functions", std::move(functions)},
-          {"threads", {{{"tid", pid + 1}, {"name", "main"}, {"calls", 1}, {"exited", false}, {"tick_events", 2},
-                        {"tick_dropped", 0}}}},
+          {"threads",
+           {{{"tid", pid + 1},
+             {"name", "main"},
+             {"calls", 1},
+             {"exited", false},
+             {"tick_events", 2},
+             {"tick_dropped", 0}}}},
           {"ticklog", {{"enabled", true}, {"events", 2}, {"dropped", 0}, {"ring_events", 65536}}}};
 }
 

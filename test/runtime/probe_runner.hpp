@@ -27,8 +27,10 @@ struct probe_result {
 // (e.g. "PERF_REPORT=off PERF_TICKS=off").
 inline probe_result run_probe_program(const std::string& program, const std::string& environment,
                                       const std::string& args = "") {
-  const std::string command = "env -u PERF_REPORT -u PERF_CLOCK -u PERF_TICKS -u PERF_RING_EVENTS -u PERF_TICKLOG "
-                              "-u PERF_TRACE " + environment + " " + program + " " + args + " 2>&1 >/dev/null";
+  const std::string command =
+      "env -u PERF_REPORT -u PERF_CLOCK -u PERF_TICKS -u PERF_RING_EVENTS -u PERF_TICKLOG "
+      "-u PERF_TRACE " +
+      environment + " " + program + " " + args + " 2>&1 >/dev/null";
   FILE* pipe = popen(command.c_str(), "r");
   probe_result result;
   char buffer[4096];
@@ -55,9 +57,9 @@ inline void make_character_device(const std::filesystem::path& path, unsigned ma
 // A test with a fresh directory of its own, removed afterwards.
 class ProbeTest : public ::testing::Test {
  protected:
-  std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                              ("perf-probe-" + std::to_string(getpid()) + "-" +
-                               ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("perf-probe-" + std::to_string(getpid()) + "-" +
+                                                ::testing::UnitTest::GetInstance()->current_test_info()->name());
   void SetUp() override { std::filesystem::create_directories(dir); }
   void TearDown() override { std::filesystem::remove_all(dir); }
 };

@@ -25,7 +25,9 @@ struct collected {
   std::vector<std::string> selected;  // "line name" or "line name: reason", in line order
 
   // The code with the edits, without the prefix, for readable expectations.
-  std::string rewritten() const { return apply_edits(code, "", file_edits{false, edits.replacements}, destination::same_file); }
+  std::string rewritten() const {
+    return apply_edits(code, "", file_edits{false, edits.replacements}, destination::same_file);
+  }
 };
 
 class Collecting : public ::testing::Test {

@@ -20,12 +20,14 @@ TEST_F(Collector, ATemplateIsInstrumentedOnceInItsPattern) {
 
 TEST_F(Collector, AConstructorsScopeFollowsItsMemberInitList) {
   const collected c = collect("struct s {\n  [[perf::measure]] s() : a(1), b{2} {}\n  int a, b;\n};\n");
-  EXPECT_EQ(c.rewritten(), "struct s {\n  [[perf::measure]] s() : a(1), b{2} { PERF_INSTRUMENT(\"s::s\");}\n  int a, b;\n};\n");
+  EXPECT_EQ(c.rewritten(),
+            "struct s {\n  [[perf::measure]] s() : a(1), b{2} { PERF_INSTRUMENT(\"s::s\");}\n  int a, b;\n};\n");
 }
 
 TEST_F(Collector, AFunctionTryBlockIsMeasuredInsideTheTry) {
   const collected c = collect("[[perf::measure]] int f() try { return 1; } catch (...) { return 0; }\n");
-  EXPECT_EQ(c.rewritten(), "[[perf::measure]] int f() try { PERF_INSTRUMENT(\"f\"); return 1; } catch (...) { return 0; }\n");
+  EXPECT_EQ(c.rewritten(),
+            "[[perf::measure]] int f() try { PERF_INSTRUMENT(\"f\"); return 1; } catch (...) { return 0; }\n");
 }
 
 TEST_F(Collector, TheScopeFollowsADigraphBraceWhole) {
@@ -42,9 +44,7 @@ TEST_F(Collector, EveryUnmeasurableConstructIsListedWithItsReason) {
       "[[perf::measure]] D\n",
       "-std=c++20");
   const std::vector<std::string> expected = {
-      "1 a: consteval: it runs only during compilation",
-      "2 b",
-      "3 c::c: defaulted: it has no body to measure",
+      "1 a: consteval: it runs only during compilation", "2 b", "3 c::c: defaulted: it has no body to measure",
       "3 c::c: deleted: it has no body to measure",
       "5 d: body spelled inside a macro definition: an edit there would reach every expansion of the macro"};
   EXPECT_EQ(c.selected, expected);
@@ -80,8 +80,9 @@ TEST_F(Collector, ACoroutineIsSkippedEvenAsATemplate) {
       "[[perf::measure]] task run() { co_return; }\n"
       "template <class T> [[perf::measure]] task run_template(T) { co_return; }\n",
       "-std=c++20");
-  const std::vector<std::string> expected = {"8 run: coroutine: a scope cannot follow it across suspensions",
-                                             "9 run_template<T>: coroutine: a scope cannot follow it across suspensions"};
+  const std::vector<std::string> expected = {
+      "8 run: coroutine: a scope cannot follow it across suspensions",
+      "9 run_template<T>: coroutine: a scope cannot follow it across suspensions"};
   EXPECT_EQ(c.selected, expected);
   EXPECT_TRUE(c.edits.replacements.empty());
 }
@@ -95,8 +96,7 @@ TEST_F(Collector, ConstexprBeforeCxx20IsSkippedButImplicitlyConstexprLambdasKeep
       "  return implicit(1) + spelled(2) + b(); }\n",
       "-std=c++17");
   const std::vector<std::string> expected = {
-      "1 b: constexpr before C++20: the scope would stop it being a constant expression",
-      "3 main::(lambda at line 3)",
+      "1 b: constexpr before C++20: the scope would stop it being a constant expression", "3 main::(lambda at line 3)",
       "4 main::(lambda at line 4): constexpr before C++20: the scope would stop it being a constant expression"};
   EXPECT_EQ(c.selected, expected);
   EXPECT_NE(c.rewritten().find("(int x) { PERF_INSTRUMENT(\"main::(lambda at line 3)\"); return x; }"),
@@ -129,12 +129,12 @@ TEST_F(Collector, FilesOutsideTheProjectAreNeverEdited) {
         "[[perf::measure]] inline int marked_library_function() { return 2; }\n");
   selection everything;
   ASSERT_EQ(llvm::toString(everything.add_filter(".*")), "");
-  const collected c = collect("#include \"library.hpp\"\nint mine() { return library_function(); }\n", "-std=c++17",
-                              everything);
+  const collected c =
+      collect("#include \"library.hpp\"\nint mine() { return library_function(); }\n", "-std=c++17", everything);
   ASSERT_EQ(c.selected.size(), 2u);
   EXPECT_EQ(c.selected[0], "2 mine");
-  EXPECT_EQ(c.selected[1], "2 marked_library_function: outside the project " +
-                               std::filesystem::canonical(project_dir).string());
+  EXPECT_EQ(c.selected[1],
+            "2 marked_library_function: outside the project " + std::filesystem::canonical(project_dir).string());
   EXPECT_EQ(c.rewritten(),
             "#include \"library.hpp\"\nint mine() { PERF_INSTRUMENT(\"mine\"); return library_function(); }\n");
 }
@@ -163,11 +163,16 @@ TEST_F(Collector, ABodyWrittenOutsideTheProjectIsNotEdited) {
 
 TEST_F(Collector, LabelsComeFromEverySpellingWithTheirEscapes) {
   const collected c = collect(R"cpp([[perf::measure("tab\there")]] int a() { return 1; }
-[[perf::measure("two " "parts")]] int b() { return 2; }
-[[clang::annotate("perf::measure", "annotated")]] int c() { return 3; }
-[[perf::measure("declared")]] int d();
-int d() { return 4; }
-)cpp");
+                                    [[perf::measure(
+                                        "two "
+                                        "parts")]] int
+                                    b() {
+                                      return 2;
+                                    }
+                                    [[clang::annotate("perf::measure", "annotated")]] int c() { return 3; }
+                                    [[perf::measure("declared")]] int d();
+                                    int d() { return 4; }
+  )cpp");
   EXPECT_EQ(c.selected, (names{"1 tab\there", "2 two parts", "3 annotated", "5 declared"}));
   EXPECT_NE(c.rewritten().find(R"(int a() { PERF_INSTRUMENT("tab\there"); return 1; })"), std::string::npos);
   EXPECT_TRUE(c.edits.prefix);

@@ -11,9 +11,9 @@ using strings = std::vector<std::string>;
 strings sources_of(const strings& words) { return compiler_command("/b", words).sources(); }
 
 TEST(SourceArguments, AreTheArgumentsWithACxxExtension) {
-  EXPECT_EQ(sources_of({"/usr/bin/c++", "-DX=1", "-I/p/include", "-o", "CMakeFiles/a.dir/a.cpp.o", "-c",
-                              "/p/src/a.cpp"}),
-            strings{"/p/src/a.cpp"});
+  EXPECT_EQ(
+      sources_of({"/usr/bin/c++", "-DX=1", "-I/p/include", "-o", "CMakeFiles/a.dir/a.cpp.o", "-c", "/p/src/a.cpp"}),
+      strings{"/p/src/a.cpp"});
   EXPECT_EQ(sources_of({"g++", "-c", "x.cc", "y.cxx", "z.c++", "w.C"}), (strings{"x.cc", "y.cxx", "z.c++", "w.C"}));
 }
 
@@ -46,8 +46,8 @@ TEST(CompilerCommand, MapsAPathAsTheLastMatchingPrefixMapOfItsKindDoes) {
   EXPECT_EQ(command.prefix_mapped("/p/include/a.hpp", "-fdebug-prefix-map="), "P/include/a.hpp");
   EXPECT_EQ(command.prefix_mapped("/q/a.cpp", "-fmacro-prefix-map="), "q/a.cpp");
   EXPECT_EQ(command.prefix_mapped("/q/a.cpp", "-fdebug-prefix-map="), "/q/a.cpp");
-  const compiler_command file_map_last("/b", {"c++", "-fdebug-prefix-map=/p/src/=src/", "-ffile-prefix-map=/p/=P/",
-                                              "-c", "a.cpp"});
+  const compiler_command file_map_last(
+      "/b", {"c++", "-fdebug-prefix-map=/p/src/=src/", "-ffile-prefix-map=/p/=P/", "-c", "a.cpp"});
   EXPECT_EQ(file_map_last.prefix_mapped("/p/src/a.cpp", "-fdebug-prefix-map="), "P/src/a.cpp");
 }
 

@@ -5,8 +5,8 @@
 #include <thread>
 #include <vector>
 
-#include "lib/resolve/edit_set.hpp"
 #include "lib/apply/instrumentation_text.hpp"
+#include "lib/resolve/edit_set.hpp"
 
 namespace perf::tool {
 namespace {

@@ -15,7 +15,6 @@ namespace fs = std::filesystem;
 
 class Files : public ScratchDirectory {
  protected:
-
   static void write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
   // write_files_atomically's error message, "" on success.
   static std::string write_all(const std::map<std::string, std::string>& texts) {
@@ -24,7 +23,8 @@ class Files : public ScratchDirectory {
   }
   std::vector<std::string> names() const {
     std::vector<std::string> found;
-    for (const auto& entry : fs::recursive_directory_iterator(dir)) found.push_back(entry.path().lexically_relative(dir));
+    for (const auto& entry : fs::recursive_directory_iterator(dir))
+      found.push_back(entry.path().lexically_relative(dir));
     std::sort(found.begin(), found.end());
     return found;
   }

@@ -36,15 +36,17 @@ TEST_F(FunctionLabel, TemplatesShowTheirParametersAndSpecialisationsTheirArgumen
 }
 
 TEST_F(FunctionLabel, LambdasAreNamedAfterWhereTheyStand) {
-  EXPECT_EQ(selected_in("namespace ns { auto global = [] [[perf::measure]] (int x) { return x; }; }\n"
-                        "struct holder { int (*member)(int) = [] [[perf::measure]] (int x) { return x; }; };\n"
-                        "template <class T> int f(T t) {\n"
-                        "  auto outer = [] [[perf::measure]] (auto y) { return [] [[perf::measure]] () { return 1; }() + y; };\n"
-                        "  return outer(t);\n"
-                        "}\n",
-                        "-std=c++20"),
-            (names{"1 ns::(lambda at line 1)", "2 holder::(lambda at line 2)", "4 f<T>::(lambda at line 4)",
-                   "4 f<T>::(lambda at line 4)::(lambda at line 4)"}));
+  EXPECT_EQ(
+      selected_in(
+          "namespace ns { auto global = [] [[perf::measure]] (int x) { return x; }; }\n"
+          "struct holder { int (*member)(int) = [] [[perf::measure]] (int x) { return x; }; };\n"
+          "template <class T> int f(T t) {\n"
+          "  auto outer = [] [[perf::measure]] (auto y) { return [] [[perf::measure]] () { return 1; }() + y; };\n"
+          "  return outer(t);\n"
+          "}\n",
+          "-std=c++20"),
+      (names{"1 ns::(lambda at line 1)", "2 holder::(lambda at line 2)", "4 f<T>::(lambda at line 4)",
+             "4 f<T>::(lambda at line 4)::(lambda at line 4)"}));
 }
 
 }  // namespace

@@ -7,8 +7,7 @@ namespace perf::tool {
 namespace {
 
 TEST(InstrumentationText, PrefixIncludesTheHeaderAndRestoresLineNumbers) {
-  EXPECT_EQ(file_prefix("/src/a.cpp"),
-            "#include <perf/instrumented.hpp> // perf-instrument\n#line 1 \"/src/a.cpp\"\n");
+  EXPECT_EQ(file_prefix("/src/a.cpp"), "#include <perf/instrumented.hpp> // perf-instrument\n#line 1 \"/src/a.cpp\"\n");
   EXPECT_EQ(file_prefix("C:\\odd \"name\".cpp"),
             "#include <perf/instrumented.hpp> // perf-instrument\n#line 1 \"C:\\\\odd \\\"name\\\".cpp\"\n");
 }
@@ -25,7 +24,7 @@ TEST(InstrumentationText, TheHeaderTakesAnEmptyLineAmongTheLeadingCommentsAndDir
   EXPECT_EQ(empty_line_for_header("#define A 1 \\\n\nint x;\n"), std::nullopt);
   EXPECT_EQ(empty_line_for_header("// a \\\n\nint x;\n"), std::nullopt);
   EXPECT_EQ(empty_line_for_header("#include \"/*\"\n\nint x;\n"), 14u);  // no comment opens in a literal
-  EXPECT_EQ(empty_line_for_header(" \nint x;\n"), std::nullopt);          // spaces are not empty
+  EXPECT_EQ(empty_line_for_header(" \nint x;\n"), std::nullopt);         // spaces are not empty
   EXPECT_EQ(empty_line_for_header("\r\nint x;\r\n"), std::nullopt);
   EXPECT_EQ(empty_line_for_header("int x;"), std::nullopt);
 }
@@ -55,8 +54,12 @@ TEST(InstrumentationText, RecognisesTheHeaderInEitherPlace) {
 }
 
 TEST(InstrumentationText, LabelsStayOnOneLineAndMeanWhatTheySay) {
-  EXPECT_EQ(string_literal_body("a\nb\tc\r\x01" "1"), "a\\nb\\tc\\015\\0011");
-  EXPECT_EQ(string_literal_body("what?" "?!"), "what?\\?!");  // no trigraph
+  EXPECT_EQ(string_literal_body("a\nb\tc\r\x01"
+                                "1"),
+            "a\\nb\\tc\\015\\0011");
+  EXPECT_EQ(string_literal_body("what?"
+                                "?!"),
+            "what?\\?!");  // no trigraph
   EXPECT_EQ(string_literal_body("caf\xC3\xA9"), "caf\xC3\xA9");
 }
 
@@ -90,14 +93,13 @@ TEST(InstrumentationText, RemovalRestoresTheOriginalExactly) {
       "int f() { return 1; }\n"
       "int g() {\n  PERF_MEASURE(\"hand-written stays\");\n}\n"
       "auto l = [] { return \"{ PERF_INSTRUMENT\"; };\n";
-  const std::string instrumented = file_prefix("/src/a.cpp") +
-                                   "int f() {" + scope_statement("f", scope_kind::plain, tick_events::off) +
-                                   " return 1; }\n"
-                                   "int g() {" +
-                                   scope_statement("a \"quoted\" \\ label", scope_kind::constexpr_function,
-                                                   tick_events::logged) +
-                                   "\n  PERF_MEASURE(\"hand-written stays\");\n}\n"
-                                   "auto l = [] { return \"{ PERF_INSTRUMENT\"; };\n";
+  const std::string instrumented =
+      file_prefix("/src/a.cpp") + "int f() {" + scope_statement("f", scope_kind::plain, tick_events::off) +
+      " return 1; }\n"
+      "int g() {" +
+      scope_statement("a \"quoted\" \\ label", scope_kind::constexpr_function, tick_events::logged) +
+      "\n  PERF_MEASURE(\"hand-written stays\");\n}\n"
+      "auto l = [] { return \"{ PERF_INSTRUMENT\"; };\n";
   EXPECT_EQ(remove_instrumentation(instrumented), original);
   EXPECT_EQ(remove_instrumentation(original), original);
 }

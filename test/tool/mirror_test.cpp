@@ -75,16 +75,15 @@ TEST_F(UnitMirror, TheUnitIsCompiledAsTheMainFileUnderItsMirrorsNameNamingTheOri
 
   const compiler_command command(root, {"g++", "-ffile-prefix-map=" + root + "/=", "-c", unit});
   const std::vector<std::string> arguments = made->arguments(command);
-  const std::vector<std::string> expected_tail = {
-      "-c",
-      mirrored,
-      "-I" + perf_include_dir(),
-      "-include",
-      perf_include_dir() + "/perf/instrumented.hpp",
-      "-fmacro-prefix-map=" + made->directory() + "/=",
-      "-fmacro-prefix-map=" + mirrored + "=a.cpp",
-      "-fdebug-prefix-map=" + made->directory() + "/=",
-      "-fdebug-prefix-map=" + mirrored + "=a.cpp"};
+  const std::vector<std::string> expected_tail = {"-c",
+                                                  mirrored,
+                                                  "-I" + perf_include_dir(),
+                                                  "-include",
+                                                  perf_include_dir() + "/perf/instrumented.hpp",
+                                                  "-fmacro-prefix-map=" + made->directory() + "/=",
+                                                  "-fmacro-prefix-map=" + mirrored + "=a.cpp",
+                                                  "-fdebug-prefix-map=" + made->directory() + "/=",
+                                                  "-fdebug-prefix-map=" + mirrored + "=a.cpp"};
   ASSERT_GE(arguments.size(), expected_tail.size());
   EXPECT_EQ(std::vector<std::string>(arguments.end() - expected_tail.size(), arguments.end()), expected_tail);
 }

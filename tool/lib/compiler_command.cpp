@@ -14,8 +14,8 @@ namespace fs = std::filesystem;
 
 // The options read here that take a value, joined ("-Idir") or in the next word;
 // longer names first, so that a name is never taken for a shorter one joined to a value.
-constexpr std::string_view path_options[] = {"-idirafter", "-isystem", "-imacros", "-include", "-iquote",
-                                             "-MF",        "-I",       "-o"};
+constexpr std::string_view path_options[] = {"-idirafter", "-isystem", "-imacros", "-include",
+                                             "-iquote",    "-MF",      "-I",       "-o"};
 
 bool is_cxx_source(const std::string& word) {
   static const std::set<std::string> extensions = {".cpp", ".cc", ".cxx", ".c++", ".C", ".cp", ".CPP", ".CC"};
@@ -64,7 +64,8 @@ compiler_command::compiler_command(const clang::tooling::CompileCommand& command
 
 std::vector<std::string> compiler_command::words() const {
   std::vector<std::string> out;
-  for (const command_argument& argument : arguments_) out.insert(out.end(), argument.words.begin(), argument.words.end());
+  for (const command_argument& argument : arguments_)
+    out.insert(out.end(), argument.words.begin(), argument.words.end());
   return out;
 }
 

@@ -14,7 +14,9 @@ void print_warning(const llvm::Twine& message, llvm::raw_ostream& out) {
   out << "perf-instrument: warning: " << message << "\n";
 }
 
-void print_message(const llvm::Twine& message, llvm::raw_ostream& out) { out << "perf-instrument: " << message << "\n"; }
+void print_message(const llvm::Twine& message, llvm::raw_ostream& out) {
+  out << "perf-instrument: " << message << "\n";
+}
 
 void print_source_warning(llvm::StringRef file, unsigned line, unsigned column, const llvm::Twine& message,
                           llvm::raw_ostream& out) {

@@ -8,17 +8,17 @@
 #include <map>
 
 #include "lib/apply/changes.hpp"
-#include "lib/instrument_options.hpp"
-#include "lib/diagnostics.hpp"
-#include "lib/files.hpp"
-#include "lib/resolve/function_report.hpp"
-#include "lib/collect/function_size.hpp"
-#include "lib/install_layout.hpp"
-#include "lib/launch/launch.hpp"
 #include "lib/apply/mirror.hpp"
 #include "lib/apply/original_times.hpp"
-#include "lib/rewrite.hpp"
 #include "lib/apply/unified_diff.hpp"
+#include "lib/collect/function_size.hpp"
+#include "lib/diagnostics.hpp"
+#include "lib/files.hpp"
+#include "lib/install_layout.hpp"
+#include "lib/instrument_options.hpp"
+#include "lib/launch/launch.hpp"
+#include "lib/resolve/function_report.hpp"
+#include "lib/rewrite.hpp"
 
 namespace perf::tool {
 namespace {
@@ -172,7 +172,8 @@ int run_command_line(int argc, const char** argv) {
   if (!changes) return fail(input_error, changes.takeError());
   if (options->mode == mode::diff) {
     for (const auto& [path, change] : *changes)
-      llvm::outs() << unified_diff(fs::path(path).lexically_relative(editable->root).string(), change.before, change.after);
+      llvm::outs() << unified_diff(fs::path(path).lexically_relative(editable->root).string(), change.before,
+                                   change.after);
     return success;
   }
   if (llvm::Error failure = write_instrumentation(*changes, options->build_dir))

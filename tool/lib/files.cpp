@@ -121,9 +121,8 @@ void discard(const std::string& temporary) {
 llvm::Error link_atomically(const std::string& existing, const std::string& path) {
   std::error_code ignored;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ignored);
-  llvm::Expected<std::string> temporary = create_beside(path, [&](const std::string& name) {
-    return ::link(existing.c_str(), name.c_str()) == 0 ? 0 : errno;
-  });
+  llvm::Expected<std::string> temporary = create_beside(
+      path, [&](const std::string& name) { return ::link(existing.c_str(), name.c_str()) == 0 ? 0 : errno; });
   if (!temporary) return temporary.takeError();
   if (::rename(temporary->c_str(), path.c_str()) != 0) {
     const int number = errno;

@@ -25,7 +25,8 @@ std::string binary_path() {
 std::string perf_include_dir() {
   static const std::string directory = [] {
     const fs::path installed = binary_dir().parent_path() / "include";
-    return fs::exists(installed / "perf" / "instrumented.hpp") ? installed.string() : std::string(PERF_SOURCE_INCLUDE_DIR);
+    return fs::exists(installed / "perf" / "instrumented.hpp") ? installed.string()
+                                                               : std::string(PERF_SOURCE_INCLUDE_DIR);
   }();
   return directory;
 }

@@ -40,9 +40,8 @@ struct options {
                        cl::cat(category)};
   cl::list<std::string> launchers{"launcher", cl::desc("With --launch: run WORD in front of the compiler (repeatable)"),
                                   cl::value_desc("WORD"), cl::cat(category)};
-  cl::opt<bool> cmake_include{"cmake-include",
-                              cl::desc("Print the path of the CMake file for -DCMAKE_PROJECT_INCLUDE=..."),
-                              cl::cat(category)};
+  cl::opt<bool> cmake_include{
+      "cmake-include", cl::desc("Print the path of the CMake file for -DCMAKE_PROJECT_INCLUDE=..."), cl::cat(category)};
   cl::list<std::string> filters{"filter", cl::desc("Also measure functions whose name matches REGEX (repeatable)"),
                                 cl::value_desc("REGEX"), cl::cat(category)};
   cl::list<std::string> excludes{"exclude", cl::desc("Never measure functions whose name matches REGEX (repeatable)"),
@@ -56,9 +55,8 @@ struct options {
       "Leave out the functions only a --filter selects whose body is smaller than N statements and "
       "expressions, unless it loops (0: none; default " +
       std::to_string(default_size_threshold) + ")";
-  cl::opt<unsigned> size_threshold{
-      "size-threshold", cl::desc(size_threshold_text),
-      cl::value_desc("N"), cl::init(default_size_threshold), cl::cat(category)};
+  cl::opt<unsigned> size_threshold{"size-threshold", cl::desc(size_threshold_text), cl::value_desc("N"),
+                                   cl::init(default_size_threshold), cl::cat(category)};
   cl::opt<bool> verbose{"verbose",
                         cl::desc("Say what each unit cost (with --launch: parsed, plan reused, or compiled as it "
                                  "is) and list the functions the size threshold left out"),

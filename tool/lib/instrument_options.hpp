@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "lib/parse/compiler_arguments.hpp"
 #include "lib/collect/selection.hpp"
+#include "lib/parse/compiler_arguments.hpp"
 
 namespace perf::tool {
 
@@ -25,7 +25,7 @@ struct run_options {
   selection chosen;
   unsigned jobs = 1;
   extra_arguments extra;
-  std::vector<std::string> files;  // as given; empty: every file of the database. --launch: the command
+  std::vector<std::string> files;      // as given; empty: every file of the database. --launch: the command
   std::vector<std::string> launchers;  // --launcher, for --launch
   bool verbose = false;
   std::string invocation;  // the whole command line, one word a line: what --launch's plans are kept under

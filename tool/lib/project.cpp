@@ -23,7 +23,8 @@ std::string common_directory(const std::vector<std::string>& paths) {
       continue;
     }
     fs::path shared;
-    for (auto a = common.begin(), b = directory.begin(); a != common.end() && b != directory.end() && *a == *b; ++a, ++b)
+    for (auto a = common.begin(), b = directory.begin(); a != common.end() && b != directory.end() && *a == *b;
+         ++a, ++b)
       shared /= *a;
     common = shared;
   }
@@ -90,8 +91,7 @@ llvm::Expected<project> find_project(const std::string& explicit_root, const std
   if (root.empty()) return error("the database has no files");
   root = real_path(root);
   while (root.size() > 1 && root.back() == '/') root.pop_back();
-  if (!fs::is_directory(root))
-    return error("the project root " + root + " is not a directory");
+  if (!fs::is_directory(root)) return error("the project root " + root + " is not a directory");
   if (fs::path(root) == fs::path(root).root_path())
     return error("the project would be all of " + root +
                  " (the database's files have no other directory in common); name it with --root DIR");

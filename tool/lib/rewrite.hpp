@@ -23,10 +23,10 @@
 #include <string>
 #include <vector>
 
-#include "lib/parse/compiler_arguments.hpp"
-#include "lib/resolve/edit_set.hpp"
-#include "lib/project.hpp"
 #include "lib/collect/selection.hpp"
+#include "lib/parse/compiler_arguments.hpp"
+#include "lib/project.hpp"
+#include "lib/resolve/edit_set.hpp"
 
 namespace clang::tooling {
 class CompilationDatabase;
@@ -41,7 +41,7 @@ struct rewrite_plan {
   // Those of files_read that some unit included (read other than as its main file). For
   // -o DIR only: plan_cache does not keep it.
   std::set<std::string> files_included;
-  std::set<std::string> inputs;      // every file the units read, the project's and others (real paths)
+  std::set<std::string> inputs;  // every file the units read, the project's and others (real paths)
 };
 
 // Parses `units` (as `database` names them) `jobs` at a time, collects the functions

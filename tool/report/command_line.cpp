@@ -43,8 +43,7 @@ uint64_t parse_count(const std::string& option, const std::string& value) {
   try {
     const unsigned long long n = std::stoull(value, &used);
     if (used == value.size() && value[0] != '-') return n;
-  } catch (const std::exception&) {
-  }
+  } catch (const std::exception&) {}
   throw usage_error(fmt::format("{} {}: not a count", option, value));
 }
 
@@ -78,7 +77,8 @@ parsed parse(const std::vector<std::string>& args, const std::string& command) {
       p.distribution_bytes = parse_count(a, value()) * 1000;
     } else if (a == "--max-input-mb") {
       const uint64_t megabytes = parse_count(a, value());
-      if (megabytes == 0 || megabytes > SIZE_MAX / 2'000'000) throw usage_error(fmt::format("{} {}: out of range", a, megabytes));
+      if (megabytes == 0 || megabytes > SIZE_MAX / 2'000'000)
+        throw usage_error(fmt::format("{} {}: out of range", a, megabytes));
       p.max_input_bytes = megabytes * 1'000'000;
     } else if (a == "--folded" && command == "html") {
       p.folded = value();
@@ -98,10 +98,8 @@ std::vector<report> read_all(const std::vector<std::string>& paths, size_t max_b
 }
 
 void emit(const parsed& p, const std::string& text, std::ostream& out) {
-  if (p.output.empty())
-    out << text;
-  else
-    write_file_atomically(p.output, text);
+  if (p.output.empty()) out << text;
+  else write_file_atomically(p.output, text);
 }
 
 int run_merge(const parsed& p, std::ostream& out) {
@@ -125,16 +123,13 @@ int run_diff(parsed p, std::ostream& out, std::ostream& err) {
         err << "perf-report: warning: --fail-if '" << rule.text
             << "' never fires with one report on a side: one run cannot tell the tail's change from noise "
                "(give several reports per side)\n";
-  const diff_result result = diff_reports(read_all(p.files, p.max_input_bytes), read_all(p.new_files, p.max_input_bytes), p.diff);
+  const diff_result result =
+      diff_reports(read_all(p.files, p.max_input_bytes), read_all(p.new_files, p.max_input_bytes), p.diff);
   std::string text;
-  if (p.format == "markdown")
-    text = format_diff_markdown(result);
-  else if (p.format == "json")
-    text = diff_to_json(result).dump(1) + "\n";
-  else if (p.format == "html")
-    text = html_diff_page(result, p.distribution_bytes);
-  else
-    text = format_diff_text(result);
+  if (p.format == "markdown") text = format_diff_markdown(result);
+  else if (p.format == "json") text = diff_to_json(result).dump(1) + "\n";
+  else if (p.format == "html") text = html_diff_page(result, p.distribution_bytes);
+  else text = format_diff_text(result);
   emit(p, text, out);
   // The verdict goes to stdout whatever the format, as the last line (CI logs show it).
   if (!p.output.empty() || p.format == "html" || p.format == "json") out << result.verdict << '\n';
@@ -165,9 +160,7 @@ int run_command_line(const std::vector<std::string>& arguments, std::ostream& ou
     if (command == "merge") return run_merge(p, out);
     if (command == "diff") return run_diff(p, out, err);
     return run_html(p, out);
-  } catch (const usage_error& e) {
-    err << "perf-report: " << e.what() << '\n' << usage;
-  } catch (const input_error& e) {
+  } catch (const usage_error& e) { err << "perf-report: " << e.what() << '\n' << usage; } catch (const input_error& e) {
     err << "perf-report: " << e.what() << '\n';
   }
   return 2;

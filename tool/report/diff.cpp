@@ -142,10 +142,9 @@ void judge(const side& base, const side& now, function_diff& d, const diff_optio
   change& share = c[size_t(metric::share)];
   share.beyond_noise =
       past_floor(share, options.noise_floor) &&
-      proportions_differ(static_cast<uint64_t>(std::llround(share.base * static_cast<double>(base.samples_total))),
-                         base.samples_total,
-                         static_cast<uint64_t>(std::llround(share.now * static_cast<double>(now.samples_total))),
-                         now.samples_total);
+      proportions_differ(
+          static_cast<uint64_t>(std::llround(share.base * static_cast<double>(base.samples_total))), base.samples_total,
+          static_cast<uint64_t>(std::llround(share.now * static_cast<double>(now.samples_total))), now.samples_total);
   if (d.too_few_calls) return;
   const bool several_runs = !base.runs.empty();
   for (metric m : timing_metrics) {
@@ -220,10 +219,8 @@ std::vector<function_diff> matched(side& base, side& now) {
   // merged as merge_reports would.
   for (function_record& f : base.functions) {
     const auto found = row_of.find(function_location::of(f));
-    if (found != row_of.end())
-      merge_function(rows[found->second].base, f);
-    else
-      add(f, presence::removed).base = std::move(f);
+    if (found != row_of.end()) merge_function(rows[found->second].base, f);
+    else add(f, presence::removed).base = std::move(f);
   }
   for (function_record& f : now.functions) {
     const auto found = row_of.find(function_location::of(f));
@@ -232,10 +229,8 @@ std::vector<function_diff> matched(side& base, side& now) {
       continue;
     }
     function_diff& d = rows[found->second];
-    if (d.where == presence::removed)
-      d.now = std::move(f), d.where = presence::both;
-    else
-      merge_function(d.now, f);
+    if (d.where == presence::removed) d.now = std::move(f), d.where = presence::both;
+    else merge_function(d.now, f);
   }
   return rows;
 }
@@ -269,12 +264,14 @@ bool function_diff::slower_or_faster() const {
 }
 
 fail_rule parse_fail_rule(const std::string& text) {
-  static const std::regex shape(R"(\s*(calls|mean|p50|p99|self|alloc|share)\s*([<>])\s*([+-]?[0-9]+(\.[0-9]*)?)\s*%\s*)");
+  static const std::regex shape(
+      R"(\s*(calls|mean|p50|p99|self|alloc|share)\s*([<>])\s*([+-]?[0-9]+(\.[0-9]*)?)\s*%\s*)");
   std::smatch match;
   if (!std::regex_match(text, match, shape))
-    throw input_error(fmt::format("--fail-if '{}': expected FIGURE>+N% or FIGURE<-N%, FIGURE one of calls, mean, "
-                                  "p50, p99, self, alloc, share",
-                                  text));
+    throw input_error(
+        fmt::format("--fail-if '{}': expected FIGURE>+N% or FIGURE<-N%, FIGURE one of calls, mean, "
+                    "p50, p99, self, alloc, share",
+                    text));
   fail_rule rule;
   rule.text = text;
   for (size_t i = 0; i < metric_count; ++i)
@@ -334,18 +331,18 @@ diff_result diff_reports(std::vector<report> base_reports, std::vector<report> n
   for (const function_diff& d : result.functions)
     if (d.slower_or_faster() || d.where != presence::both) moved.push_back(describe(d));
   const std::string floor = noise_floor_text(result, options.noise_floor);
-  std::string summary =
-      changed == 0 ? fmt::format("no change beyond noise ({} functions compared; {})", compared, floor)
-                   : fmt::format("{} of {} functions changed beyond noise ({})", changed, compared, floor);
+  std::string summary = changed == 0
+                            ? fmt::format("no change beyond noise ({} functions compared; {})", compared, floor)
+                            : fmt::format("{} of {} functions changed beyond noise ({})", changed, compared, floor);
   const size_t shown = std::min<size_t>(moved.size(), 3);
   if (shown > 0)
     summary += fmt::format(": {}{}", fmt::join(moved.begin(), moved.begin() + static_cast<long>(shown), "; "),
                            moved.size() > shown ? fmt::format("; {} more", moved.size() - shown) : "");
-  result.verdict = result.broken.empty()
-                       ? summary
-                       : fmt::format("FAIL: {}{}; {}", result.broken.front(),
-                                     result.broken.size() > 1 ? fmt::format(" and {} more", result.broken.size() - 1) : "",
-                                     summary);
+  result.verdict =
+      result.broken.empty()
+          ? summary
+          : fmt::format("FAIL: {}{}; {}", result.broken.front(),
+                        result.broken.size() > 1 ? fmt::format(" and {} more", result.broken.size() - 1) : "", summary);
   return result;
 }
 

@@ -36,9 +36,9 @@ struct function_diff {
   unsigned line = 0;
   presence where = presence::both;
   std::array<change, metric_count> changes;
-  function_record base;  // the side's reports merged (empty when added)
-  function_record now;   // (empty when removed)
-  double impact_ns = 0;  // time the change adds (negative: saves) at the new call count
+  function_record base;        // the side's reports merged (empty when added)
+  function_record now;         // (empty when removed)
+  double impact_ns = 0;        // time the change adds (negative: saves) at the new call count
   bool too_few_calls = false;  // below --min-calls: not judged
 
   const change& operator[](metric m) const { return changes[static_cast<size_t>(m)]; }

@@ -5,7 +5,7 @@
 namespace perf::report_tool {
 namespace {
 
-constexpr std::array<metric, metric_count> shown = {metric::calls, metric::mean, metric::p50, metric::p99,
+constexpr std::array<metric, metric_count> shown = {metric::calls, metric::mean,  metric::p50,  metric::p99,
                                                     metric::self,  metric::alloc, metric::share};
 
 // "x1.21*": the ratio, starred when beyond noise.
@@ -74,8 +74,8 @@ std::string format_diff_markdown(const diff_result& r) {
   for (size_t i = 0; i < shown.size(); ++i) out += "---:|";
   out += '\n';
   for (const function_diff& d : r.functions) {
-    out += fmt::format("| `{}`{} | {} | {} |", d.name, probe_mark(d), status(d),
-                       figure_text(metric::mean, d.impact_ns));
+    out +=
+        fmt::format("| `{}`{} | {} | {} |", d.name, probe_mark(d), status(d), figure_text(metric::mean, d.impact_ns));
     for (metric m : shown) out += fmt::format(" {} |", escape(cell(d, m)));
     out += '\n';
   }

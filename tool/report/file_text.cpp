@@ -17,8 +17,8 @@ namespace perf::report_tool {
 namespace {
 
 [[noreturn]] void too_large(const std::string& path, size_t max_bytes) {
-  throw input_error(fmt::format("{}: larger than {} MB, the input limit (--max-input-mb raises it)", path,
-                                max_bytes / 1'000'000));
+  throw input_error(
+      fmt::format("{}: larger than {} MB, the input limit (--max-input-mb raises it)", path, max_bytes / 1'000'000));
 }
 
 }  // namespace

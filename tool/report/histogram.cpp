@@ -43,7 +43,8 @@ double histogram::quantile_ns(double q) const {
   const uint64_t rank = std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(q * static_cast<double>(n))));
   const unsigned bucket = bucket_at_rank(rank);
   const uint64_t width = detail::bucket_width(bucket);
-  return (static_cast<double>(detail::bucket_lower_bound(bucket)) + (width == 1 ? 0.0 : static_cast<double>(width) / 2)) /
+  return (static_cast<double>(detail::bucket_lower_bound(bucket)) +
+          (width == 1 ? 0.0 : static_cast<double>(width) / 2)) /
          ghz;
 }
 
@@ -54,12 +55,9 @@ void histogram::merge(const histogram& other) {
   auto a = buckets.cbegin();
   auto b = same_rate.buckets.cbegin();
   while (a != buckets.cend() || b != same_rate.buckets.end()) {
-    if (b == same_rate.buckets.end() || (a != buckets.cend() && a->first < b->first))
-      merged.push_back(*a++);
-    else if (a == buckets.cend() || b->first < a->first)
-      merged.push_back(*b++);
-    else
-      merged.emplace_back(a->first, a->second + b->second), ++a, ++b;
+    if (b == same_rate.buckets.end() || (a != buckets.cend() && a->first < b->first)) merged.push_back(*a++);
+    else if (a == buckets.cend() || b->first < a->first) merged.push_back(*b++);
+    else merged.emplace_back(a->first, a->second + b->second), ++a, ++b;
   }
   buckets = std::move(merged);
 }
@@ -77,16 +75,14 @@ histogram histogram::rebinned(double target_ghz) const {
 
 void histogram::normalize() {
   if (std::is_sorted(buckets.begin(), buckets.end(), [](const auto& x, const auto& y) { return x.first < y.first; }) &&
-      std::adjacent_find(buckets.begin(), buckets.end(), [](const auto& x, const auto& y) { return x.first == y.first; }) ==
-          buckets.end())
+      std::adjacent_find(buckets.begin(), buckets.end(),
+                         [](const auto& x, const auto& y) { return x.first == y.first; }) == buckets.end())
     return;
   std::sort(buckets.begin(), buckets.end());
   std::vector<std::pair<unsigned, uint64_t>> combined;
   for (const auto& [bucket, count] : buckets) {
-    if (!combined.empty() && combined.back().first == bucket)
-      combined.back().second += count;
-    else
-      combined.emplace_back(bucket, count);
+    if (!combined.empty() && combined.back().first == bucket) combined.back().second += count;
+    else combined.emplace_back(bucket, count);
   }
   buckets = std::move(combined);
 }

@@ -10,7 +10,7 @@
 namespace perf::report_tool {
 
 struct histogram {
-  double ghz = 1;  // clock ticks per nanosecond of the bucket bounds
+  double ghz = 1;                                      // clock ticks per nanosecond of the bucket bounds
   std::vector<std::pair<unsigned, uint64_t>> buckets;  // (bucket index, count), ascending, nonzero only
 
   uint64_t count() const;

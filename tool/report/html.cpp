@@ -81,9 +81,7 @@ json stack_tree(const std::string& folded) {
     uint64_t count = 0;
     try {
       count = std::stoull(line.substr(space + 1));
-    } catch (const std::exception&) {
-      continue;
-    }
+    } catch (const std::exception&) { continue; }
     node* at = &root;
     at->value += count;
     std::istringstream frames(line.substr(0, space));
@@ -167,9 +165,8 @@ json diff_page_data(const diff_result& d, size_t distribution_bytes) {
   json figures = json::object();
   for (size_t i = 0; i < metric_count; ++i)
     figures[metric_name(static_cast<metric>(i))] = {{"b", json::array()}, {"n", json::array()}, {"x", json::array()}};
-  json rows = {{"name", json::array()},   {"file", json::array()},   {"line", json::array()},
-               {"status", json::array()}, {"probe", json::array()},  {"impact", json::array()},
-               {"hb", json::array()},     {"hn", json::array()}};
+  json rows = {{"name", json::array()},  {"file", json::array()},   {"line", json::array()}, {"status", json::array()},
+               {"probe", json::array()}, {"impact", json::array()}, {"hb", json::array()},   {"hn", json::array()}};
   file_table files;
   std::vector<json> base_histograms, new_histograms;
   std::vector<double> impacts;

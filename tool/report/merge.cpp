@@ -5,8 +5,8 @@
 #include <unordered_map>
 
 #include "function_location.hpp"
-#include "report_format/share_interval.hpp"
 #include "report_format/schema.hpp"
+#include "report_format/share_interval.hpp"
 #include "sample_lists.hpp"
 
 namespace perf::report_tool {
@@ -123,10 +123,8 @@ json merged_allocations(const std::vector<report>& reports) {
   for (const report& r : reports) {
     if (!r.document.contains("allocations")) continue;
     const std::string counting = r.document["allocations"].value("counting", "inactive");
-    if (out.is_null())
-      out = {{"counting", counting}};
-    else if (out["counting"] != counting)
-      out["counting"] = "mixed";
+    if (out.is_null()) out = {{"counting", counting}};
+    else if (out["counting"] != counting) out["counting"] = "mixed";
   }
   if (!out.is_null()) out["threads"] = concatenated_rows(reports, json::json_pointer("/allocations/threads"));
   return out;
@@ -237,9 +235,9 @@ report merge_reports(const std::vector<report>& reports) {
   out.document["merged_pids"] = std::move(pids);
   out.document["clock"] = merged_clock(reports);
   out.document["threads"] = concatenated_rows(reports, json::json_pointer("/threads"));
-  for (const auto& [key, section] : {std::pair{"ticklog", merged_ticklog(reports)},
-                                     std::pair{"allocations", merged_allocations(reports)},
-                                     std::pair{"samples", merged_samples(reports)}})
+  for (const auto& [key, section] :
+       {std::pair{"ticklog", merged_ticklog(reports)}, std::pair{"allocations", merged_allocations(reports)},
+        std::pair{"samples", merged_samples(reports)}})
     if (!section.is_null()) out.document[key] = section;
 
   out.functions = merge_functions(reports);

@@ -29,7 +29,7 @@ double t_critical(double degrees) {
                                      2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
                                      2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
   if (!(degrees >= 1)) return table[0];
-  if (degrees > 30) return z_95 + 2.4 / degrees;  // within 0.5% of the exact value
+  if (degrees > 30) return z_95 + 2.4 / degrees;   // within 0.5% of the exact value
   return table[static_cast<size_t>(degrees) - 1];  // rounding the degrees down: conservative
 }
 

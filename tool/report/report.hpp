@@ -17,9 +17,9 @@ namespace perf::report_tool {
 
 // What a report may hold (docs/perf-report.md, "Untrusted input"): beyond these it is
 // refused, so that nothing perf-report computes from it overflows or recurses without bound.
-constexpr unsigned max_nesting_depth = 64;  // JSON levels (a runtime's report has 5)
-constexpr uint64_t max_count = uint64_t{1} << 53;  // calls, samples...: exact as doubles
-constexpr double min_ghz = 1e-3, max_ghz = 1e3;  // clock.ghz
+constexpr unsigned max_nesting_depth = 64;               // JSON levels (a runtime's report has 5)
+constexpr uint64_t max_count = uint64_t{1} << 53;        // calls, samples...: exact as doubles
+constexpr double min_ghz = 1e-3, max_ghz = 1e3;          // clock.ghz
 constexpr size_t default_max_input_bytes = 256'000'000;  // a file's size (--max-input-mb)
 
 // Bad input: `what()` names the file and the problem, ready to print.
@@ -61,7 +61,7 @@ struct function_record {
 };
 
 struct report {
-  std::string path;  // where it was read from, for messages
+  std::string path;         // where it was read from, for messages
   nlohmann::json document;  // everything but "functions", as read
   std::vector<function_record> functions;
   // From the clock: the smallest step it takes (clock.resolution_ns, absent: 0), and

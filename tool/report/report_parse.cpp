@@ -81,7 +81,7 @@ struct json_path {
   std::string_view key;  // a member's name (when not an element)
   size_t index = 0;      // an element's index
   bool element = false;
-  unsigned depth = 0;    // values enclosing this one
+  unsigned depth = 0;  // values enclosing this one
 
   json_path member(std::string_view name) const { return {this, name, 0, false, depth + 1}; }
   json_path at(size_t i) const { return {this, {}, i, true, depth + 1}; }
@@ -126,16 +126,12 @@ json to_json_value(ondemand::value value, const json_path& where) {
           const int64_t v = value.get_int64().value();
           return v >= 0 ? json(static_cast<uint64_t>(v)) : json(v);
         }
-        case ondemand::number_type::unsigned_integer:
-          return json(value.get_uint64().value());
-        case ondemand::number_type::floating_point_number:
-          return json(value.get_double().value());
+        case ondemand::number_type::unsigned_integer: return json(value.get_uint64().value());
+        case ondemand::number_type::floating_point_number: return json(value.get_double().value());
       }
       return json(value.get_double().value());
-    case ondemand::json_type::string:
-      return json(std::string(value.get_string().value()));
-    case ondemand::json_type::boolean:
-      return json(value.get_bool().value());
+    case ondemand::json_type::string: return json(std::string(value.get_string().value()));
+    case ondemand::json_type::boolean: return json(value.get_bool().value());
     case ondemand::json_type::null:
       if (!value.is_null()) throw simdjson::simdjson_error(simdjson::N_ATOM_ERROR);
       return json(nullptr);
@@ -166,8 +162,24 @@ std::optional<T> typed(ondemand::value& value, simdjson::simdjson_result<T> resu
 // found with the right type, found with another, or missing.
 class function_fields {
  public:
-  enum field { name, file, line, calls, total_ns, self_ns, min_ns, max_ns, moments, alloc_total_count,
-               alloc_total_bytes, histogram, mean_ns, m2_ns2, probe_dominated, count };
+  enum field {
+    name,
+    file,
+    line,
+    calls,
+    total_ns,
+    self_ns,
+    min_ns,
+    max_ns,
+    moments,
+    alloc_total_count,
+    alloc_total_bytes,
+    histogram,
+    mean_ns,
+    m2_ns2,
+    probe_dominated,
+    count
+  };
   enum class state { missing, wrong_type, found };
 
   void read(ondemand::value value, const json_path& row) {
@@ -206,9 +218,21 @@ class function_fields {
       throw input_error(fmt::format("{}: {} {}", path, in, problem));
     };
     if (!is_object_) fail(where, "is not an object");
-    static constexpr std::array<const char*, count> names = {
-        "name", "file", "line", "calls", "total_ns", "self_ns", "min_ns", "max_ns", "moments",
-        "alloc_total_count", "alloc_total_bytes", "histogram", "mean_ns", "m2_ns2", "probe_dominated"};
+    static constexpr std::array<const char*, count> names = {"name",
+                                                             "file",
+                                                             "line",
+                                                             "calls",
+                                                             "total_ns",
+                                                             "self_ns",
+                                                             "min_ns",
+                                                             "max_ns",
+                                                             "moments",
+                                                             "alloc_total_count",
+                                                             "alloc_total_bytes",
+                                                             "histogram",
+                                                             "mean_ns",
+                                                             "m2_ns2",
+                                                             "probe_dominated"};
     auto check = [&](field f, const std::string& in, const char* type) {
       if (states_[f] == state::missing) fail(in, fmt::format("has no \"{}\"", names[f]));
       if (states_[f] == state::wrong_type) fail(in, fmt::format("\"{}\" is not {}", names[f], type));
@@ -234,8 +258,9 @@ class function_fields {
     // The ranges: what the runtime can write, and what the arithmetic on it stays
     // defined for (counts exact as doubles, times not negative).
     if (line_ > UINT32_MAX) fail(where, fmt::format("\"line\" is above {}", UINT32_MAX));
-    for (const auto& [f, value] : {std::pair{calls, record_.calls}, std::pair{alloc_total_count, record_.alloc_total_count},
-                                   std::pair{alloc_total_bytes, record_.alloc_total_bytes}})
+    for (const auto& [f, value] :
+         {std::pair{calls, record_.calls}, std::pair{alloc_total_count, record_.alloc_total_count},
+          std::pair{alloc_total_bytes, record_.alloc_total_bytes}})
       if (value > max_count) fail(where, fmt::format("\"{}\" is above 2^53, more than a report can count", names[f]));
     for (const auto& [f, value] : {std::pair{total_ns, record_.total_ns}, std::pair{self_ns, record_.self_ns},
                                    std::pair{min_ns, record_.min_ns}, std::pair{max_ns, record_.max_ns}})
@@ -307,10 +332,8 @@ class function_fields {
       for (auto number : entry.value()) {
         ondemand::value v = number.value();
         const std::optional<uint64_t> n = typed(v, v.get_uint64(), entry_path.at(size));
-        if (!n || size >= 2)
-          histogram_well_formed_ = false;
-        else
-          pair[size] = *n;
+        if (!n || size >= 2) histogram_well_formed_ = false;
+        else pair[size] = *n;
         ++size;
       }
       const auto [bucket, count] = pair;
@@ -375,9 +398,7 @@ void parse_document(ondemand::document& document, const std::string& path, parse
         if (!out.function_problem) {
           try {
             out.functions->push_back(fields.take_record(path, index));
-          } catch (const input_error& problem) {
-            out.function_problem = problem;
-          }
+          } catch (const input_error& problem) { out.function_problem = problem; }
         }
         ++index;
       }
@@ -395,7 +416,8 @@ report parse_padded(simdjson::padded_string_view padded, const std::string& path
   // allocated (and their pages touched) once. A quarter more than asked, so that the
   // other report of a diff, a little larger, still fits.
   thread_local ondemand::parser parser;
-  if (parser.capacity() < padded.length() && parser.allocate(padded.length() + padded.length() / 4) != simdjson::SUCCESS)
+  if (parser.capacity() < padded.length() &&
+      parser.allocate(padded.length() + padded.length() / 4) != simdjson::SUCCESS)
     throw input_error(fmt::format("{}: cannot read: no memory to parse {} bytes of JSON", path, padded.length()));
   parsed_report parsed;
   ondemand::document document;
@@ -416,10 +438,11 @@ report parse_padded(simdjson::padded_string_view padded, const std::string& path
   if (!r.document.is_object()) throw input_error(fmt::format("{}: not a report: the JSON is not an object", path));
   const auto version = r.document.find("schema_version");
   if (version == r.document.end())
-    throw input_error(fmt::format("{}: no \"schema_version\": a report of schema version 1, written by a runtime older "
-                                  "than perf-report, which reads schema version {} (run the program again with this "
-                                  "runtime)",
-                                  path, report_format::schema_version));
+    throw input_error(
+        fmt::format("{}: no \"schema_version\": a report of schema version 1, written by a runtime older "
+                    "than perf-report, which reads schema version {} (run the program again with this "
+                    "runtime)",
+                    path, report_format::schema_version));
   if (!version->is_number_integer() || version->get<int64_t>() != report_format::schema_version)
     throw input_error(fmt::format("{}: schema version {}; this perf-report reads schema version {}", path,
                                   version->dump(), report_format::schema_version));
@@ -447,8 +470,8 @@ report parse_padded(simdjson::padded_string_view padded, const std::string& path
   for (size_t i = 0; i < r.functions.size(); ++i) {
     const auto [found, fresh] = first_row.try_emplace(function_location::of(r.functions[i]), i);
     if (!fresh)
-      throw input_error(fmt::format("{}: functions[{}] has the name, file and line of functions[{}]", path, i,
-                                    found->second));
+      throw input_error(
+          fmt::format("{}: functions[{}] has the name, file and line of functions[{}]", path, i, found->second));
   }
   r.resolution_ns = clock.has("resolution_ns") ? clock.number("resolution_ns") : 0.0;
   r.compensated_ns = compensated ? reported_inside_ns : 0.0;

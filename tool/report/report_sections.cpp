@@ -53,7 +53,8 @@ class section_checker {
     }
   }
 
-  void typed(const json& parent, const char* key, json::value_t type, const char* name, const std::string& where) const {
+  void typed(const json& parent, const char* key, json::value_t type, const char* name,
+             const std::string& where) const {
     const json* found = member(parent, key);
     if (found != nullptr && found->type() != type) fail(where, fmt::format("\"{}\" is not {}", key, name));
   }

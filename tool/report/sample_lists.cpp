@@ -115,8 +115,8 @@ merged_hottest merge_hottest(const std::vector<const json*>& sections, const std
     r.has_threads = list == "top" && s->contains("threads");
     if (!r.has_threads) continue;
     for (const json& t : s->at("threads"))
-      r.threads.push_back(read_listing(t.value("top", no_rows), t.value("samples", uint64_t{0}), json(), key_fields,
-                                       first_rows));
+      r.threads.push_back(
+          read_listing(t.value("top", no_rows), t.value("samples", uint64_t{0}), json(), key_fields, first_rows));
   }
   merged_hottest out;
   out.rows = json::array();

@@ -33,11 +33,11 @@ struct alignas(64) thread_counters {  // its own cache lines: no false sharing
   uint64_t bytes;
   uint64_t frees;
   uint64_t bytes_freed;
-  uint64_t peak_live;  // highest `bytes - bytes_freed` so far (0 if it never was positive)
-  uint32_t state;      // a record_state; `unattached` only in the shared placeholder
-  uint32_t recording;  // nonzero: keep the sizes of the next allocations in `sizes`
-                       // (and in the placeholder, which keeps nothing)
-  uint32_t sizes_seen; // allocations since recording started
+  uint64_t peak_live;   // highest `bytes - bytes_freed` so far (0 if it never was positive)
+  uint32_t state;       // a record_state; `unattached` only in the shared placeholder
+  uint32_t recording;   // nonzero: keep the sizes of the next allocations in `sizes`
+                        // (and in the placeholder, which keeps nothing)
+  uint32_t sizes_seen;  // allocations since recording started
   uint64_t sizes[recorded_sizes];
   // Fixed when the record is attached, except `name`, taken when the thread exits.
   long tid;
@@ -59,8 +59,8 @@ PERF_DETAIL_ALWAYS_INLINE thread_counters& this_thread_record() noexcept {
   return *record;
 }
 
-using ::perf::detail::load_relaxed;
 using ::perf::detail::add_relaxed;
+using ::perf::detail::load_relaxed;
 using ::perf::detail::store_relaxed;
 
 PERF_DETAIL_EXPORT void record_size(thread_counters& record, uint64_t bytes) noexcept;

@@ -25,8 +25,8 @@ namespace detail {
 
 // One call's result, kept to compare with the reference's.
 struct call_result {
-  std::shared_ptr<const void> value;               // null when the callable returns void
-  const std::type_info* type = nullptr;            // null when it returns void
+  std::shared_ptr<const void> value;                  // null when the callable returns void
+  const std::type_info* type = nullptr;               // null when it returns void
   bool (*equal)(const void*, const void*) = nullptr;  // null when the type has no ==
 };
 
@@ -41,8 +41,7 @@ struct compare_entry {
 template <class T, class = void>
 struct has_equality : std::false_type {};
 template <class T>
-struct has_equality<T, std::void_t<decltype(std::declval<const T&>() == std::declval<const T&>())>>
-    : std::true_type {};
+struct has_equality<T, std::void_t<decltype(std::declval<const T&>() == std::declval<const T&>())>> : std::true_type {};
 
 template <class T>
 bool results_equal(const void* a, const void* b) {

@@ -15,7 +15,7 @@ namespace detail {
 
 constexpr unsigned histogram_sub_bits = 6;
 constexpr unsigned histogram_block_size = 1u << histogram_sub_bits;  // buckets per block
-constexpr unsigned histogram_buckets = 3776;  // bucket_index(UINT64_MAX) + 1
+constexpr unsigned histogram_buckets = 3776;                         // bucket_index(UINT64_MAX) + 1
 constexpr unsigned histogram_blocks = histogram_buckets / histogram_block_size;
 
 // The bucket holding `value`: (s << 6) + (value >> s), with s = max(0, msb(value) - 6).

@@ -10,8 +10,8 @@
 
 #include <stdint.h>
 
-#include "perf/detail/atomic.hpp"
 #include "perf/detail/alloc_counters.hpp"
+#include "perf/detail/atomic.hpp"
 #include "perf/detail/clock.hpp"
 #include "perf/detail/compiler.hpp"
 #include "perf/detail/histogram_index.hpp"
@@ -36,7 +36,9 @@ struct site {
 constexpr unsigned site_id_bits = 16;
 PERF_DETAIL_ALWAYS_INLINE unsigned site_id(unsigned key) noexcept { return key & ((1u << site_id_bits) - 1); }
 PERF_DETAIL_ALWAYS_INLINE unsigned site_row(unsigned key) noexcept { return key >> site_id_bits; }
-PERF_DETAIL_ALWAYS_INLINE constexpr unsigned site_key(unsigned id, unsigned row) noexcept { return row << site_id_bits | id; }
+PERF_DETAIL_ALWAYS_INLINE constexpr unsigned site_key(unsigned id, unsigned row) noexcept {
+  return row << site_id_bits | id;
+}
 
 // Statistics of one site in one thread, in clock ticks.
 struct alignas(64) slot {
@@ -58,7 +60,7 @@ struct alignas(64) slot {
   // null; possibly one a longjmp abandoned (see open() in perf/measure.hpp). Only
   // compared with a frame's address, never dereferenced.
   const struct frame* outermost;
-  uint32_t blocks[histogram_blocks];    // arena block per bucket block; 0 = none
+  uint32_t blocks[histogram_blocks];  // arena block per bucket block; 0 = none
 };
 
 // A measured activation, living in the scope object on the caller's stack. The
@@ -94,23 +96,23 @@ struct thread_state {
   // or in a program's allocator the runtime called) records nothing. Written by the
   // owner and read by the owner's signal handlers only.
   uint32_t busy;
-  unsigned site;           // the innermost open activation's site, or 0: the sampler reads it
+  unsigned site;  // the innermost open activation's site, or 0: the sampler reads it
   // Self time without a chain of frames: each finished call sets this to its frame's
   // callee_mark plus its compensated duration (signed, modulo 2^64: see finish), so
   // that an open activation's measured callees took callee_time - its callee_mark.
   uint64_t callee_time;
-  slot* slots;             // indexed by site id
-  tick_ring* ring;         // null when tick logging is off (PERF_TICKS=off)
+  slot* slots;      // indexed by site id
+  tick_ring* ring;  // null when tick logging is off (PERF_TICKS=off)
   clock_source clock;
   uint32_t pending_count;
   // What the probe costs, in fixed point (0 when compensation is off): a measured
   // call's cost to its caller, and that minus the part of it inside the call's own
   // duration. Set when the thread attaches; only the owner reads them.
   uint64_t probe_outside;
-  uint64_t probe_offset;   // probe_outside - probe_inside - half a tick (finish() then rounds), modulo 2^64
+  uint64_t probe_offset;     // probe_outside - probe_inside - half a tick (finish() then rounds), modulo 2^64
   uint64_t probes_finished;  // probe_outside summed over the thread's finished calls
-  uint64_t* arena;         // histogram blocks of histogram_block_size counters
-  uint32_t arena_used;     // blocks handed out; block 0 is never used
+  uint64_t* arena;           // histogram blocks of histogram_block_size counters
+  uint32_t arena_used;       // blocks handed out; block 0 is never used
   uint32_t arena_capacity;
   uint64_t pending[pending_capacity];
 };
@@ -146,8 +148,8 @@ PERF_DETAIL_ALWAYS_INLINE void add_sample(thread_state& thread, slot& target, un
   store_relaxed(target.sum_squared_deviation, target.sum_squared_deviation + d * d);
 
   const uint32_t pending = thread.pending_count;
-  store_relaxed(thread.pending[pending],
-          (uint64_t{site} << pending_duration_bits) | (duration < pending_duration_mask ? duration : pending_duration_mask));
+  store_relaxed(thread.pending[pending], (uint64_t{site} << pending_duration_bits) |
+                                             (duration < pending_duration_mask ? duration : pending_duration_mask));
   __atomic_store_n(&thread.pending_count, pending + 1, __ATOMIC_RELEASE);
   if (PERF_DETAIL_UNLIKELY(pending + 1 == pending_capacity)) drain_pending(thread);
 }

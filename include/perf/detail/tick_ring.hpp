@@ -36,8 +36,8 @@ PERF_DETAIL_ALWAYS_INLINE constexpr uint64_t event_meta(event_kind kind, uint64_
 
 // A power-of-two ring of events, and beside it a label buffer per event.
 struct tick_ring {
-  uint64_t written;       // events ever appended; event i lives at index i & mask
-  uint64_t mask;          // capacity - 1
+  uint64_t written;  // events ever appended; event i lives at index i & mask
+  uint64_t mask;     // capacity - 1
   tick_event* events;
   uint64_t* labels;       // label_words per event
   bool labels_committed;  // owner only: the label memory is resident (commit_labels)
@@ -58,7 +58,8 @@ PERF_DETAIL_ALWAYS_INLINE void commit_event(tick_ring& ring) noexcept {
 }
 
 // Appends an event without value or label: a scope's enter or exit.
-PERF_DETAIL_ALWAYS_INLINE void log_scope_event(tick_ring& ring, uint64_t time, event_kind kind, unsigned site) noexcept {
+PERF_DETAIL_ALWAYS_INLINE void log_scope_event(tick_ring& ring, uint64_t time, event_kind kind,
+                                               unsigned site) noexcept {
   tick_event& event = ring.events[next_index(ring)];
   store_relaxed(event.time, time);
   store_relaxed(event.meta, event_meta(kind, site, 0));

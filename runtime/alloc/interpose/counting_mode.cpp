@@ -6,10 +6,10 @@
 #include <dlfcn.h>
 #include <stddef.h>
 
+#include "alloc/interpose/sanitized.hpp"
 #include "core/startup.hpp"
 #include "core/uncounted_allocations.hpp"
 #include "perf/detail/alloc_counters.hpp"
-#include "alloc/interpose/sanitized.hpp"
 
 namespace perf::alloc::interpose {
 namespace {
@@ -37,7 +37,8 @@ using install_hooks_function = int (*)(void (*)(const volatile void*, size_t), v
 
 PERF_RUNTIME_AFTER_START(choose_counting_mode) {
   const runtime::uncounted_allocations start_up;  // dlsym's own (dlerror's buffer)
-  auto install = reinterpret_cast<install_hooks_function>(dlsym(RTLD_DEFAULT, "__sanitizer_install_malloc_and_free_hooks"));
+  auto install =
+      reinterpret_cast<install_hooks_function>(dlsym(RTLD_DEFAULT, "__sanitizer_install_malloc_and_free_hooks"));
   sanitizer_block_size =
       reinterpret_cast<size_t (*)(const volatile void*)>(dlsym(RTLD_DEFAULT, "__sanitizer_get_allocated_size"));
   if (install != nullptr && sanitizer_block_size != nullptr) {

@@ -120,7 +120,8 @@ void* bootstrap_allocate(size_t bytes, size_t alignment) noexcept {
   do {
     start = (used + header + alignment - 1) / alignment * alignment;
     if (start > sizeof bootstrap || bytes > sizeof bootstrap - start) return nullptr;
-  } while (!__atomic_compare_exchange_n(&bootstrap_used, &used, start + bytes, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+  } while (
+      !__atomic_compare_exchange_n(&bootstrap_used, &used, start + bytes, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
   *reinterpret_cast<size_t*>(bootstrap + start - header) = bytes;
   return bootstrap + start;
 }

@@ -49,9 +49,7 @@ void* allocate_nothrow(std::size_t bytes, std::size_t alignment) noexcept {
     if (handler == nullptr) return nullptr;
     try {
       handler();
-    } catch (const std::bad_alloc&) {
-      return nullptr;
-    }
+    } catch (const std::bad_alloc&) { return nullptr; }
   }
 }
 
@@ -67,7 +65,7 @@ std::size_t value(std::align_val_t alignment) { return static_cast<std::size_t>(
 // The plain forms try the next malloc first, with no call in between: malloc(0)
 // returns a distinct block under glibc; a null goes to allocate(), which asks for
 // 1 byte, then calls the new-handler.
-PERF_ALLOC_NEW new(std::size_t bytes) {
+PERF_ALLOC_NEW new (std::size_t bytes) {
   if (void* block = counted(next_malloc(bytes))) return block;
   return allocate(bytes, unaligned);
 }
@@ -75,11 +73,11 @@ PERF_ALLOC_NEW new[](std::size_t bytes) {
   if (void* block = counted(next_malloc(bytes))) return block;
   return allocate(bytes, unaligned);
 }
-PERF_ALLOC_NEW new(std::size_t bytes, const std::nothrow_t&) noexcept { return allocate_nothrow(bytes, unaligned); }
+PERF_ALLOC_NEW new (std::size_t bytes, const std::nothrow_t&) noexcept { return allocate_nothrow(bytes, unaligned); }
 PERF_ALLOC_NEW new[](std::size_t bytes, const std::nothrow_t&) noexcept { return allocate_nothrow(bytes, unaligned); }
-PERF_ALLOC_NEW new(std::size_t bytes, std::align_val_t alignment) { return allocate(bytes, value(alignment)); }
+PERF_ALLOC_NEW new (std::size_t bytes, std::align_val_t alignment) { return allocate(bytes, value(alignment)); }
 PERF_ALLOC_NEW new[](std::size_t bytes, std::align_val_t alignment) { return allocate(bytes, value(alignment)); }
-PERF_ALLOC_NEW new(std::size_t bytes, std::align_val_t alignment, const std::nothrow_t&) noexcept {
+PERF_ALLOC_NEW new (std::size_t bytes, std::align_val_t alignment, const std::nothrow_t&) noexcept {
   return allocate_nothrow(bytes, value(alignment));
 }
 PERF_ALLOC_NEW new[](std::size_t bytes, std::align_val_t alignment, const std::nothrow_t&) noexcept {
@@ -89,17 +87,17 @@ PERF_ALLOC_NEW new[](std::size_t bytes, std::align_val_t alignment, const std::n
 // The size a sized delete passes is not used: freed bytes are the block's usable
 // size, the same figure whether the compiler emits sized (GCC) or unsized (Clang 14)
 // delete.
-PERF_ALLOC_DELETE delete(void* block) noexcept { release(block); }
+PERF_ALLOC_DELETE delete (void* block) noexcept { release(block); }
 PERF_ALLOC_DELETE delete[](void* block) noexcept { release(block); }
-PERF_ALLOC_DELETE delete(void* block, std::size_t) noexcept { release(block); }
+PERF_ALLOC_DELETE delete (void* block, std::size_t) noexcept { release(block); }
 PERF_ALLOC_DELETE delete[](void* block, std::size_t) noexcept { release(block); }
-PERF_ALLOC_DELETE delete(void* block, const std::nothrow_t&) noexcept { release(block); }
+PERF_ALLOC_DELETE delete (void* block, const std::nothrow_t&) noexcept { release(block); }
 PERF_ALLOC_DELETE delete[](void* block, const std::nothrow_t&) noexcept { release(block); }
-PERF_ALLOC_DELETE delete(void* block, std::align_val_t) noexcept { release(block); }
+PERF_ALLOC_DELETE delete (void* block, std::align_val_t) noexcept { release(block); }
 PERF_ALLOC_DELETE delete[](void* block, std::align_val_t) noexcept { release(block); }
-PERF_ALLOC_DELETE delete(void* block, std::size_t, std::align_val_t) noexcept { release(block); }
+PERF_ALLOC_DELETE delete (void* block, std::size_t, std::align_val_t) noexcept { release(block); }
 PERF_ALLOC_DELETE delete[](void* block, std::size_t, std::align_val_t) noexcept { release(block); }
-PERF_ALLOC_DELETE delete(void* block, std::align_val_t, const std::nothrow_t&) noexcept { release(block); }
+PERF_ALLOC_DELETE delete (void* block, std::align_val_t, const std::nothrow_t&) noexcept { release(block); }
 PERF_ALLOC_DELETE delete[](void* block, std::align_val_t, const std::nothrow_t&) noexcept { release(block); }
 
 #endif  // !PERF_ALLOC_SANITIZED

@@ -72,9 +72,7 @@ ssize_t read_stream(void* stream, uint64_t, char* out, size_t room) {
   try {
     const size_t n = (*static_cast<body_writer*>(stream))(out, room);
     return n == 0 ? MHD_CONTENT_READER_END_OF_STREAM : static_cast<ssize_t>(n);
-  } catch (const std::exception&) {
-    return MHD_CONTENT_READER_END_WITH_ERROR;
-  }
+  } catch (const std::exception&) { return MHD_CONTENT_READER_END_WITH_ERROR; }
 }
 
 // MHD sends straight from the body, which lives until the response is done; a
@@ -104,7 +102,9 @@ MHD_Result queue(MHD_Connection* connection, http_response&& r) {
   return queued;
 }
 
-http_response plain(int status, std::string text) { return {status, "text/plain; charset=utf-8", std::move(text), {}, {}}; }
+http_response plain(int status, std::string text) {
+  return {status, "text/plain; charset=utf-8", std::move(text), {}, {}};
+}
 
 MHD_Result add_argument(void* request, MHD_ValueKind, const char* key, const char* value) {
   static_cast<http_request*>(request)->query.emplace_back(key != nullptr ? key : "", value != nullptr ? value : "");
@@ -150,9 +150,7 @@ MHD_Result on_request(void* self, MHD_Connection* connection, const char* url, c
   http_reply reply;
   try {
     reply = t.handler->answer(request);
-  } catch (const std::exception& e) {
-    return queue(connection, plain(500, std::string(e.what()) + "\n"));
-  }
+  } catch (const std::exception& e) { return queue(connection, plain(500, std::string(e.what()) + "\n")); }
   if (!reply.later) return queue(connection, std::move(reply.response));
   if (t.delayed.size() >= t.limits.max_delayed)
     return queue(connection, plain(503, "too many profiles or traces under way; try again later\n"));
@@ -185,9 +183,7 @@ void resume_due(transport& t, bool everything) {
     } else {
       try {
         it->reply->response = it->reply->later();
-      } catch (const std::exception& e) {
-        it->reply->response = plain(500, std::string(e.what()) + "\n");
-      }
+      } catch (const std::exception& e) { it->reply->response = plain(500, std::string(e.what()) + "\n"); }
     }
     MHD_resume_connection(it->connection);
     it = t.delayed.erase(it);
@@ -198,7 +194,8 @@ int poll_timeout_ms(const transport& t) {
   if (t.closed_one) return 0;
   long long timeout = -1;
   MHD_UNSIGNED_LONG_LONG mhd_timeout = 0;
-  if (MHD_get_timeout(t.daemon, &mhd_timeout) == MHD_YES) timeout = static_cast<long long>(std::min<MHD_UNSIGNED_LONG_LONG>(mhd_timeout, INT_MAX));
+  if (MHD_get_timeout(t.daemon, &mhd_timeout) == MHD_YES)
+    timeout = static_cast<long long>(std::min<MHD_UNSIGNED_LONG_LONG>(mhd_timeout, INT_MAX));
   const auto until = [&](steady::time_point due) {
     const auto left = std::chrono::ceil<std::chrono::milliseconds>(due - steady::now()).count();
     const long long until_due = std::max<long long>(0, left);

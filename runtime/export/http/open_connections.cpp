@@ -18,9 +18,11 @@ typename List::iterator find(List& entries, const open_connections::entry* e) {
 
 open_connections::entry* open_connections::add(int fd, clock::time_point now) {
   // Those already shut down are as good as closed: the transport closes them next.
-  const auto open = std::count_if(entries_.begin(), entries_.end(), [](const entry& e) { return e.now != phase::closing; });
+  const auto open =
+      std::count_if(entries_.begin(), entries_.end(), [](const entry& e) { return e.now != phase::closing; });
   if (static_cast<size_t>(open) + 1 >= limit_) {
-    const auto oldest = std::find_if(entries_.begin(), entries_.end(), [](const entry& e) { return e.now == phase::waiting; });
+    const auto oldest =
+        std::find_if(entries_.begin(), entries_.end(), [](const entry& e) { return e.now == phase::waiting; });
     if (oldest != entries_.end()) shut(*oldest);
   }
   entries_.push_back({fd, phase::waiting, now});

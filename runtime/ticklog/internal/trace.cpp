@@ -17,8 +17,8 @@ namespace {
 // One trace event of a thread, before it is written.
 struct trace_entry {
   uint64_t start;
-  uint64_t duration;   // for "X"
-  char phase;          // 'X', 'B' or 'i'
+  uint64_t duration;  // for "X"
+  char phase;         // 'X', 'B' or 'i'
   const event_copy* event;
 };
 
@@ -56,30 +56,35 @@ std::vector<trace_entry> entries_of(const thread_ticks& thread) {
 
 std::string trace_start(long pid) {
   return "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n" +
-         fmt::format("{{\"ph\": \"M\", \"pid\": {}, \"tid\": {}, \"name\": \"process_name\", \"args\": {{\"name\": {}}}}}",
-                     pid, pid, json_string(program_invocation_short_name));
+         fmt::format(
+             "{{\"ph\": \"M\", \"pid\": {}, \"tid\": {}, \"name\": \"process_name\", \"args\": {{\"name\": {}}}}}", pid,
+             pid, json_string(program_invocation_short_name));
 }
 
 std::string trace_thread(const thread_ticks& thread, const std::vector<site_info>& sites, uint64_t origin,
                          double ticks_per_ns, long pid) {
   auto microseconds = [&](uint64_t ticks) { return static_cast<double>(ticks) / ticks_per_ns / 1000; };
   const std::string name = thread.name.empty() ? fmt::format("thread {}", thread.tid) : thread.name;
-  std::string out = fmt::format(",\n{{\"ph\": \"M\", \"pid\": {}, \"tid\": {}, \"name\": \"thread_name\", \"args\": {{\"name\": {}}}}}",
-                     pid, thread.tid, json_string(name));
+  std::string out = fmt::format(
+      ",\n{{\"ph\": \"M\", \"pid\": {}, \"tid\": {}, \"name\": \"thread_name\", \"args\": {{\"name\": {}}}}}", pid,
+      thread.tid, json_string(name));
   for (const trace_entry& entry : entries_of(thread)) {
     const double ts = microseconds(entry.start - origin);
     if (entry.phase == 'i') {
       const std::string_view label(entry.event->label, entry.event->label_length);
       out += fmt::format(
-          ",\n{{\"ph\": \"i\", \"s\": \"t\", \"pid\": {}, \"tid\": {}, \"ts\": {:.3f}, \"name\": {}, \"args\": {{\"n\": {}}}}}",
+          ",\n{{\"ph\": \"i\", \"s\": \"t\", \"pid\": {}, \"tid\": {}, \"ts\": {:.3f}, \"name\": {}, \"args\": "
+          "{{\"n\": {}}}}}",
           pid, thread.tid, ts, json_string(label.empty() ? std::string_view("tick") : label), entry.event->value);
     } else if (entry.phase == 'X') {
       out += fmt::format(
-          ",\n{{\"ph\": \"X\", \"pid\": {}, \"tid\": {}, \"ts\": {:.3f}, \"dur\": {:.3f}, \"name\": {}, \"cat\": \"measured\"}}",
+          ",\n{{\"ph\": \"X\", \"pid\": {}, \"tid\": {}, \"ts\": {:.3f}, \"dur\": {:.3f}, \"name\": {}, \"cat\": "
+          "\"measured\"}}",
           pid, thread.tid, ts, microseconds(entry.duration), json_string(site_label(sites, entry.event->site)));
     } else {
-      out += fmt::format(",\n{{\"ph\": \"B\", \"pid\": {}, \"tid\": {}, \"ts\": {:.3f}, \"name\": {}, \"cat\": \"measured\"}}",
-                         pid, thread.tid, ts, json_string(site_label(sites, entry.event->site)));
+      out += fmt::format(
+          ",\n{{\"ph\": \"B\", \"pid\": {}, \"tid\": {}, \"ts\": {:.3f}, \"name\": {}, \"cat\": \"measured\"}}", pid,
+          thread.tid, ts, json_string(site_label(sites, entry.event->site)));
     }
   }
   return out;

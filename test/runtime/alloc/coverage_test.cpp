@@ -127,8 +127,10 @@ TEST(AllocCoverage, PlainNewWithEveryPlainDelete) {
 TEST(AllocCoverage, ArrayNewWithEveryArrayDelete) {
   expect_one_pair([] { return ::operator new[](40); }, [](void* block) { ::operator delete[](block); }, 40);
   expect_one_pair([] { return ::operator new[](40); }, [](void* block) { ::operator delete[](block, 40); }, 40);
-  expect_one_pair([] { return ::operator new[](40); }, [](void* block) { ::operator delete[](block, std::nothrow); }, 40);
-  expect_one_pair([] { return ::operator new[](40, std::nothrow); }, [](void* block) { ::operator delete[](block); }, 40);
+  expect_one_pair([] { return ::operator new[](40); }, [](void* block) { ::operator delete[](block, std::nothrow); },
+                  40);
+  expect_one_pair([] { return ::operator new[](40, std::nothrow); }, [](void* block) { ::operator delete[](block); },
+                  40);
 }
 
 constexpr std::align_val_t line{64};
@@ -144,8 +146,8 @@ TEST(AllocCoverage, AlignedNewWithEveryAlignedDelete) {
 
 TEST(AllocCoverage, AlignedArrayNewWithEveryAlignedArrayDelete) {
   expect_one_pair([] { return ::operator new[](40, line); }, [](void* block) { ::operator delete[](block, line); }, 40);
-  expect_one_pair([] { return ::operator new[](40, line); },
-                  [](void* block) { ::operator delete[](block, 40, line); }, 40);
+  expect_one_pair([] { return ::operator new[](40, line); }, [](void* block) { ::operator delete[](block, 40, line); },
+                  40);
   expect_one_pair([] { return ::operator new[](40, line); },
                   [](void* block) { ::operator delete[](block, line, std::nothrow); }, 40);
   expect_one_pair([] { return ::operator new[](40, line, std::nothrow); },
@@ -204,7 +206,9 @@ TEST(AllocCoverage, PeakLiveBytes) {
   EXPECT_GE(this_thread().peak_live, before + 2000);
 }
 
-TEST(AllocCoverage, MeasuringNothingCountsNothing) { expect_counts(measure([] {}), 0, 0, 0, 0); }
+TEST(AllocCoverage, MeasuringNothingCountsNothing) {
+  expect_counts(measure([] {}), 0, 0, 0, 0);
+}
 
 }  // namespace
 }  // namespace perf::alloc::test

@@ -54,10 +54,11 @@ TEST(AllocGtest, NoAllocationCatchesAnEscapingAllocation) {
 }
 
 TEST(AllocGtest, ByteBudgetNamesTheLimitTheCountAndTheSizes) {
-  EXPECT_NONFATAL_FAILURE(EXPECT_ALLOCATIONS_AT_MOST(39, {
-                            allocate_40();
-                            second_sink = static_cast<char*>(std::malloc(1000));
-                          }),
+  EXPECT_NONFATAL_FAILURE(EXPECT_ALLOCATIONS_AT_MOST(39,
+                                                     {
+                                                       allocate_40();
+                                                       second_sink = static_cast<char*>(std::malloc(1000));
+                                                     }),
                           "Expected at most 39 bytes allocated in `{ allocate_40(); second_sink = "
                           "static_cast<char*>(std::malloc(1000)); }`, but it made 2 allocations of 1040 bytes; "
                           "sizes of the first allocations: 40, 1000");
@@ -70,11 +71,12 @@ TEST(AllocGtest, ByteBudgetNamesTheLimitTheCountAndTheSizes) {
 }
 
 TEST(AllocGtest, CountBudget) {
-  EXPECT_NONFATAL_FAILURE(EXPECT_ALLOCATION_COUNT_AT_MOST(1, {
-                            allocate_40();
-                            delete[] sink;
-                            allocate_40();
-                          }),
+  EXPECT_NONFATAL_FAILURE(EXPECT_ALLOCATION_COUNT_AT_MOST(1,
+                                                          {
+                                                            allocate_40();
+                                                            delete[] sink;
+                                                            allocate_40();
+                                                          }),
                           "Expected at most 1 allocation in `{ allocate_40(); delete[] sink; allocate_40(); }`, "
                           "but it made 2 allocations of 80 bytes; sizes of the first allocations: 40, 40");
   release();

@@ -20,7 +20,7 @@ constexpr int rounds = 1000;
 struct outcome {
   counters pattern;    // what the pattern made, measured on its thread
   uint64_t sizes = 0;  // the sizes of the blocks it got, as the allocator reports them
-  counters totals;   // the thread's whole record, read after it exited
+  counters totals;     // the thread's whole record, read after it exited
   long tid;
 };
 

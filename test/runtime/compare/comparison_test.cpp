@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "compare/round_order.hpp"
 #include "fake_clock.hpp"
 #include "perf/compare.hpp"
-#include "compare/round_order.hpp"
 
 namespace perf {
 namespace {
@@ -23,7 +23,7 @@ using testing::fake_clock;
 // the first cost is the calibration call's.
 std::vector<std::uint64_t> costs_of_101_to_120() {
   const std::vector<std::uint64_t> durations = {113, 104, 120, 101, 117, 108, 111, 102, 119, 106,
-                                                 115, 110, 103, 118, 105, 112, 109, 116, 107, 114};
+                                                115, 110, 103, 118, 105, 112, 109, 116, 107, 114};
   std::vector<std::uint64_t> costs = {99};
   for (std::uint64_t duration : durations) costs.push_back(duration - 1);
   return costs;
@@ -109,7 +109,8 @@ TEST(Comparison, RoundsFollowTheWilliamsDesignAndStopAtWholeCycles) {
   ASSERT_EQ(result.rounds, 12u);
   std::vector<std::size_t> expected = {0, 1, 2};  // calibration
   const auto design = compare_impl::williams_design(3);
-  for (std::size_t round = 0; round < 12; ++round) expected.insert(expected.end(), design[round % 6].begin(), design[round % 6].end());
+  for (std::size_t round = 0; round < 12; ++round)
+    expected.insert(expected.end(), design[round % 6].begin(), design[round % 6].end());
   EXPECT_EQ(calls, expected);
   EXPECT_EQ(result.interval("a").lower, 1);
   EXPECT_EQ(result.interval("a").upper, 1);
@@ -161,9 +162,7 @@ TEST(Comparison, BudgetStopsARunThatNeverGetsPrecise) {
 std::string error_of(const std::function<void()>& action) {
   try {
     action();
-  } catch (const std::exception& error) {
-    return error.what();
-  }
+  } catch (const std::exception& error) { return error.what(); }
   return "no exception";
 }
 
@@ -172,8 +171,14 @@ TEST(Comparison, CheckResultsAcceptsEqualResults) {
   comparison_options options = stopping_after(clock, 10);
   options.check_results = true;
   comparison c(options);
-  c.reference("a", [&] { clock.now += 10; return std::string("same"); });
-  c.candidate("b", [&] { clock.now += 20; return std::string("same"); });
+  c.reference("a", [&] {
+    clock.now += 10;
+    return std::string("same");
+  });
+  c.candidate("b", [&] {
+    clock.now += 20;
+    return std::string("same");
+  });
   EXPECT_NEAR(c.run().ratio("b"), 21.0 / 11, 1e-12);
 }
 
@@ -182,9 +187,18 @@ TEST(Comparison, CheckResultsRejectsADifferentResult) {
   comparison_options options = clock.options();
   options.check_results = true;
   comparison c(options);
-  c.reference("a", [&] { clock.now += 10; return 42; });
-  c.candidate("b", [&] { clock.now += 10; return 42; });
-  c.candidate("c", [&] { clock.now += 10; return 43; });
+  c.reference("a", [&] {
+    clock.now += 10;
+    return 42;
+  });
+  c.candidate("b", [&] {
+    clock.now += 10;
+    return 42;
+  });
+  c.candidate("c", [&] {
+    clock.now += 10;
+    return 43;
+  });
   EXPECT_EQ(error_of([&] { c.run(); }),
             "perf::comparison: check_results: 'c' returned another result than the reference 'a'");
 }
@@ -286,9 +300,7 @@ TEST(Comparison, RealClockGivesAConsistentResultWithinItsBudget) {
   const compared& candidate = result.row("sum twice");
   EXPECT_LE(candidate.interval.lower, candidate.ratio);
   EXPECT_LE(candidate.ratio, candidate.interval.upper);
-  if (result.stop == stop_reason::budget) {
-    EXPECT_GE(elapsed, options.budget);
-  }
+  if (result.stop == stop_reason::budget) { EXPECT_GE(elapsed, options.budget); }
 }
 
 }  // namespace

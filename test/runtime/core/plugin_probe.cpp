@@ -16,7 +16,8 @@ int main(int argc, char** argv) {
   if (argc != 3) return 2;
   if (std::strcmp(argv[2], "spin") == 0) {
     void* plugin = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-    auto* spin = plugin != nullptr ? reinterpret_cast<unsigned long (*)(double)>(dlsym(plugin, "plugin_spin")) : nullptr;
+    auto* spin =
+        plugin != nullptr ? reinterpret_cast<unsigned long (*)(double)>(dlsym(plugin, "plugin_spin")) : nullptr;
     if (spin == nullptr) return 2;
     std::fprintf(stderr, "%lu\n", spin(0.3) & 1);
     dlclose(plugin);

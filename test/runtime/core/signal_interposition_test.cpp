@@ -145,11 +145,10 @@ TEST(SignalInterposition, ABadSampleSignalIsNamedAndTheDefaultUsed) {
 
 // How a program killed by `signal` ends, as the shell that ran it reports it.
 void expect_killed_by(const probe_result& run, int signal) {
-  if (sanitized)
-    EXPECT_NE(run.status, 0) << run.output;
+  if (sanitized) EXPECT_NE(run.status, 0) << run.output;
   else
-    EXPECT_TRUE(WIFEXITED(run.status) && WEXITSTATUS(run.status) == 128 + signal)
-        << "status " << run.status << "\n" << run.output;
+    EXPECT_TRUE(WIFEXITED(run.status) && WEXITSTATUS(run.status) == 128 + signal) << "status " << run.status << "\n"
+                                                                                  << run.output;
 }
 
 // The program's handler, then perf's crash record as the signal meets its default
@@ -200,8 +199,8 @@ TEST(SignalInterposition, AHandlerInstalledBehindSigactionsBackIsNamedAtExit) {
 // through the kernel under it. (Not with a sanitizer: valgrind cannot run those.)
 TEST(SignalInterposition, AnInstrumentedProgramSampledAtOneKilohertzRunsCleanUnderValgrind) {
   if (sanitized) GTEST_SKIP() << "valgrind does not run sanitized programs";
-  const probe_result run = run_signal_probe("PERF_SAMPLE_HZ=1000 PERF_REPORT=stderr",
-                                            "burn", PERF_VALGRIND " --error-exitcode=9 ");
+  const probe_result run =
+      run_signal_probe("PERF_SAMPLE_HZ=1000 PERF_REPORT=stderr", "burn", PERF_VALGRIND " --error-exitcode=9 ");
   EXPECT_EQ(run.status, 0) << run.output;
   EXPECT_NE(run.output.find("ERROR SUMMARY: 0 errors from 0 contexts"), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("samples: "), std::string::npos) << run.output;

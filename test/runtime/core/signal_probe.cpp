@@ -181,7 +181,8 @@ void on_urgent(int, siginfo_t* info, void*) {
 
 int own_handler() {
   burn_cpu(0.1);
-  struct sigaction action {}, previous{};
+  struct sigaction action {
+  }, previous{};
   action.sa_sigaction = on_urgent;
   action.sa_flags = SA_SIGINFO;
   sigemptyset(&action.sa_mask);
@@ -245,7 +246,8 @@ int raw_handler() {
 }
 
 int crash(bool reset_hand, const std::string& how) {
-  struct sigaction action {}, previous{};
+  struct sigaction action {
+  }, previous{};
   sigemptyset(&action.sa_mask);
   if (reset_hand) {
     action.sa_handler = returning_crash_handler;
@@ -278,7 +280,10 @@ int main(int argc, char** argv) {
   if (scenario == "recover") return recover();
   if (scenario == "crash") return crash(false, option);
   if (scenario == "crash-resethand") return crash(true, option);
-  std::fprintf(stderr, "usage: %s wait sigwait|sigwaitinfo|sigtimedwait|signalfd | own-handler | blocked | burn | raw-handler | recover | "
-                       "crash abort|segv | crash-resethand segv\n", argv[0]);
+  std::fprintf(stderr,
+               "usage: %s wait sigwait|sigwaitinfo|sigtimedwait|signalfd | own-handler | blocked | burn | raw-handler "
+               "| recover | "
+               "crash abort|segv | crash-resethand segv\n",
+               argv[0]);
   return 2;
 }

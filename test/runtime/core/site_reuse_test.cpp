@@ -20,8 +20,9 @@ TEST_F(SiteReuse, APluginLoadedTwoThousandTimesKeepsOneSiteAndOneRowWithEveryCal
   // 2,000 cycles take well under a second; 100,000 took 13 s on the dev VM, and ids
   // that were not reused would show from the second cycle on.
   const fs::path report = dir / "report.json";
-  const perf::testing::probe_result result = perf::testing::run_probe_program(
-      PERF_PLUGIN_PROBE, "PERF_SAMPLE_HZ=0 PERF_REPORT=" + report.string(), std::string(PERF_MEASURED_PLUGIN) + " 2000");
+  const perf::testing::probe_result result =
+      perf::testing::run_probe_program(PERF_PLUGIN_PROBE, "PERF_SAMPLE_HZ=0 PERF_REPORT=" + report.string(),
+                                       std::string(PERF_MEASURED_PLUGIN) + " 2000");
   ASSERT_EQ(result.status, 0) << result.output;  // 3: the plugin stayed loaded
   EXPECT_EQ(result.output, "sites: 1\n");
   const json functions = json::parse(perf::testing::read_file(report)).at("functions");
@@ -32,8 +33,9 @@ TEST_F(SiteReuse, APluginLoadedTwoThousandTimesKeepsOneSiteAndOneRowWithEveryCal
 
 TEST_F(SiteReuse, SamplesInAPluginUnloadedSinceAreChargedToThePluginNotToItsCaller) {
   const fs::path report = dir / "report.json";
-  const perf::testing::probe_result result = perf::testing::run_probe_program(
-      PERF_PLUGIN_PROBE, "PERF_SAMPLE_HZ=1000 PERF_REPORT=" + report.string(), std::string(PERF_MEASURED_PLUGIN) + " spin");
+  const perf::testing::probe_result result =
+      perf::testing::run_probe_program(PERF_PLUGIN_PROBE, "PERF_SAMPLE_HZ=1000 PERF_REPORT=" + report.string(),
+                                       std::string(PERF_MEASURED_PLUGIN) + " spin");
   ASSERT_EQ(result.status, 0) << result.output;  // 3: the plugin stayed loaded
   const json samples = json::parse(perf::testing::read_file(report)).at("samples");
   ASSERT_GE(samples.at("total").get<int>(), 100) << samples.dump();
@@ -46,9 +48,7 @@ TEST_F(SiteReuse, SamplesInAPluginUnloadedSinceAreChargedToThePluginNotToItsCall
   EXPECT_NE(top.at("function").get<std::string>().find(" (unloaded)"), std::string::npos) << samples.dump();
   EXPECT_GT(top.at("share").get<double>(), 0.9) << samples.dump();
   for (const json& function : samples.at("top")) {
-    if (function.at("function") == "main") {
-      EXPECT_LT(function.at("share").get<double>(), 0.05) << samples.dump();
-    }
+    if (function.at("function") == "main") { EXPECT_LT(function.at("share").get<double>(), 0.05) << samples.dump(); }
   }
 }
 

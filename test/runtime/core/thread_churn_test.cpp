@@ -56,8 +56,13 @@ TEST_F(ThreadChurn, TenThousandExitedThreadsKeepEveryCallInBoundedRows) {
   ASSERT_EQ(threads.size(), 66u);
   EXPECT_EQ(threads[63].at("threads"), 1);
   const long folded = many_jobs - 64;
-  EXPECT_EQ(threads[64], json({{"tid", 0}, {"name", "worker"}, {"threads", folded}, {"calls", 10 * folded},
-                               {"exited", true}, {"tick_events", 160}, {"tick_dropped", 20 * (folded - 8)}}));
+  EXPECT_EQ(threads[64], json({{"tid", 0},
+                               {"name", "worker"},
+                               {"threads", folded},
+                               {"calls", 10 * folded},
+                               {"exited", true},
+                               {"tick_events", 160},
+                               {"tick_dropped", 20 * (folded - 8)}}));
   EXPECT_EQ(threads[65].at("exited"), false);
   EXPECT_EQ(sum_of(threads, "threads"), many_jobs + 1u);
   EXPECT_EQ(sum_of(threads, "calls"), 10u * many_jobs + 3);

@@ -34,7 +34,8 @@ TEST(Threads, CountsAreExactAcrossManyThreadsThatHaveExited) {
   const snapshot s = take_snapshot();
   // Every worker is listed, exited, with its own calls.
   for (const long tid : tids) {
-    const auto row = std::find_if(s.threads.begin(), s.threads.end(), [&](const thread_stats& t) { return t.tid == tid; });
+    const auto row =
+        std::find_if(s.threads.begin(), s.threads.end(), [&](const thread_stats& t) { return t.tid == tid; });
     ASSERT_NE(row, s.threads.end()) << tid;
     EXPECT_TRUE(row->exited);
     EXPECT_EQ(row->calls, uint64_t{calls});

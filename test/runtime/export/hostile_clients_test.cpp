@@ -75,7 +75,8 @@ TEST(HostileClients, AScrapeAnswersWithinASecondWhileHundredsOfConnectionsTrickl
   ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &files), 0);
   const rlim_t wanted = 2 * (trickling_count + half_closed_count) + 256;
   if (files.rlim_cur < wanted) {
-    if (files.rlim_max < wanted) GTEST_SKIP() << "needs " << wanted << " open files; the hard limit is " << files.rlim_max;
+    if (files.rlim_max < wanted)
+      GTEST_SKIP() << "needs " << wanted << " open files; the hard limit is " << files.rlim_max;
     files.rlim_cur = wanted;
     ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &files), 0);
   }

@@ -3,11 +3,11 @@
 #ifndef PERF_TEST_RUNTIME_EXPORT_HTTP_CLIENT_HPP
 #define PERF_TEST_RUNTIME_EXPORT_HTTP_CLIENT_HPP
 
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <arpa/inet.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -60,7 +60,8 @@ class connection {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     char buffer[65536];
     while (out.size() < limit) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
       if (left.count() <= 0) break;
       pollfd p{fd_, POLLIN, 0};
       if (poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;

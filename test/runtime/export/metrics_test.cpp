@@ -40,7 +40,9 @@ std::string format_metrics(const snapshot& s, metrics_format format, size_t room
   return text;
 }
 
-const std::string labels = R"(function="ns::f<\"a\\b\">\n",file="/src/x)" "\xEF\xBF\xBD" R"(.cpp",line="25")";
+const std::string labels = R"(function="ns::f<\"a\\b\">\n",file="/src/x)"
+                           "\xEF\xBF\xBD"
+                           R"(.cpp",line="25")";
 
 TEST(Metrics, PrometheusTextWithEscapedLabelsAndFixedBuckets) {
   const std::string text = format_metrics(one_function(), metrics_format::prometheus);
@@ -50,12 +52,19 @@ TEST(Metrics, PrometheusTextWithEscapedLabelsAndFixedBuckets) {
   EXPECT_NE(text.find("perf_function_seconds_total{" + labels + "} 2\n"), std::string::npos);
   EXPECT_NE(text.find("perf_function_self_seconds_total{" + labels + "} 1.5\n"), std::string::npos);
   EXPECT_NE(text.find("# TYPE perf_function_duration_seconds histogram\n"
-                      "perf_function_duration_seconds_bucket{" + labels + ",le=\"1e-07\"} 4\n"),
+                      "perf_function_duration_seconds_bucket{" +
+                      labels + ",le=\"1e-07\"} 4\n"),
             std::string::npos);
-  EXPECT_NE(text.find("perf_function_duration_seconds_bucket{" + labels + ",le=\"10\"} 10\n"
-                      "perf_function_duration_seconds_bucket{" + labels + ",le=\"+Inf\"} 10\n"
-                      "perf_function_duration_seconds_sum{" + labels + "} 2\n"
-                      "perf_function_duration_seconds_count{" + labels + "} 10\n"),
+  EXPECT_NE(text.find("perf_function_duration_seconds_bucket{" + labels +
+                      ",le=\"10\"} 10\n"
+                      "perf_function_duration_seconds_bucket{" +
+                      labels +
+                      ",le=\"+Inf\"} 10\n"
+                      "perf_function_duration_seconds_sum{" +
+                      labels +
+                      "} 2\n"
+                      "perf_function_duration_seconds_count{" +
+                      labels + "} 10\n"),
             std::string::npos);
   EXPECT_NE(text.find("perf_thread_calls_total{tid=\"77\",thread=\"worker\"} 10\n"), std::string::npos);
   EXPECT_NE(text.find("perf_thread_tick_events{tid=\"77\",thread=\"worker\"} 20\n"), std::string::npos);

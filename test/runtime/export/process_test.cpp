@@ -20,8 +20,8 @@
 #include <nlohmann/json.hpp>
 
 #include "http_client.hpp"
-#include "thread_named.hpp"
 #include "perf/measure.hpp"
+#include "thread_named.hpp"
 
 namespace {
 
@@ -112,10 +112,12 @@ TEST(Process, ALiveSocketOfAnotherProcessGivesOneLineAndTheProgramRunsOn) {
   char buffer[512];
   while (std::fgets(buffer, sizeof buffer, child) != nullptr) said += buffer;
   const int status = pclose(child);
-  EXPECT_EQ(said, "perf: cannot listen on " + path + ": another process is listening there; the live endpoint is off\n");
+  EXPECT_EQ(said,
+            "perf: cannot listen on " + path + ": another process is listening there; the live endpoint is off\n");
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
   const int client = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  EXPECT_EQ(connect(client, reinterpret_cast<sockaddr*>(&address), sizeof address), 0) << "the other socket still listens";
+  EXPECT_EQ(connect(client, reinterpret_cast<sockaddr*>(&address), sizeof address), 0)
+      << "the other socket still listens";
   close(client);
   close(other);
   unlink(path.c_str());

@@ -19,8 +19,7 @@ namespace {
 
 void spin_for(std::chrono::microseconds how_long) {
   const auto until = std::chrono::steady_clock::now() + how_long;
-  while (std::chrono::steady_clock::now() < until) {
-  }
+  while (std::chrono::steady_clock::now() < until) {}
 }
 
 // Two instantiations: two sites with one name and location, one row.
@@ -96,14 +95,18 @@ TEST(ServedMetrics, TheSamePageAsTheGeneralSnapshotGives) {
   changed.notify_all();
   for (std::thread& t : threads) t.join();
 
-  const std::string shared = R"(function="served_test::shared_row<\"N\">\\\n)" "\xEF\xBF\xBD" R"(",file=")" __FILE__
-                             R"(",line=")" + std::to_string(shared_line) + "\"";
+  const std::string shared = R"(function="served_test::shared_row<\"N\">\\\n)"
+                             "\xEF\xBF\xBD"
+                             R"(",file=")" __FILE__ R"(",line=")" +
+                             std::to_string(shared_line) + "\"";
   constexpr int all_calls = calls * (exited + living + 1);
   EXPECT_NE(fast_text.find("\nperf_function_calls_total{" + shared + "} " + std::to_string(all_calls) + "\n"),
             std::string::npos)
-      << "both instantiations in one row\n" << fast_text.substr(0, 4000);
-  EXPECT_NE(fast_text.find("\nperf_function_duration_seconds_count{" + shared + "} " + std::to_string(all_calls) + "\n"),
-            std::string::npos);
+      << "both instantiations in one row\n"
+      << fast_text.substr(0, 4000);
+  EXPECT_NE(
+      fast_text.find("\nperf_function_duration_seconds_count{" + shared + "} " + std::to_string(all_calls) + "\n"),
+      std::string::npos);
   const std::string short_and_long = "function=\"served_test::short_and_long\"";
   EXPECT_NE(fast_text.find("\nperf_function_calls_total{" + short_and_long), std::string::npos);
   // A tenth of the calls took 40 us or more: the bucket of 30 us holds at most the rest.

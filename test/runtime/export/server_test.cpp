@@ -22,8 +22,8 @@
 #include <nlohmann/json.hpp>
 
 #include "http_client.hpp"
-#include "thread_named.hpp"
 #include "perf/measure.hpp"
+#include "thread_named.hpp"
 
 namespace perf::runtime {
 namespace {
@@ -62,7 +62,8 @@ class Server : public ::testing::Test {
   }
 
   http_result get(const std::string& target, const std::string& headers = "", const std::string& method = "GET") {
-    return http_get(address.port, target, headers, method, address.kind == listen_address::family::unix_socket ? address.path : "");
+    return http_get(address.port, target, headers, method,
+                    address.kind == listen_address::family::unix_socket ? address.path : "");
   }
 
   listen_address address;
@@ -75,11 +76,12 @@ TEST_F(Server, MetricsCountEveryCall) {
   ASSERT_EQ(r.status, 200) << r.head;
   EXPECT_NE(r.head.find("Content-Type: text/plain; version=0.0.4; charset=utf-8"), std::string::npos) << r.head;
   EXPECT_NE(r.body.find("perf_function_calls_total{function=\"export_test::counted\",file=\"" __FILE__ "\",line=\"" +
-                          std::to_string(counted_line) + "\"} 1234\n"),
+                        std::to_string(counted_line) + "\"} 1234\n"),
             std::string::npos)
       << r.body;
   const http_result open = get("/metrics", "Accept: application/openmetrics-text; version=1.0.0\r\n");
-  EXPECT_NE(open.head.find("Content-Type: application/openmetrics-text; version=1.0.0; charset=utf-8"), std::string::npos);
+  EXPECT_NE(open.head.find("Content-Type: application/openmetrics-text; version=1.0.0; charset=utf-8"),
+            std::string::npos);
   EXPECT_EQ(open.body.substr(open.body.size() - 6), "# EOF\n");
 }
 
@@ -96,7 +98,8 @@ TEST_F(Server, ALargePageGoesOutWhole) {
   for (perf::detail::site& site : *sites) perf::detail::basic_scope<true> scope(site);
   const auto count_rows = [](const std::string& body) {
     size_t rows = 0;
-    for (size_t at = body.find("\nperf_function_calls_total{function=\"export_test::large_page_"); at != std::string::npos;
+    for (size_t at = body.find("\nperf_function_calls_total{function=\"export_test::large_page_");
+         at != std::string::npos;
          at = body.find("\nperf_function_calls_total{function=\"export_test::large_page_", at + 1))
       ++rows;
     return rows;
@@ -206,11 +209,15 @@ TEST_F(Server, AClientThatLeavesMidResponse) {
 TEST_F(Server, ThousandsOfMalformedRequestsAndStillServing) {
   std::mt19937 random(15);
   const std::vector<std::string> shapes = {
-      "GET / HTTP/1.1\r\n\r\n",  "GARBAGE\r\n\r\n", "GET /metrics HTTP/9.9\r\nHost: x\r\n\r\n",
-      "GET %zz HTTP/1.1\r\nHost: x\r\n\r\n", "GET /trace?seconds=%ff%00 HTTP/1.1\r\nHost: x\r\n\r\n",
+      "GET / HTTP/1.1\r\n\r\n",
+      "GARBAGE\r\n\r\n",
+      "GET /metrics HTTP/9.9\r\nHost: x\r\n\r\n",
+      "GET %zz HTTP/1.1\r\nHost: x\r\n\r\n",
+      "GET /trace?seconds=%ff%00 HTTP/1.1\r\nHost: x\r\n\r\n",
       "GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n",
       "GET /metrics HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
-      "GET /metrics HTTP/1.1\r\n: no name\r\n\r\n", "\r\n\r\n\r\n"};
+      "GET /metrics HTTP/1.1\r\n: no name\r\n\r\n",
+      "\r\n\r\n\r\n"};
   for (int i = 0; i < 3000; ++i) {
     std::string request = shapes[i % shapes.size()];
     // Flip, drop or insert bytes at random places, NULs and high bytes included.
@@ -231,9 +238,7 @@ TEST_F(Server, ThousandsOfMalformedRequestsAndStillServing) {
     // with a reset.
     if (i % 10 == 0) c.shutdown_write();
     else c.reset();
-    if (i % 500 == 499) {
-      ASSERT_EQ(get("/metrics").status, 200) << "after request " << i;
-    }
+    if (i % 500 == 499) { ASSERT_EQ(get("/metrics").status, 200) << "after request " << i; }
   }
   EXPECT_EQ(get("/metrics").status, 200);
 }
@@ -327,8 +332,8 @@ std::vector<std::vector<std::string>> sample_labels(const std::string& profile) 
       const proto_fields l = decode(label->second);
       const std::string key = strings.at(l.varints.find(1)->second);
       const auto str = l.varints.find(2);
-      samples.back().push_back(key + "=" +
-                               (str != l.varints.end() ? strings.at(str->second) : std::to_string(l.varints.find(3)->second)));
+      samples.back().push_back(
+          key + "=" + (str != l.varints.end() ? strings.at(str->second) : std::to_string(l.varints.find(3)->second)));
     }
   }
   return samples;

@@ -30,20 +30,20 @@ __attribute__((noinline)) bool canaries_survive(void (*measured)()) {
 }
 
 // The functions of one kind of jump (longjmp, siglongjmp), in rows of their own.
-#define ABANDONED_FRAMES_CASE(kind, buffer_type, jump)                             \
-  buffer_type kind##_target;                                                       \
-  __attribute__((noinline)) void kind##_maybe_jumps(bool jumps_out) {              \
-    PERF_MEASURE("abandoned_frames_test." #kind ".maybe_jumps");                   \
-    if (jumps_out) jump(kind##_target, 1);                                         \
-    __asm__ __volatile__("");                                                      \
-  }                                                                                \
-  __attribute__((noinline)) void kind##_nested_jump() {                            \
-    PERF_MEASURE("abandoned_frames_test." #kind ".outer");                         \
-    kind##_maybe_jumps(true);                                                      \
-  }                                                                                \
-  __attribute__((noinline)) void kind##_finishes() {                               \
-    PERF_MEASURE("abandoned_frames_test." #kind ".finishes");                      \
-    __asm__ __volatile__("");                                                      \
+#define ABANDONED_FRAMES_CASE(kind, buffer_type, jump)                \
+  buffer_type kind##_target;                                          \
+  __attribute__((noinline)) void kind##_maybe_jumps(bool jumps_out) { \
+    PERF_MEASURE("abandoned_frames_test." #kind ".maybe_jumps");      \
+    if (jumps_out) jump(kind##_target, 1);                            \
+    __asm__ __volatile__("");                                         \
+  }                                                                   \
+  __attribute__((noinline)) void kind##_nested_jump() {               \
+    PERF_MEASURE("abandoned_frames_test." #kind ".outer");            \
+    kind##_maybe_jumps(true);                                         \
+  }                                                                   \
+  __attribute__((noinline)) void kind##_finishes() {                  \
+    PERF_MEASURE("abandoned_frames_test." #kind ".finishes");         \
+    __asm__ __volatile__("");                                         \
   }
 
 ABANDONED_FRAMES_CASE(longjmp, jmp_buf, longjmp)

@@ -71,8 +71,7 @@ void call_each(std::index_sequence<K...>) {
 
 void* operator new(std::size_t bytes) {
   switch (chosen_mode()) {
-    case allocator_mode::measured:
-      return measured_allocate(bytes);
+    case allocator_mode::measured: return measured_allocate(bytes);
     case allocator_mode::hooked:
     case allocator_mode::churning:
       if (hook_on.load() && !in_hook) {  // the hook's own allocations (the runtime's on its first call) are not hooked
@@ -84,8 +83,7 @@ void* operator new(std::size_t bytes) {
         in_hook = false;
       }
       break;
-    case allocator_mode::plain:
-      break;
+    case allocator_mode::plain: break;
   }
   return allocate(bytes);
 }
@@ -95,9 +93,7 @@ void* operator new[](std::size_t bytes) { return ::operator new(bytes); }
 void* operator new(std::size_t bytes, const std::nothrow_t&) noexcept {
   try {
     return ::operator new(bytes);
-  } catch (const std::bad_alloc&) {
-    return nullptr;
-  }
+  } catch (const std::bad_alloc&) { return nullptr; }
 }
 void* operator new[](std::size_t bytes, const std::nothrow_t& tag) noexcept { return ::operator new(bytes, tag); }
 void operator delete(void* memory) noexcept { std::free(memory); }

@@ -26,8 +26,8 @@ std::map<std::string, function_row> run_allocator_probe(const std::filesystem::p
   const std::filesystem::path report = dir / "report.json";
   const perf::testing::probe_result result = perf::testing::run_probe_program(
       PERF_ALLOCATOR_PROBE, environment + " ALLOCATOR_PROBE_MODE=" + mode + " PERF_REPORT=" + report.string());
-  EXPECT_TRUE(WIFEXITED(result.status) && WEXITSTATUS(result.status) == 0)
-      << "status " << result.status << "\n" << result.output;
+  EXPECT_TRUE(WIFEXITED(result.status) && WEXITSTATUS(result.status) == 0) << "status " << result.status << "\n"
+                                                                           << result.output;
   std::map<std::string, function_row> rows;
   if (!std::filesystem::exists(report)) return rows;
   const json parsed = json::parse(perf::testing::read_file(report));
@@ -54,7 +54,8 @@ TEST_F(AllocatorProbe, AnAllocationHookMakingMeasuredCallsWhileThreadsRegisterSi
 // The hook on throughout: threads attach inside it (its lock held), register sites,
 // and exit, while another thread takes snapshots. A runtime lock held across the
 // program's operator new deadlocks here (the probe's alarm ends it with SIGALRM).
-TEST_F(AllocatorProbe, AnAllocationHookMakingMeasuredCallsWhileThreadsAttachRegisterSitesAndExitNeitherDeadlocksNorRecurses) {
+TEST_F(AllocatorProbe,
+       AnAllocationHookMakingMeasuredCallsWhileThreadsAttachRegisterSitesAndExitNeitherDeadlocksNorRecurses) {
   const std::filesystem::path during = dir / "during.json";
   std::map<std::string, function_row> rows =
       run_allocator_probe(dir, "churning", "ALLOCATOR_PROBE_REPORT=" + during.string());

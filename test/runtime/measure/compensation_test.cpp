@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <functional>
 #include <atomic>
+#include <functional>
 #include <limits>
 #include <string>
 #include <thread>
@@ -113,7 +113,7 @@ TEST(Compensation, CallsCompensatedBelowZeroDoNotRaiseTheTotalOfTheRecursionArou
   detail::finish(thread.state, longer, 1040);  // 30, less its own 10: 20
   detail::open<false>(thread.state, detail::site_key(1, 1), shorter, 0);
   shorter.start = 1050;
-  detail::finish(thread.state, shorter, 1052);  // 2, less its own 10: -8, recorded as 0
+  detail::finish(thread.state, shorter, 1052);    // 2, less its own 10: -8, recorded as 0
   detail::finish(thread.state, outermost, 1080);  // 80, less its own 10 and 2 x 30: 10
   EXPECT_EQ(thread.target.calls, 3u);
   EXPECT_EQ(thread.target.min, 0u);

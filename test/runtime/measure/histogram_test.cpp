@@ -6,8 +6,8 @@
 #include <random>
 #include <vector>
 
-#include "perf/detail/histogram_index.hpp"
 #include "measure/stats.hpp"
+#include "perf/detail/histogram_index.hpp"
 
 namespace perf::runtime {
 namespace {

@@ -31,7 +31,10 @@ int nested_blocks(int n) {
   int sum = 0;
   for (int i = 0; i < n; ++i) {
     PERF_MEASURE("measure_test.loop_body");
-    { PERF_MEASURE("measure_test.innermost"); sum += i; }
+    {
+      PERF_MEASURE("measure_test.innermost");
+      sum += i;
+    }
   }
   return sum;
 }

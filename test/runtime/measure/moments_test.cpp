@@ -37,7 +37,7 @@ moments shifted(const std::vector<uint64_t>& values) {
 const std::vector<uint64_t> long_calls = {30'000'000'004, 30'000'000'007, 30'000'000'013, 30'000'000'016};
 
 TEST(Moments, ShiftedSumsKeepPrecisionWhereTheNaiveFormulaLosesIt) {
-  const double exact = 22.5;  // mean 30'000'000'010; deviations -6, -3, 3, 6
+  const double exact = 22.5;                                           // mean 30'000'000'010; deviations -6, -3, 3, 6
   EXPECT_GT(std::abs(naive_variance(long_calls) - exact), exact / 2);  // it says 0 here
   const moments m = shifted(long_calls);
   EXPECT_EQ(m.count, 4u);

@@ -66,7 +66,7 @@ TEST(Slot, FinishChargesTheCallerAndCountsRecursionOnce) {
   open_from(thread, 1, 0, 1100, inner);  // from below every frame: inside outer
   open_from(thread, 0, UINTPTR_MAX, 1150, leaf);
   EXPECT_EQ(thread.state.site, 0u);
-  detail::finish(thread.state, leaf, 1170);   // 20 ticks in another function
+  detail::finish(thread.state, leaf, 1170);  // 20 ticks in another function
   EXPECT_EQ(thread.state.site, 1u);
   detail::finish(thread.state, inner, 1200);  // 100 ticks, 20 of them in the callee
   detail::finish(thread.state, outer, 1500);  // 500 ticks, 100 of them in the inner activation
@@ -138,7 +138,8 @@ TEST(Slot, BinnedTotalsCountTheFixedBucketsAsTheHistogramDoes) {
   add_pending_durations(thread.state, per_site, binning);
   // 50 and 100 (exact buckets) at most 100 ns; 101 (exact), 250 and 299 (buckets whose
   // midpoints are 251 and 298) at most 300 ns; 5000 at most 10 us; 20 s above every bound.
-  const std::array<uint64_t, latency_binning::bounds + 1> expected = {2, 3, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+  const std::array<uint64_t, latency_binning::bounds + 1> expected = {2, 3, 0, 0, 1, 0, 0, 0, 0,
+                                                                      0, 0, 0, 0, 0, 0, 0, 0, 1};
   EXPECT_EQ(binned.latency, expected);
   EXPECT_EQ(binning.cumulative(histogram.durations.nonzero_buckets()),
             (std::vector<uint64_t>{2, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6}));

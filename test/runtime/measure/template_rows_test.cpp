@@ -16,8 +16,7 @@ using testing::stats_of;
 // Long enough that a row counting its nested instantiation twice exceeds its caller.
 void spin_for_20_microseconds() {
   const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(20);
-  while (std::chrono::steady_clock::now() < until) {
-  }
+  while (std::chrono::steady_clock::now() < until) {}
 }
 
 // The row's total is the time spent in it: no more than its caller's, and, with no
@@ -55,10 +54,8 @@ void mutual_work(int depth) {
   PERF_MEASURE("template_rows_test.mutual_work<T>");
   spin_for_20_microseconds();
   if (depth == 0) return;
-  if constexpr (std::is_same_v<T, first>)
-    mutual_work<second>(depth - 1);
-  else
-    mutual_work<first>(depth - 1);
+  if constexpr (std::is_same_v<T, first>) mutual_work<second>(depth - 1);
+  else mutual_work<first>(depth - 1);
 }
 
 TEST(TemplateRows, MutualRecursionThroughTwoInstantiationsCountsOnce) {

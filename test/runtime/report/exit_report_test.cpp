@@ -121,7 +121,7 @@ TEST_F(ExitReport, StatesTheProbeCostItSubtractedAndWhatTheProbeCostTheRun) {
   EXPECT_GE(clock.at("probe_inside_ns").get<double>(), 0.0);
   EXPECT_LE(clock.at("probe_inside_ns").get<double>(), probe_ns);
   const json& overhead = parsed.at("probe_overhead");
-  EXPECT_EQ(overhead.at("calls"), 8u);  // 3 parse, 4 worker_step, 1 at_static_destruction
+  EXPECT_EQ(overhead.at("calls"), 8u);                              // 3 parse, 4 worker_step, 1 at_static_destruction
   EXPECT_NEAR(overhead.at("ns").get<double>(), 8 * probe_ns, 0.1);  // probe_ns is rounded to 0.01 ns
   uint64_t dominated_functions = 0, dominated_calls = 0;
   for (const json& f : parsed.at("functions")) {

@@ -60,8 +60,10 @@ TEST(TextReport, ATableInReadableUnitsSortedAsGiven) {
             "clock rdtsc at 2.500 GHz (calibrated)\n"
             "sources under /home/me/app/\n"
             "function           calls    total     self     mean      min      max   stddev      p50      p99  where\n"
-            "config::parse  1,234,567   12.3 s  2.00 ms  10.0 µs   950 ns  1.50 ms  85.2 ns  9.99 µs   123 µs  src/config.cpp:18\n"
-            "config::load           1   10.0 s   10.0 s   10.0 s   10.0 s   10.0 s  0.00 ns  0.00 ns  0.00 ns  include/config.hpp:3\n"
+            "config::parse  1,234,567   12.3 s  2.00 ms  10.0 µs   950 ns  1.50 ms  85.2 ns  9.99 µs   123 µs  "
+            "src/config.cpp:18\n"
+            "config::load           1   10.0 s   10.0 s   10.0 s   10.0 s   10.0 s  0.00 ns  0.00 ns  0.00 ns  "
+            "include/config.hpp:3\n"
             "say \"hi\"\\n             1  7.50 ns  7.50 ns  7.50 ns  7.50 ns  7.50 ns  0.00 ns  0.00 ns  0.00 ns\n"
             "tick log: 65,538 events kept, 2,469,070 dropped (ring of 65,536 events per thread; PERF_RING_EVENTS "
             "keeps more)\n"
@@ -238,10 +240,11 @@ TEST(TextReport, StatesTheProbeAndWhatItCostAndMarksTheFunctionsItDominates) {
             "clock rdtsc at 2.500 GHz (calibrated); probe 22.5 ns a call (9.04 ns inside), subtracted\n");
   EXPECT_NE(text.find("\nsay \"hi\"\\n *  "), std::string::npos) << text;
   EXPECT_NE(text.find("\nconfig::parse  1,234,567  "), std::string::npos) << text;  // unmarked
-  EXPECT_NE(text.find("\nprobe: 1,234,569 measured calls x 22.5 ns = 27.8 ms, 0.7% of the process's CPU time (4.00 s)\n"
-                      "  * probe-dominated (median below 2 probe costs, 45.0 ns): 1 function, 1,000,000 calls, 22.5 ms of "
-                      "probe time: 81.0% of all probe time, 0.6% of the process's CPU time\ntick log: "),
-            std::string::npos)
+  EXPECT_NE(
+      text.find("\nprobe: 1,234,569 measured calls x 22.5 ns = 27.8 ms, 0.7% of the process's CPU time (4.00 s)\n"
+                "  * probe-dominated (median below 2 probe costs, 45.0 ns): 1 function, 1,000,000 calls, 22.5 ms of "
+                "probe time: 81.0% of all probe time, 0.6% of the process's CPU time\ntick log: "),
+      std::string::npos)
       << text;
 }
 

@@ -12,13 +12,14 @@ TEST(ElidedSignature, DropsTheReturnTypeTemplateArgumentsAndParameters) {
   EXPECT_EQ(elided_signature("(anonymous namespace)::three_quarters(unsigned long)"),
             "(anonymous namespace)::three_quarters(...)");
   EXPECT_EQ(elided_signature("logs::next_field(char const*, void (*)(int))"), "logs::next_field(...)");
-  EXPECT_EQ(elided_signature("(anonymous namespace)::heavy_thread_work()"), "(anonymous namespace)::heavy_thread_work()");
+  EXPECT_EQ(elided_signature("(anonymous namespace)::heavy_thread_work()"),
+            "(anonymous namespace)::heavy_thread_work()");
 }
 
 TEST(ElidedSignature, LeavesWhatIsNotASignatureAsItIs) {
-  for (const char* name : {"main", "libc.so.6+0x1f2e0", "app+0x2180 (PLT)", "0x7f00deadbeef",
-                           "ns::f()::{lambda(int)#1}::_FUN", "ns::box::operator<(ns::box const&) const",
-                           "(anonymous namespace)::table"})
+  for (const char* name :
+       {"main", "libc.so.6+0x1f2e0", "app+0x2180 (PLT)", "0x7f00deadbeef", "ns::f()::{lambda(int)#1}::_FUN",
+        "ns::box::operator<(ns::box const&) const", "(anonymous namespace)::table"})
     EXPECT_EQ(elided_signature(name), name);
 }
 

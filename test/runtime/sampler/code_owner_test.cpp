@@ -8,7 +8,7 @@ namespace {
 TEST(CodeOwner, TheOutermostScopeOfAMangledName) {
   // void perf::detail::end<true>(perf::detail::thread_state&, perf::detail::frame&)
   EXPECT_EQ(outermost_scope("_ZN4perf6detail3endILb1EEEvRNS0_12thread_stateERNS0_5frameE"), "perf");
-  EXPECT_EQ(outermost_scope("_ZNK4perf7runtime6widget4sizeEv"), "perf");  // a const member function
+  EXPECT_EQ(outermost_scope("_ZNK4perf7runtime6widget4sizeEv"), "perf");      // a const member function
   EXPECT_EQ(outermost_scope("_ZZN4perf6detail4openEvENKUlvE_clEv"), "perf");  // a lambda inside perf::detail::open
   EXPECT_EQ(outermost_scope("_ZSt4sortIPiEvT_S1_"), "std");
   EXPECT_EQ(outermost_scope("_ZNKSt6vectorIiSaIiEE4sizeEv"), "std");
@@ -16,7 +16,7 @@ TEST(CodeOwner, TheOutermostScopeOfAMangledName) {
   EXPECT_EQ(outermost_scope("_ZN9__gnu_cxx13new_allocatorIcE8allocateEmPKv"), "__gnu_cxx");
   EXPECT_EQ(outermost_scope("_ZN12_GLOBAL__N_14workEv"), "_GLOBAL__N_1");
   EXPECT_EQ(outermost_scope("_ZN4logsL10next_fieldERSt17basic_string_viewIcSt11char_traitsIcEE"), "logs");
-  EXPECT_EQ(outermost_scope("_Z4mainv"), "");  // the global namespace
+  EXPECT_EQ(outermost_scope("_Z4mainv"), "");              // the global namespace
   EXPECT_EQ(outermost_scope("_ZZ4mainENKUliE_clEi"), "");  // a lambda inside main
   EXPECT_EQ(outermost_scope("_int_malloc"), "");
   EXPECT_EQ(outermost_scope("_ZN4pe"), "");  // cut short
@@ -26,8 +26,8 @@ constexpr const char* program = "/build/app";
 
 TEST(CodeOwner, PerfsFunctionsAreTheRuntimesWhereverTheyLie) {
   // A probe instantiated in the program's own module, and the shared runtime's code.
-  EXPECT_EQ(owner_of("_ZN4perf6detail3endILb1EEEvRNS0_12thread_stateERNS0_5frameE", "/opt/perf/include/perf/measure.hpp",
-                     program),
+  EXPECT_EQ(owner_of("_ZN4perf6detail3endILb1EEEvRNS0_12thread_stateERNS0_5frameE",
+                     "/opt/perf/include/perf/measure.hpp", program),
             code_owner::runtime);
   EXPECT_EQ(owner_of("malloc", "/src/runtime/alloc/interpose/malloc.cpp", "/opt/perf/lib/libperfalloc.so.0"),
             code_owner::runtime);

@@ -5,15 +5,15 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <set>
-#include <utility>
 #include <sstream>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
-#include <algorithm>
 
 #include "sampler/modules.hpp"
 #include "sampler/profile.hpp"
@@ -78,7 +78,8 @@ std::vector<std::tuple<uintptr_t, uintptr_t, std::string>> sized_functions_by_re
     std::string number, value, size, type, bind, visibility, section, name;
     if (!(words >> number >> value >> size >> type >> bind >> visibility >> section >> name)) continue;
     if (type != "FUNC" || section == "UND" || std::stoull(value, nullptr, 16) == 0) continue;
-    functions.emplace_back(std::stoull(value, nullptr, 16), std::stoull(size, nullptr, 0), name.substr(0, name.find('@')));
+    functions.emplace_back(std::stoull(value, nullptr, 16), std::stoull(size, nullptr, 0),
+                           name.substr(0, name.find('@')));
   }
   pclose(pipe);
   std::sort(functions.begin(), functions.end());

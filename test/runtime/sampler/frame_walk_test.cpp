@@ -75,12 +75,12 @@ TEST(FrameWalk, UnknownBoundsAskTheKernelAndSurviveAnUnmappedAddress) {
 // code words below that record.
 TEST(FrameWalk, AChainLostAtTheInterruptedInstructionIsFoundOnTheStack) {
   fake_stack s;
-  s.words[3] = 0x501;                // a return address (or an old one left in a slot)
-  s.words[4] = s.at(30);             // a pointer up the stack to no frame record:
-  s.record(30, s.at(40), 0x9999);    // its "return address" is not code
-  s.words[5] = s.at(10);             // the saved frame pointer
+  s.words[3] = 0x501;              // a return address (or an old one left in a slot)
+  s.words[4] = s.at(30);           // a pointer up the stack to no frame record:
+  s.record(30, s.at(40), 0x9999);  // its "return address" is not code
+  s.words[5] = s.at(10);           // the saved frame pointer
   s.words[6] = 0x502;
-  s.words[7] = 0x12345;              // data, not code
+  s.words[7] = 0x12345;  // data, not code
   s.words[8] = 0x503;
   s.record(10, s.at(20), 0x401);
   s.record(20, 0, 0);
@@ -99,10 +99,10 @@ TEST(FrameWalk, AChainLostAtTheInterruptedInstructionIsFoundOnTheStack) {
 TEST(FrameWalk, NoChainOnTheStackLeavesTheStackAsItWas) {
   fake_stack s;
   s.words[3] = 0x501;
-  s.words[4] = 0x20;                 // not a stack address
+  s.words[4] = 0x20;  // not a stack address
   s.words[5] = s.at(10);
-  s.record(10, s.at(20), 0x9999);    // a pointer up the stack, to a return address that is not code
-  s.words[12] = s.at(6);             // a pointer down the stack, to a record
+  s.record(10, s.at(20), 0x9999);  // a pointer up the stack, to a return address that is not code
+  s.words[12] = s.at(6);           // a pointer down the stack, to a record
   s.record(6, s.at(20), 0x402);
   const code_ranges code = fake_code();
   EXPECT_EQ(walk(0x10, s.at(2), s.bounds(), 16, &code), (std::vector<uintptr_t>{0x1000, 0x2000}));
@@ -185,11 +185,11 @@ TEST(FrameWalk, EveryFormOfIndirectCallIsACall) {
   }
   // Not calls: a jump through a register (FF /4), an inc (FF /0), the multi-byte nop
   // that pads functions, and a call one byte short of the candidate.
-  for (const std::vector<unsigned char>& code : std::vector<std::vector<unsigned char>>{
-           {0x90, 0xff, 0xe0},
-           {0x90, 0xff, 0xc0},
-           {0x66, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00},
-           {0x90, 0xff, 0x50, 0x18, 0x90}}) {
+  for (const std::vector<unsigned char>& code :
+       std::vector<std::vector<unsigned char>>{{0x90, 0xff, 0xe0},
+                                               {0x90, 0xff, 0xc0},
+                                               {0x66, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00},
+                                               {0x90, 0xff, 0x50, 0x18, 0x90}}) {
     const auto start = reinterpret_cast<uintptr_t>(code.data());
     EXPECT_FALSE(is_leaf_caller(start + code.size(), start)) << "code of " << code.size() << " bytes";
   }

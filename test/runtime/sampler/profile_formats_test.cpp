@@ -53,7 +53,10 @@ TEST(ProtobufWriter, WritesTheWireFormat) {
   out.varint_field(1, 150);
   out.bytes_field(2, "ab");
   out.packed_field(3, std::vector<uint64_t>{1, 300});
-  EXPECT_EQ(out.bytes(), std::string("\x08\x96\x01\x12\x02" "ab" "\x1a\x03\x01\xac\x02", 12));
+  EXPECT_EQ(out.bytes(), std::string("\x08\x96\x01\x12\x02"
+                                     "ab"
+                                     "\x1a\x03\x01\xac\x02",
+                                     12));
 }
 
 std::string gunzip(const std::string& data) {

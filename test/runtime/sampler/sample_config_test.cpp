@@ -24,8 +24,10 @@ TEST(SampleConfig, Defaults) {
 }
 
 TEST(SampleConfig, ReadsEveryVariable) {
-  const sample_config c = parse({{"PERF_SAMPLE_HZ", "0"}, {"PERF_SAMPLE_CLOCK", "wall"},
-                                 {"PERF_SAMPLE_DEPTH", "256"}, {"PERF_PROFILE", "out-%p.pb.gz"},
+  const sample_config c = parse({{"PERF_SAMPLE_HZ", "0"},
+                                 {"PERF_SAMPLE_CLOCK", "wall"},
+                                 {"PERF_SAMPLE_DEPTH", "256"},
+                                 {"PERF_PROFILE", "out-%p.pb.gz"},
                                  {"PERF_SAMPLE_SOURCE", "timer"}});
   EXPECT_EQ(c.hz, 0u);
   EXPECT_EQ(c.source, sample_source::timer);
@@ -36,9 +38,10 @@ TEST(SampleConfig, ReadsEveryVariable) {
 }
 
 TEST(SampleConfig, NamesEachValueItCannotUse) {
-  const sample_config c =
-      parse({{"PERF_SAMPLE_HZ", "10001"}, {"PERF_SAMPLE_CLOCK", "cycles"}, {"PERF_SAMPLE_DEPTH", "0"},
-             {"PERF_SAMPLE_SOURCE", "hrtimer"}});
+  const sample_config c = parse({{"PERF_SAMPLE_HZ", "10001"},
+                                 {"PERF_SAMPLE_CLOCK", "cycles"},
+                                 {"PERF_SAMPLE_DEPTH", "0"},
+                                 {"PERF_SAMPLE_SOURCE", "hrtimer"}});
   EXPECT_EQ(c.hz, 100u);
   EXPECT_EQ(c.clock, sample_clock::cpu);
   EXPECT_EQ(c.depth, 128u);

@@ -13,13 +13,13 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
-#include <ctime>
 #include <cstdio>
-#include <cstring>
-#include <algorithm>
 #include <cstdlib>
+#include <cstring>
+#include <ctime>
 #include <thread>
 #include <vector>
 
@@ -31,12 +31,12 @@ namespace {
 volatile uint64_t sink;
 
 // Each function's loop is its own (a shared helper would be the hottest frame).
-#define PERF_PROBE_CHURN(iterations)                                   \
-  uint64_t state = sink;                                               \
-  for (uint64_t i = 0; i < (iterations); ++i) {                        \
-    state = state * 6364136223846793005u + 1442695040888963407u;       \
-    __asm__ __volatile__("" : "+r"(state));                            \
-  }                                                                    \
+#define PERF_PROBE_CHURN(iterations)                             \
+  uint64_t state = sink;                                         \
+  for (uint64_t i = 0; i < (iterations); ++i) {                  \
+    state = state * 6364136223846793005u + 1442695040888963407u; \
+    __asm__ __volatile__("" : "+r"(state));                      \
+  }                                                              \
   sink = state
 
 constexpr uint64_t unit = 4000000;  // a few milliseconds
@@ -77,7 +77,8 @@ __attribute__((noinline)) void sort_rounds() {
   std::vector<uint32_t> values(4096);
   uint64_t state = sink;
   for (int round = 0; round < 2000; ++round) {
-    for (uint32_t& v : values) v = static_cast<uint32_t>(state = state * 6364136223846793005u + 1442695040888963407u) >> 7;
+    for (uint32_t& v : values)
+      v = static_cast<uint32_t>(state = state * 6364136223846793005u + 1442695040888963407u) >> 7;
     std::sort(values.begin(), values.end());
   }
   sink = values[values.size() / 2];
@@ -137,8 +138,7 @@ int blocked_read() {
     deadline.tv_sec += 1;
     deadline.tv_nsec -= 1000000000;
   }
-  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nullptr) == EINTR) {
-  }
+  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nullptr) == EINTR) {}
   (void)!write(fds[1], "x", 1);
   reader.join();
   std::fprintf(stderr, "read %ld\n", got);
@@ -179,7 +179,11 @@ int main(int argc, char** argv) {
   else if (std::strcmp(scenario, "sort") == 0) sort_rounds();
   else if (std::strcmp(scenario, "allocate") == 0) allocate_rounds();
   else {
-    std::fprintf(stderr, "usage: %s ratio|threads|late-thread|blocked-read|measured-calls|two-measured|reused-descriptors|sort|allocate\n", argv[0]);
+    std::fprintf(
+        stderr,
+        "usage: %s "
+        "ratio|threads|late-thread|blocked-read|measured-calls|two-measured|reused-descriptors|sort|allocate\n",
+        argv[0]);
     return 2;
   }
   timespec cpu{};
@@ -196,7 +200,8 @@ int main(int argc, char** argv) {
   if (summary.hz != 0) {
     std::fprintf(stderr, "interrupts %llu\n", static_cast<unsigned long long>(summary.interrupts));
     std::fprintf(stderr, "source %s\n", summary.source.c_str());
-    std::fprintf(stderr, "cpu_ms %.0f\n", static_cast<double>(cpu.tv_sec) * 1e3 + static_cast<double>(cpu.tv_nsec) / 1e6);
+    std::fprintf(stderr, "cpu_ms %.0f\n",
+                 static_cast<double>(cpu.tv_sec) * 1e3 + static_cast<double>(cpu.tv_nsec) / 1e6);
   }
   std::fprintf(stderr, "probe %llu\n", static_cast<unsigned long long>(summary.probe_samples));
   return status;

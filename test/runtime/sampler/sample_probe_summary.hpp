@@ -12,9 +12,9 @@
 namespace perf::testing {
 
 struct probe_summary {
-  std::map<std::string, uint64_t> functions;  // the probe's top functions
+  std::map<std::string, uint64_t> functions;                   // the probe's top functions
   std::map<std::string, std::pair<double, double>> intervals;  // their shares' 95% intervals
-  std::map<long, std::pair<uint64_t, std::string>> threads;  // tid -> samples, top function
+  std::map<long, std::pair<uint64_t, std::string>> threads;    // tid -> samples, top function
   uint64_t total = 0;
   uint64_t interrupts = 0;
   std::string source;

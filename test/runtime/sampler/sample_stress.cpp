@@ -45,9 +45,7 @@ void exceptions(int count) {
   for (int i = 0; i < count; ++i) {
     try {
       throw_deep(8);
-    } catch (const std::runtime_error&) {
-      sink.fetch_add(1, std::memory_order_relaxed);
-    }
+    } catch (const std::runtime_error&) { sink.fetch_add(1, std::memory_order_relaxed); }
   }
 }
 

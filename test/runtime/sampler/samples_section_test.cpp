@@ -23,7 +23,8 @@ snapshot two_functions() {
   s.top_functions = {{"parse(std::string_view)", "src/parse.cpp", 0, 300, 0.75, 0.7055, 0.7900},
                      {"main", "src/main.cpp", 0, 100, 0.25, 0.2100, 0.2945}};
   s.top_lines = {{"parse(std::string_view)", "src/parse.cpp", 12, 280, 0.7}, {"main", "", 0, 100, 0.25}};
-  s.threads = {{41, 400, {{"parse(std::string_view)", "src/parse.cpp", 0, 300, 0.75}, {"main", "src/main.cpp", 0, 100, 0.25}}}};
+  s.threads = {
+      {41, 400, {{"parse(std::string_view)", "src/parse.cpp", 0, 300, 0.75}, {"main", "src/main.cpp", 0, 100, 0.25}}}};
   s.measured = {{"parse", 300, 0.75}};
   snap.threads.resize(1);
   snap.threads[0].tid = 41;
@@ -62,7 +63,8 @@ TEST(SamplesReport, TextStatesTheRateATimerDeliveredAndTheInterruptsBehindTheSha
             "  1000 Hz requested, timer delivered 260 Hz (kernel tick): shares from 104 interrupts\n");
   snap.samples.interrupts = 400;  // as many signals as samples: the rate asked for
   const std::string full_rate = format_samples_text(snap);
-  EXPECT_EQ(full_rate.substr(0, full_rate.find('\n')), "samples: 400 at 1000 Hz of each thread's CPU time (timer), 2 dropped");
+  EXPECT_EQ(full_rate.substr(0, full_rate.find('\n')),
+            "samples: 400 at 1000 Hz of each thread's CPU time (timer), 2 dropped");
 }
 
 // Long signatures are shown by their elided names, in 120 columns; two functions
@@ -76,12 +78,13 @@ TEST(SamplesReport, TextShowsElidedNamesUnlessTwoAreAlikeAndJsonKeepsSignatures)
   snap.samples.top_functions = {{long_signature, "src/split.cpp", 0, 200, 0.5, 0.45, 0.55},
                                 {"logs::parse(int)", "src/parse.cpp", 0, 100, 0.25, 0.21, 0.29},
                                 {"logs::parse(long)", "src/parse.cpp", 0, 100, 0.25, 0.21, 0.29},
-                                {std::string(150, 'x') + "::operator()() const", "/" + std::string(90, 'd') + "/f.cpp", 0,
-                                 1, 0.0025, 0.0001, 0.0140}};
+                                {std::string(150, 'x') + "::operator()() const", "/" + std::string(90, 'd') + "/f.cpp",
+                                 0, 1, 0.0025, 0.0001, 0.0140}};
   snap.samples.top_lines = snap.samples.top_functions;
   snap.samples.threads[0].top_functions = snap.samples.top_functions;
   const std::string text = format_samples_text(snap);
-  EXPECT_NE(text.find("   50.0% (45.0-55.0)      200  logs::split<...>(...)  src/split.cpp\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("   50.0% (45.0-55.0)      200  logs::split<...>(...)  src/split.cpp\n"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("  logs::parse(int)  src/parse.cpp\n"), std::string::npos) << text;
   EXPECT_NE(text.find("  logs::parse(long)  src/parse.cpp\n"), std::string::npos) << text;
   std::istringstream lines(text);
@@ -96,9 +99,7 @@ TEST(SamplesReport, TextLeavesOutTheProbesLineWhenNoSampleWasInThem) {
   EXPECT_EQ(format_samples_text(snap).find("probes"), std::string::npos);
 }
 
-TEST(SamplesReport, TextIsEmptyWhenSamplingIsOff) {
-  EXPECT_EQ(format_samples_text(snapshot{}), "");
-}
+TEST(SamplesReport, TextIsEmptyWhenSamplingIsOff) { EXPECT_EQ(format_samples_text(snapshot{}), ""); }
 
 TEST(SamplesReport, JsonHasTheDocumentedFields) {
   const auto j = nlohmann::json::parse(format_samples_json(two_functions()));

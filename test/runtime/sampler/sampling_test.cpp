@@ -33,8 +33,7 @@ TEST_F(Sampling, AThreadBlockedInReadGetsItsDataWhileWallClockSamplesArrive) {
 // The wall clock is sampled by timers (CLOCK_MONOTONIC ones, not held to the tick);
 // PERF_SAMPLE_SOURCE=timer forces them for the CPU clock.
 TEST_F(Sampling, TheSummaryNamesTheSourceThatSampled) {
-  EXPECT_NE(run_sample_probe("PERF_SAMPLE_CLOCK=wall", "ratio 0.1").output.find("\nsource timer\n"),
-            std::string::npos);
+  EXPECT_NE(run_sample_probe("PERF_SAMPLE_CLOCK=wall", "ratio 0.1").output.find("\nsource timer\n"), std::string::npos);
   EXPECT_NE(run_sample_probe("PERF_SAMPLE_SOURCE=timer", "ratio 0.1").output.find("\nsource timer\n"),
             std::string::npos);
 }
@@ -65,9 +64,8 @@ TEST_F(Sampling, BadRateIsNamedAndTheDefaultUsed) {
 // no sanitizer report, and a profile written at the end.
 TEST_F(Sampling, StressAtOneKilohertzEndsCleanly) {
   const std::string path = (dir / "stress.folded").string();
-  const probe_result run = run_probe_program("timeout 120 " PERF_STRESS_PROBE,
-                                             "PERF_REPORT=off PERF_SAMPLE_HZ=1000 PERF_PROFILE=" + path,
-                                             PERF_STRESS_PLUGIN);
+  const probe_result run = run_probe_program(
+      "timeout 120 " PERF_STRESS_PROBE, "PERF_REPORT=off PERF_SAMPLE_HZ=1000 PERF_PROFILE=" + path, PERF_STRESS_PLUGIN);
   ASSERT_EQ(run.status, 0) << run.output;
   EXPECT_NE(run.output.find("stress done after"), std::string::npos) << run.output;
   EXPECT_EQ(run.output.find("WARNING"), std::string::npos) << run.output;  // sanitizers' reports
@@ -124,8 +122,7 @@ TEST_F(Sampling, FoldedStacksNameTheHotFunctionBelowMain) {
     ASSERT_NE(space, std::string::npos) << line;
     const uint64_t count = std::stoull(line.substr(space + 1));
     all += count;
-    if (line.find(";main;ratio;(anonymous namespace)::three_quarters(unsigned long) ") !=
-        std::string::npos)
+    if (line.find(";main;ratio;(anonymous namespace)::three_quarters(unsigned long) ") != std::string::npos)
       hot += count;
   }
   ASSERT_GT(all, 500u) << folded;
@@ -235,9 +232,7 @@ TEST_F(Sampling, InlinedStandardLibraryCodeIsChargedToTheFunctionThatUsesIt) {
 
 // malloc and free keep no frame pointer (Debian's C library is built without them):
 // the samples inside them still go to the function that calls them.
-TEST_F(Sampling, TimeInMallocIsChargedToItsCaller) {
-  expect_charged_to("allocate", "allocate_rounds()", 0.7);
-}
+TEST_F(Sampling, TimeInMallocIsChargedToItsCaller) { expect_charged_to("allocate", "allocate_rounds()", 0.7); }
 
 // The pprof file is read by pprof itself (Debian's golang-go; scripts/setup.sh
 // installs it): its top entry is the hot function, with its share of the CPU time.

@@ -72,17 +72,15 @@ TEST_F(TickOutput, ThePlainDumpMergesEveryThreadInTimeOrder) {
   std::map<long, uint64_t> last_time;
   for (size_t i = 0; i < lines.size(); ++i) {
     ++events[lines[i].event];
-    if (i != 0) {
-      EXPECT_GE(lines[i].time_ns, lines[i - 1].time_ns);
-    }
+    if (i != 0) { EXPECT_GE(lines[i].time_ns, lines[i - 1].time_ns); }
     if (last_time.count(lines[i].tid) != 0) {
       EXPECT_NEAR(lines[i].delta_ns, lines[i].time_ns - last_time[lines[i].tid], 1);
     }
     last_time[lines[i].tid] = lines[i].time_ns;
   }
-  const std::map<std::string, int> expected = {{"> outer", 1}, {"< outer", 1}, {"> step", 3}, {"< step", 3},
-                                               {"step", 3},    {"> task", 12}, {"< task", 12}, {"item", 12},
-                                               {cut_label, 1}};
+  const std::map<std::string, int> expected = {{"> outer", 1}, {"< outer", 1}, {"> step", 3},
+                                               {"< step", 3},  {"step", 3},    {"> task", 12},
+                                               {"< task", 12}, {"item", 12},   {cut_label, 1}};
   EXPECT_EQ(events, expected);
   EXPECT_EQ(lines.front().time_ns, 0u);
   EXPECT_EQ(lines.front().event, "> outer");
@@ -115,17 +113,13 @@ TEST_F(TickOutput, TheTraceIsChromeJsonWithNestedScopesTicksAndThreadNames) {
     if (phase == "X") {
       ++complete[e.at("name")];
       const double end = ts + e.at("dur").get<double>();
-      if (!open.empty()) {
-        EXPECT_LE(end, open.back().second + 0.002) << e.dump() << " does not nest";
-      }
+      if (!open.empty()) { EXPECT_LE(end, open.back().second + 0.002) << e.dump() << " does not nest"; }
       open.push_back({ts, end});
     } else {
       ASSERT_EQ(phase, "i") << e.dump();
       EXPECT_EQ(e.at("s"), "t");
       ++instant[e.at("name")];
-      if (e.at("name") == "step") {
-        EXPECT_GE(e.at("args").at("n").get<int>(), 1);
-      }
+      if (e.at("name") == "step") { EXPECT_GE(e.at("args").at("n").get<int>(), 1); }
     }
   }
   EXPECT_EQ(complete, (std::map<std::string, int>{{"outer", 1}, {"step", 3}, {"task", 12}}));
@@ -203,8 +197,9 @@ TEST_F(TickOutput, ABadRingSizeWarnsAndTheDefaultHolds) {
 
 TEST_F(TickOutput, TicksOffLogsNothingAndWritesNoLog) {
   const fs::path report = dir / "report.json";
-  EXPECT_EQ(run_tick_probe("PERF_TICKS=off PERF_TICKLOG=" + (dir / "ticks.txt").string() + " PERF_REPORT=" + report.string()),
-            "");
+  EXPECT_EQ(
+      run_tick_probe("PERF_TICKS=off PERF_TICKLOG=" + (dir / "ticks.txt").string() + " PERF_REPORT=" + report.string()),
+      "");
   EXPECT_FALSE(fs::exists(dir / "ticks.txt"));
   const json parsed = json::parse(read_file(report));
   EXPECT_EQ(parsed.at("ticklog"), json::parse(R"({"enabled": false, "events": 0, "dropped": 0, "ring_events": 0})"));
@@ -228,8 +223,7 @@ constexpr bool sanitized = false;
 #endif
 
 void expect_killed_by(int status, int signal) {
-  if (sanitized)
-    EXPECT_NE(status, 0);
+  if (sanitized) EXPECT_NE(status, 0);
   else
     // Killed by `signal`, as the shell that ran it reports that.
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 128 + signal) << "status " << status;
@@ -271,9 +265,7 @@ TEST_F(TickOutput, ACrashDumpHoldsEveryThreadExitedOrAlive) {
   std::map<std::string, std::vector<std::string>> values_by_event;
   std::map<std::string, std::set<long>> threads_by_event;
   for (size_t i = 0; i < lines.size(); ++i) {
-    if (i != 0) {
-      EXPECT_GE(lines[i].time_ns, lines[i - 1].time_ns);
-    }
+    if (i != 0) { EXPECT_GE(lines[i].time_ns, lines[i - 1].time_ns); }
     values_by_event[lines[i].event].push_back(lines[i].n);
     threads_by_event[lines[i].event].insert(lines[i].tid);
   }
@@ -285,8 +277,8 @@ TEST_F(TickOutput, ACrashDumpHoldsEveryThreadExitedOrAlive) {
   EXPECT_EQ(lines.back().event, "> crashing");
   const long finished = *threads_by_event["finished"].begin(), waiting = *threads_by_event["waiting"].begin(),
              main_thread = *threads_by_event["before"].begin();
-  EXPECT_EQ(threads_by_event["finished"].size() + threads_by_event["waiting"].size() + threads_by_event["before"].size(),
-            3u);
+  EXPECT_EQ(
+      threads_by_event["finished"].size() + threads_by_event["waiting"].size() + threads_by_event["before"].size(), 3u);
   EXPECT_NE(finished, waiting);
   EXPECT_NE(finished, main_thread);
   EXPECT_NE(waiting, main_thread);
@@ -303,7 +295,8 @@ TEST_F(TickOutput, AStackOverflowIsDumpedToo) {
 }
 
 TEST_F(TickOutput, AnAbortDumpsToStderrWithoutATicklogPath) {
-  const perf::testing::probe_result result = perf::testing::run_probe_program(PERF_TICK_PROBE, "PERF_REPORT=off", "abort");
+  const perf::testing::probe_result result =
+      perf::testing::run_probe_program(PERF_TICK_PROBE, "PERF_REPORT=off", "abort");
   expect_killed_by(result.status, SIGABRT);
   EXPECT_NE(result.output.find("written on SIGABRT: the last events (at most 64 each) of 1 thread"), std::string::npos)
       << result.output;
@@ -348,8 +341,9 @@ TEST_F(TickOutput, ACrashDumpThatCannotBeWrittenSaysSoOnStderr) {
   const perf::testing::probe_result result =
       perf::testing::run_probe_program(PERF_TICK_PROBE, "PERF_REPORT=off PERF_TICKLOG=" + full.string(), "abort");
   expect_killed_by(result.status, SIGABRT);
-  EXPECT_NE(result.output.find("perf: the crash dump to '" + full.string() + "' is cut short: no space left on device\n"),
-            std::string::npos)
+  EXPECT_NE(
+      result.output.find("perf: the crash dump to '" + full.string() + "' is cut short: no space left on device\n"),
+      std::string::npos)
       << result.output;
 }
 

@@ -33,12 +33,14 @@ TEST(TicklogConfig, BadCountsWarnNamingTheVariableAndKeepTheDefaults) {
   const ticklog_config c = parse_ticklog({{"PERF_RING_EVENTS", "0"}, {"PERF_RINGS_KEPT", "lots"}});
   EXPECT_EQ(c.ring_events, default_ring_events);
   EXPECT_EQ(c.rings_kept, default_rings_kept);
-  EXPECT_EQ(c.warnings, (std::vector<std::string>{"PERF_RING_EVENTS='0' is not a count from 1 to 268435456; using 65536",
-                                                  "PERF_RINGS_KEPT='lots' is not a count from 0 to 4096; using 8"}));
+  EXPECT_EQ(c.warnings,
+            (std::vector<std::string>{"PERF_RING_EVENTS='0' is not a count from 1 to 268435456; using 65536",
+                                      "PERF_RINGS_KEPT='lots' is not a count from 0 to 4096; using 8"}));
 }
 
 TEST(TicklogConfig, PathsKeepThePidPattern) {
-  const ticklog_config c = parse_ticklog({{"PERF_TICKLOG", "t-%p.txt"}, {"PERF_TRACE", "t-%p.json"}, {"PERF_RINGS_KEPT", "0"}});
+  const ticklog_config c =
+      parse_ticklog({{"PERF_TICKLOG", "t-%p.txt"}, {"PERF_TRACE", "t-%p.json"}, {"PERF_RINGS_KEPT", "0"}});
   EXPECT_EQ(c.ticklog_path, "t-%p.txt");
   EXPECT_EQ(c.trace_path, "t-%p.json");
   EXPECT_EQ(c.rings_kept, 0u);

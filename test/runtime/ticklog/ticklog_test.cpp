@@ -78,9 +78,7 @@ TEST(TickRing, AReaderNeverSeesATornEventWhileTheOwnerLogs) {
       const event_copy& e = contents.events[k];
       ASSERT_EQ(e.time, static_cast<uint64_t>(e.value));
       ASSERT_EQ(label_of(e), std::to_string(e.value * 7919));
-      if (k != 0) {
-        ASSERT_EQ(e.value, contents.events[k - 1].value + 1);
-      }
+      if (k != 0) { ASSERT_EQ(e.value, contents.events[k - 1].value + 1); }
     }
     checked += contents.events.size();
   }
@@ -90,8 +88,8 @@ TEST(TickRing, AReaderNeverSeesATornEventWhileTheOwnerLogs) {
 }
 
 const thread_ticks& ticks_of(const tick_view& view, long tid) {
-  const auto found = std::find_if(view.threads.begin(), view.threads.end(),
-                                  [&](const thread_ticks& t) { return t.tid == tid; });
+  const auto found =
+      std::find_if(view.threads.begin(), view.threads.end(), [&](const thread_ticks& t) { return t.tid == tid; });
   EXPECT_NE(found, view.threads.end());
   return *found;
 }
@@ -137,7 +135,8 @@ TEST(Ticks, AThreadThatExitedKeepsItsEvents) {
   ASSERT_EQ(thread.contents.events.size(), 5u);
   EXPECT_EQ(thread.contents.events[4].value, 4);
   const snapshot s = take_snapshot();
-  const auto row = std::find_if(s.threads.begin(), s.threads.end(), [&](const thread_stats& t) { return t.tid == tid; });
+  const auto row =
+      std::find_if(s.threads.begin(), s.threads.end(), [&](const thread_stats& t) { return t.tid == tid; });
   ASSERT_NE(row, s.threads.end());
   EXPECT_TRUE(row->exited);
   EXPECT_EQ(row->tick_events, 5u);

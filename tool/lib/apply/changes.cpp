@@ -4,9 +4,9 @@
 
 #include <filesystem>
 
+#include "lib/apply/instrumentation_text.hpp"
 #include "lib/diagnostics.hpp"
 #include "lib/files.hpp"
-#include "lib/apply/instrumentation_text.hpp"
 
 namespace perf::tool {
 namespace {
@@ -29,7 +29,8 @@ llvm::Expected<change_set> instrumentation_changes(const resolved_edits& edits) 
 change_set revert_changes(const project& editable) {
   change_set changes;
   std::error_code failure;
-  for (auto entry = fs::recursive_directory_iterator(editable.root, fs::directory_options::skip_permission_denied, failure);
+  for (auto entry =
+           fs::recursive_directory_iterator(editable.root, fs::directory_options::skip_permission_denied, failure);
        entry != fs::recursive_directory_iterator(); entry.increment(failure)) {
     if (failure) break;
     if (entry->is_symlink() || !entry->is_regular_file()) continue;

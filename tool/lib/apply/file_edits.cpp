@@ -4,8 +4,7 @@
 
 namespace perf::tool {
 
-std::string apply_edits(std::string_view original, std::string_view path, const file_edits& edits,
-                        destination where) {
+std::string apply_edits(std::string_view original, std::string_view path, const file_edits& edits, destination where) {
   std::string out;
   std::size_t done = 0;
   std::map<unsigned, replacement> replacements = edits.replacements;

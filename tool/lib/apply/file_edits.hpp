@@ -26,8 +26,7 @@ struct file_edits {
 enum class destination { same_file, renamed_copy };
 
 // `original` (the file at `path`) with `edits` applied, for `where`.
-std::string apply_edits(std::string_view original, std::string_view path, const file_edits& edits,
-                        destination where);
+std::string apply_edits(std::string_view original, std::string_view path, const file_edits& edits, destination where);
 
 }  // namespace perf::tool
 

@@ -81,8 +81,10 @@ class line_scanner {
         i = rest == 0 ? text.size() : i + rest;  // its closing quote; unclosed: the end of the line
       }
     }
-    const bool continued = text.size() > 0 && (text.back() == '\\' || (text.size() > 1 && text.back() == '\r' && text[text.size() - 2] == '\\'));
-    continuing_ = !continued ? continuation::none
+    const bool continued =
+        text.size() > 0 &&
+        (text.back() == '\\' || (text.size() > 1 && text.back() == '\r' && text[text.size() - 2] == '\\'));
+    continuing_ = !continued     ? continuation::none
                   : line_comment ? continuation::line_comment
                   : in_directive ? continuation::directive
                   : out.code     ? continuation::code

@@ -1,17 +1,17 @@
 #include "lib/apply/mirror.hpp"
 
 #include <clang/Tooling/CompilationDatabase.h>
-#include <llvm/Support/FormatVariadic.h>
 #include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <filesystem>
 
+#include "lib/apply/instrumentation_text.hpp"
 #include "lib/diagnostics.hpp"
 #include "lib/files.hpp"
 #include "lib/install_layout.hpp"
-#include "lib/apply/instrumentation_text.hpp"
 
 namespace perf::tool {
 namespace fs = std::filesystem;
@@ -23,7 +23,8 @@ llvm::Expected<mirror> mirror::make(const std::string& output_dir, const project
     std::optional<std::string> text = read_file(path);
     if (!text) return error("cannot read " + path);
     const auto found = edits.files.find(path);
-    made.texts_[path] = found == edits.files.end() ? std::move(*text) : apply_edits(*text, path, found->second, destination::renamed_copy);
+    made.texts_[path] = found == edits.files.end() ? std::move(*text)
+                                                   : apply_edits(*text, path, found->second, destination::renamed_copy);
   }
   return made;
 }

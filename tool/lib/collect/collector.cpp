@@ -8,8 +8,8 @@
 
 #include <unordered_map>
 
-#include "lib/collect/function_label.hpp"
 #include "lib/apply/instrumentation_text.hpp"
+#include "lib/collect/function_label.hpp"
 #include "lib/collect/measure_attribute.hpp"
 #include "lib/collect/planner.hpp"
 #include "lib/collect/source_file.hpp"
@@ -110,9 +110,8 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
       const char* after_brace = sources_.getCharacterData(p.insert_at);
       planned.existing.assign(after_brace, scope_statement_length(after_brace));
       if (p.skip_reason.empty())
-        planned.statement = scope_statement(planned.name, p.kind,
-                                            chosen_.logs_ticks(name, qualified_name) ? tick_events::logged
-                                                                                     : tick_events::off);
+        planned.statement = scope_statement(
+            planned.name, p.kind, chosen_.logs_ticks(name, qualified_name) ? tick_events::logged : tick_events::off);
     }
     edits_.add(std::move(planned));
   }

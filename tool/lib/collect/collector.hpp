@@ -6,9 +6,9 @@
 
 #include <memory>
 
-#include "lib/resolve/edit_set.hpp"
-#include "lib/project.hpp"
 #include "lib/collect/selection.hpp"
+#include "lib/project.hpp"
+#include "lib/resolve/edit_set.hpp"
 
 namespace perf::tool {
 
@@ -18,8 +18,8 @@ namespace perf::tool {
 // Selected functions outside `editable` are reported as skipped, never edited.
 // Misuse of the annotate spelling is an error of the unit. The factory may be
 // shared by threads parsing units in parallel.
-std::unique_ptr<clang::tooling::FrontendActionFactory> make_collector(const selection& chosen,
-                                                                      const project& editable, edit_set& edits);
+std::unique_ptr<clang::tooling::FrontendActionFactory> make_collector(const selection& chosen, const project& editable,
+                                                                      edit_set& edits);
 
 }  // namespace perf::tool
 

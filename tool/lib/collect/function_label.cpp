@@ -78,7 +78,8 @@ std::string context_name(const DeclContext* context, const PrintingPolicy& polic
 std::string own_name(const FunctionDecl& f, const PrintingPolicy& policy) {
   std::string name;
   if (isa<CXXConversionDecl>(f)) name = (Twine("operator ") + f.getReturnType().getAsString(policy)).str();
-  else if (const auto* destructor = dyn_cast<CXXDestructorDecl>(&f)) name = (Twine("~") + destructor->getParent()->getNameAsString()).str();
+  else if (const auto* destructor = dyn_cast<CXXDestructorDecl>(&f))
+    name = (Twine("~") + destructor->getParent()->getNameAsString()).str();
   else if (isa<CXXConstructorDecl>(f)) name = cast<CXXConstructorDecl>(f).getParent()->getNameAsString();
   else name = f.getNameAsString();
   if (const FunctionTemplateDecl* pattern = f.getDescribedFunctionTemplate()) {

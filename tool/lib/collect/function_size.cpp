@@ -30,11 +30,9 @@ class size_counter : public RecursiveASTVisitor<size_counter> {
   }
 
   bool VisitStmt(Stmt* statement) {
-    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, GotoStmt, IndirectGotoStmt>(statement))
-      size_.unbounded = true;
-    if (const auto* call = dyn_cast<CallExpr>(statement);
-        call != nullptr && call->getDirectCallee() != nullptr &&
-        call->getDirectCallee()->getCanonicalDecl() == function_)
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, GotoStmt, IndirectGotoStmt>(statement)) size_.unbounded = true;
+    if (const auto* call = dyn_cast<CallExpr>(statement); call != nullptr && call->getDirectCallee() != nullptr &&
+                                                          call->getDirectCallee()->getCanonicalDecl() == function_)
       size_.unbounded = true;
     if (!is_free(*statement)) ++size_.nodes;
     return true;
@@ -75,8 +73,6 @@ std::string below_threshold_reason(unsigned nodes, unsigned threshold) {
   return std::string(below_threshold) + ": size " + std::to_string(nodes) + ", threshold " + std::to_string(threshold);
 }
 
-bool is_below_threshold(const std::string& skip_reason) {
-  return skip_reason.starts_with(below_threshold);
-}
+bool is_below_threshold(const std::string& skip_reason) { return skip_reason.starts_with(below_threshold); }
 
 }  // namespace perf::tool

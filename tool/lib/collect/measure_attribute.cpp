@@ -93,9 +93,8 @@ void register_measure_attribute() {
 
 bool is_measure_annotation(const AnnotateAttr& annotation) {
   const std::string_view text(annotation.getAnnotation().data(), annotation.getAnnotation().size());
-  return text == measure_annotation ||
-         text.substr(0, std::string_view(measure_annotation).size() + 1) ==
-             std::string(measure_annotation) + labelled_separator;
+  return text == measure_annotation || text.substr(0, std::string_view(measure_annotation).size() + 1) ==
+                                           std::string(measure_annotation) + labelled_separator;
 }
 
 bool has_well_formed_label(const AnnotateAttr& annotation) {
@@ -112,8 +111,7 @@ std::optional<std::string> measure_label(const FunctionDecl& f) {
       if (!is_measure_annotation(*annotation)) continue;
       std::string written;
       const llvm::StringRef text = annotation->getAnnotation();
-      if (text != measure_annotation)
-        written = text.drop_front(std::string_view(measure_annotation).size() + 1).str();
+      if (text != measure_annotation) written = text.drop_front(std::string_view(measure_annotation).size() + 1).str();
       else if (annotation->args_size() == 1)
         if (const auto* literal = dyn_cast<StringLiteral>((*annotation->args_begin())->IgnoreParenCasts()))
           written = literal->getString().str();

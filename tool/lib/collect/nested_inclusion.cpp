@@ -12,7 +12,8 @@ bool nested_inclusion::inside_declaration(clang::FileID file) {
   const clang::SourceManager& sources = context_.getSourceManager();
   const clang::SourceLocation include = sources.getIncludeLoc(file);
   bool inside = false;
-  if (include.isValid() && !sources.isWrittenInMainFile(include)) inside = inside_declaration(sources.getFileID(include));
+  if (include.isValid() && !sources.isWrittenInMainFile(include))
+    inside = inside_declaration(sources.getFileID(include));
   if (include.isValid() && !inside) {
     // A top-level declaration around the #include holds it, however deep inside.
     for (const clang::Decl* declaration : context_.getTranslationUnitDecl()->decls()) {

@@ -11,8 +11,8 @@
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/StringRef.h>
 
-#include "lib/collect/function_size.hpp"
 #include "lib/apply/instrumentation_text.hpp"
+#include "lib/collect/function_size.hpp"
 #include "lib/collect/source_file.hpp"
 
 namespace perf::tool {
@@ -69,18 +69,18 @@ bool replaces_allocation_function(const FunctionDecl& f) {
     case OO_New:
     case OO_Array_New:
     case OO_Delete:
-    case OO_Array_Delete:
-      return !isa<CXXMethodDecl>(f);
-    default:
-      break;
+    case OO_Array_Delete: return !isa<CXXMethodDecl>(f);
+    default: break;
   }
-  static constexpr llvm::StringLiteral c_library[] = {"malloc",         "calloc",   "realloc", "reallocarray",
+  static constexpr llvm::StringLiteral c_library[] = {"malloc",         "calloc",        "realloc",  "reallocarray",
                                                       "free",           "aligned_alloc", "memalign", "valloc",
                                                       "posix_memalign", "pvalloc"};
   return f.isExternC() && f.getIdentifier() != nullptr && llvm::is_contained(c_library, f.getName());
 }
 
-plan skip(std::string reason, SourceLocation insert_at = {}) { return plan{std::move(reason), insert_at, {}, scope_kind::plain, {}}; }
+plan skip(std::string reason, SourceLocation insert_at = {}) {
+  return plan{std::move(reason), insert_at, {}, scope_kind::plain, {}};
+}
 
 // The rules of the construct itself, wherever it is written.
 plan construct_plan(const FunctionDecl& f, const ASTContext& context) {
@@ -131,17 +131,14 @@ plan planner::plan_function(const FunctionDecl& f, unsigned size_threshold) {
   if (size_threshold > 0) {
     // A statement an earlier run inserted is not the function's own.
     const unsigned inserted = scope_statement_length(sources.getCharacterData(result.insert_at));
-    const function_size size =
-        size_of(f, SourceRange(result.insert_at, result.insert_at.getLocWithOffset(inserted)));
+    const function_size size = size_of(f, SourceRange(result.insert_at, result.insert_at.getLocWithOffset(inserted)));
     if (!size.unbounded && size.nodes < size_threshold) {
       result.skip_reason = below_threshold_reason(size.nodes, size_threshold);
       return result;
     }
   }
-  if (std::optional<std::string> prefixed = prefixed_for(result.insert_at))
-    result.also_prefixed = *prefixed;
-  else
-    result.skip_reason = "its file is included inside a declaration by a unit outside the project";
+  if (std::optional<std::string> prefixed = prefixed_for(result.insert_at)) result.also_prefixed = *prefixed;
+  else result.skip_reason = "its file is included inside a declaration by a unit outside the project";
   return result;
 }
 

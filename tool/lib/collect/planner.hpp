@@ -24,14 +24,14 @@ struct plan {
   clang::SourceLocation insert_at;  // right after the body's '{' (a file location); invalid when there is none
   std::string body_file;            // the real path of the file `insert_at` is in
   scope_kind kind = scope_kind::plain;
-  std::string also_prefixed;        // a file that needs the prefix for the scope to compile (see prefixed_for)
+  std::string also_prefixed;  // a file that needs the prefix for the scope to compile (see prefixed_for)
 };
 
 // The planner of one translation unit.
 class planner {
  public:
-  planner(const clang::ASTContext& context, const project& editable) : context_(context), editable_(editable),
-                                                                          nesting_(context) {}
+  planner(const clang::ASTContext& context, const project& editable)
+      : context_(context), editable_(editable), nesting_(context) {}
 
   // The plan for a function definition (or a defaulted or deleted declaration) that
   // the selection chose. A skipped function keeps `insert_at` where it has a body, so

@@ -13,14 +13,14 @@
 #include <optional>
 #include <type_traits>
 
+#include "lib/apply/mirror.hpp"
+#include "lib/collect/function_size.hpp"
 #include "lib/compiler_command.hpp"
 #include "lib/diagnostics.hpp"
 #include "lib/files.hpp"
-#include "lib/resolve/function_report.hpp"
-#include "lib/collect/function_size.hpp"
 #include "lib/launch/marked_text.hpp"
-#include "lib/apply/mirror.hpp"
 #include "lib/launch/plan_cache.hpp"
+#include "lib/resolve/function_report.hpp"
 #include "lib/rewrite.hpp"
 
 namespace perf::tool {
@@ -92,7 +92,8 @@ int run_program(const std::vector<std::string>& launchers, const std::vector<std
   std::string problem;
   const int status = llvm::sys::ExecuteAndWait(program, refs, {}, redirects, 0, 0, &problem);
   if (diagnostics) {
-    if (const std::optional<std::string> text = read_file(std::string(captured))) print_compiler_diagnostics(diagnostics(*text));
+    if (const std::optional<std::string> text = read_file(std::string(captured)))
+      print_compiler_diagnostics(diagnostics(*text));
     llvm::sys::fs::remove(captured);
   }
   if (status < 0) {
@@ -108,7 +109,8 @@ int run_program(const std::vector<std::string>& launchers, const std::vector<std
 std::vector<std::string> coloured_as_on_a_terminal(std::vector<std::string> arguments) {
   if (!llvm::sys::Process::StandardErrHasColors()) return arguments;
   for (const std::string& argument : arguments)
-    for (const char* choice : {"-fdiagnostics-color", "-fno-diagnostics-color", "-fcolor-diagnostics", "-fno-color-diagnostics"})
+    for (const char* choice :
+         {"-fdiagnostics-color", "-fno-diagnostics-color", "-fcolor-diagnostics", "-fno-color-diagnostics"})
       if (argument.rfind(choice, 0) == 0) return arguments;
   arguments.push_back("-fdiagnostics-color=always");
   return arguments;
@@ -170,7 +172,8 @@ int launch(const launch_options& options, const selection& chosen) {
   llvm::Expected<rewrite_plan> plan = plan_unit(options, chosen, command);
   if (!plan) {
     llvm::consumeError(plan.takeError());  // the diagnostics are printed
-    print_warning(command.unit_path() + " is compiled without measurements: the rewriter could not parse it (see above)");
+    print_warning(command.unit_path() +
+                  " is compiled without measurements: the rewriter could not parse it (see above)");
     return run_program(options.launchers, options.command);
   }
   llvm::Expected<mirror> instrumented =
@@ -185,7 +188,7 @@ int launch(const launch_options& options, const selection& chosen) {
   // (re)writes its mirror, once per change, and the unit's own functions every time.
   // Counted per file, each line naming it: whichever unit a parallel build compiles
   // first, a file's counts are the same.
-  std::map<std::string, std::size_t> left_out;                   // file -> functions
+  std::map<std::string, std::size_t> left_out;                  // file -> functions
   std::map<std::string, std::set<selected_function>> reported;  // file -> functions
   for (const selected_function& f : plan->edits.functions) {
     if (!(f.file == command.unit_path() || written->count(f.file) != 0)) continue;

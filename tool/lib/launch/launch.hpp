@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "lib/project.hpp"
 #include "lib/collect/selection.hpp"
+#include "lib/project.hpp"
 
 namespace perf::tool {
 

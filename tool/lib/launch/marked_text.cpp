@@ -41,8 +41,7 @@ std::vector<inclusion> inclusions_of(std::string_view text) {
         const std::size_t closing = close != '\0' ? text.find(close, at + 1) : std::string_view::npos;
         if (closing != std::string_view::npos && closing < end)
           found.push_back({std::string(text.substr(at + 1, closing - at - 1)), open == '"', true});
-        else
-          found.push_back({{}, false, false});
+        else found.push_back({{}, false, false});
         break;
       }
     }

@@ -90,7 +90,8 @@ std::optional<rewrite_plan> from_json(const json::Value& value) {
       const auto value = (*parts)[i].getAsInteger();
       return value ? static_cast<unsigned>(*value) : 0u;
     };
-    plan.edits.functions.insert({text(0), number(1), number(2), text(3), text(4), text(5), *(*parts)[6].getAsBoolean()});
+    plan.edits.functions.insert(
+        {text(0), number(1), number(2), text(3), text(4), text(5), *(*parts)[6].getAsBoolean()});
   }
   return plan;
 }

@@ -21,7 +21,8 @@ std::set<std::string> unknown_arguments(const CommandLineArguments& arguments) {
   std::vector<const char*> raw;
   for (std::size_t i = 1; i < arguments.size(); ++i) raw.push_back(arguments[i].c_str());
   unsigned missing_index = 0, missing_count = 0;
-  const llvm::opt::InputArgList parsed = clang::driver::getDriverOptTable().ParseArgs(raw, missing_index, missing_count);
+  const llvm::opt::InputArgList parsed =
+      clang::driver::getDriverOptTable().ParseArgs(raw, missing_index, missing_count);
   std::set<std::string> unknown;
   for (const llvm::opt::Arg* argument : parsed.filtered(clang::driver::options::OPT_UNKNOWN))
     unknown.insert(argument->getAsString(parsed));

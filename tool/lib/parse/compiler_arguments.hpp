@@ -23,8 +23,7 @@ struct extra_arguments {
 // with this Clang's resource directory (stddef.h and friends), the perf headers
 // (for files an earlier run instrumented), no warnings (the build's business), and
 // `extra` around them.
-std::vector<std::string> parsing_arguments(const clang::tooling::CompileCommand& command,
-                                           const extra_arguments& extra);
+std::vector<std::string> parsing_arguments(const clang::tooling::CompileCommand& command, const extra_arguments& extra);
 
 }  // namespace perf::tool
 

@@ -10,7 +10,8 @@ namespace {
 // Whether two plans are about the same body (or, without one, the same function).
 bool same_place(const planned_function& a, const planned_function& b) {
   if (a.body_file.empty() || b.body_file.empty())
-    return a.body_file.empty() && b.body_file.empty() && std::tie(a.file, a.line, a.column) == std::tie(b.file, b.line, b.column);
+    return a.body_file.empty() && b.body_file.empty() &&
+           std::tie(a.file, a.line, a.column) == std::tie(b.file, b.line, b.column);
   return std::tie(a.body_file, a.body_offset) == std::tie(b.body_file, b.body_offset);
 }
 
@@ -51,7 +52,8 @@ template <class Iterator>
 std::string disagreement(Iterator first, Iterator last, const planned_function& chosen) {
   std::set<std::string> statements, reasons;
   for (Iterator plan = first; plan != last; ++plan)
-    (plan->skip_reason.empty() ? statements : reasons).insert(plan->skip_reason.empty() ? plan->statement : plan->skip_reason);
+    (plan->skip_reason.empty() ? statements : reasons)
+        .insert(plan->skip_reason.empty() ? plan->statement : plan->skip_reason);
   for (Iterator plan = first; plan != last; ++plan)
     if (plan->skip_reason.empty() && opening(plan->statement) != opening(chosen.statement))
       return "its translation units want different scope statements: " + chosen.unit + " wants " +
@@ -89,7 +91,8 @@ resolved_edits edit_set::resolve() const {
   resolved_edits result;
   for (const std::string& path : prefixed_) result.files[path].prefix = true;
   for (auto first = plans_.begin(); first != plans_.end();) {
-    const auto last = std::find_if(first, plans_.end(), [&](const planned_function& p) { return !same_place(*first, p); });
+    const auto last =
+        std::find_if(first, plans_.end(), [&](const planned_function& p) { return !same_place(*first, p); });
     const planned_function& f = *most_wanted(first, last);
     const std::string reason = disagreement(first, last, f);
     const bool marked = std::any_of(first, last, [](const planned_function& p) { return p.marked; });
@@ -122,4 +125,3 @@ std::set<std::string> edit_set::inputs() const {
 }
 
 }  // namespace perf::tool
-

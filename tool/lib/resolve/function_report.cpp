@@ -39,13 +39,13 @@ void warn_renamed(const selected_function& f) {
 
 void list_function(const selected_function& f, llvm::raw_ostream& out) {
   out << f.file << ":" << f.line << ": " << string_literal_body(f.name)
-               << (f.skip_reason.empty() ? "" : " (skipped: " + f.skip_reason + ")") << "\n";
+      << (f.skip_reason.empty() ? "" : " (skipped: " + f.skip_reason + ")") << "\n";
 }
 
 void report_left_out(std::size_t count, unsigned threshold, const std::string& where) {
   if (count == 0) return;
-  print_message(where + ": " + count_of(count, "function") + " selected by --filter left out below the size threshold " +
-                std::to_string(threshold));
+  print_message(where + ": " + count_of(count, "function") +
+                " selected by --filter left out below the size threshold " + std::to_string(threshold));
 }
 
 std::string count_of(std::size_t count, std::string_view noun) {
