@@ -214,9 +214,9 @@ void trace_cost(uint16_t port) {
 
 int main() {
   perf::runtime::listen_address address;
-  std::string error;
-  if (!perf::runtime::start_server(address, perf::runtime::transport_limits{}, error)) {
-    std::fprintf(stderr, "%s\n", error.c_str());
+  if (const std::string problem = perf::runtime::start_server(address, perf::runtime::transport_limits{});
+      !problem.empty()) {
+    std::fprintf(stderr, "%s\n", problem.c_str());
     return 1;
   }
   const uint16_t port = address.port;

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <utility>
 
 namespace perf::runtime {
 namespace {
@@ -35,23 +36,22 @@ bool someone_listens(const sockaddr_un& un) {
 
 }  // namespace
 
-std::optional<listen_address> parse_listen_address(std::string_view text, std::string& error) {
-  listen_address address;
+value_or_problem<listen_address> parse_listen_address(std::string_view text) {
+  value_or_problem<listen_address> result;
+  listen_address& address = result.value;
   if (text.find('/') != std::string_view::npos) {
     address.kind = listen_address::family::unix_socket;
     address.path = text;
-    if (address.path.size() >= sizeof(sockaddr_un{}.sun_path)) {
-      error = quoted(text) + ": a Unix socket path has at most 107 bytes";
-      return std::nullopt;
-    }
-    return address;
+    if (address.path.size() >= sizeof(sockaddr_un{}.sun_path))
+      result.problem = quoted(text) + ": a Unix socket path has at most 107 bytes";
+    return result;
   }
   std::string_view host, port = text;
   if (!text.empty() && text.front() == '[') {
     const size_t close = text.find("]:");
     if (close == std::string_view::npos) {
-      error = quoted(text) + " is not [IPV6]:PORT";
-      return std::nullopt;
+      result.problem = quoted(text) + " is not [IPV6]:PORT";
+      return result;
     }
     address.kind = listen_address::family::inet6;
     host = text.substr(1, close - 1);
@@ -62,28 +62,28 @@ std::optional<listen_address> parse_listen_address(std::string_view text, std::s
   }
   const std::optional<uint16_t> number = parse_port(port);
   if (!number) {
-    error = quoted(text) + ": '" + std::string(port) + "' is not a port from 0 to 65535";
-    return std::nullopt;
+    result.problem = quoted(text) + ": '" + std::string(port) + "' is not a port from 0 to 65535";
+    return result;
   }
   address.port = *number;
   address.host = host.empty() || host == "localhost" ? "127.0.0.1" : std::string(host);
   if (address.kind == listen_address::family::inet6) {
     in6_addr a6;
     if (inet_pton(AF_INET6, address.host.c_str(), &a6) != 1) {
-      error = quoted(text) + ": '" + address.host + "' is not an IPv6 address";
-      return std::nullopt;
+      result.problem = quoted(text) + ": '" + address.host + "' is not an IPv6 address";
+      return result;
     }
     address.loopback = IN6_IS_ADDR_LOOPBACK(&a6);
   } else {
     in_addr a4;
     if (inet_pton(AF_INET, address.host.c_str(), &a4) != 1) {
-      error = quoted(text) + ": '" + address.host +
-              "' is not an IPv4 address (names other than localhost are not looked up)";
-      return std::nullopt;
+      result.problem = quoted(text) + ": '" + address.host +
+                       "' is not an IPv4 address (names other than localhost are not looked up)";
+      return result;
     }
     address.loopback = (ntohl(a4.s_addr) >> 24) == 127;
   }
-  return address;
+  return result;
 }
 
 std::string describe(const listen_address& address) {
@@ -95,7 +95,7 @@ std::string describe(const listen_address& address) {
   return address.host + ":" + std::to_string(address.port);
 }
 
-int open_listen_socket(listen_address& address, std::string& error) {
+value_or_problem<int> open_listen_socket(listen_address& address) {
   sockaddr_storage storage{};
   socklen_t length = 0;
   int domain = AF_INET;
@@ -107,10 +107,8 @@ int open_listen_socket(listen_address& address, std::string& error) {
     length = sizeof(sockaddr_un);
     struct stat existing;
     if (lstat(address.path.c_str(), &existing) == 0 && S_ISSOCK(existing.st_mode)) {
-      if (someone_listens(*un)) {
-        error = "cannot listen on " + address.path + ": another process is listening there";
-        return -1;
-      }
+      if (someone_listens(*un))
+        return {-1, "cannot listen on " + address.path + ": another process is listening there"};
       unlink(address.path.c_str());
     }
   } else if (address.kind == listen_address::family::inet6) {
@@ -128,17 +126,14 @@ int open_listen_socket(listen_address& address, std::string& error) {
     length = sizeof(sockaddr_in);
   }
   const int fd = socket(domain, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-  if (fd < 0) {
-    error = std::string("socket: ") + std::strerror(errno);
-    return -1;
-  }
+  if (fd < 0) return {-1, std::string("socket: ") + std::strerror(errno)};
   const int on = 1;
   if (domain != AF_UNIX) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
   if (domain == AF_INET6) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof on);
   if (bind(fd, reinterpret_cast<sockaddr*>(&storage), length) != 0 || listen(fd, SOMAXCONN) != 0) {
-    error = "cannot listen on " + describe(address) + ": " + std::strerror(errno);
+    std::string problem = "cannot listen on " + describe(address) + ": " + std::strerror(errno);
     close(fd);
-    return -1;
+    return {-1, std::move(problem)};
   }
   struct stat created;
   if (domain == AF_UNIX && stat(address.path.c_str(), &created) == 0)
@@ -146,7 +141,7 @@ int open_listen_socket(listen_address& address, std::string& error) {
   if (domain != AF_UNIX && getsockname(fd, reinterpret_cast<sockaddr*>(&storage), &length) == 0)
     address.port = ntohs(domain == AF_INET6 ? reinterpret_cast<sockaddr_in6*>(&storage)->sin6_port
                                             : reinterpret_cast<sockaddr_in*>(&storage)->sin_port);
-  return fd;
+  return {fd, {}};
 }
 
 void remove_socket_file(const listen_address& address) {

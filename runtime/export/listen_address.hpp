@@ -10,6 +10,8 @@
 #include <string_view>
 #include <utility>
 
+#include "core/value_or_problem.hpp"
+
 namespace perf::runtime {
 
 struct listen_address {
@@ -26,20 +28,20 @@ struct listen_address {
 
 // PERF_LISTEN's value: "PORT" or ":PORT" (127.0.0.1), "IPV4:PORT", "localhost:PORT",
 // "[IPV6]:PORT", or a path with a '/' (a Unix socket). Anything beyond the machine
-// must be named by its address: there is no short form for it. Returns nothing and
-// says why in `error` when `text` is none of these.
-std::optional<listen_address> parse_listen_address(std::string_view text, std::string& error);
+// must be named by its address: there is no short form for it. The problem names
+// PERF_LISTEN and its value when `text` is none of these.
+value_or_problem<listen_address> parse_listen_address(std::string_view text);
 
 // The address as a URL's authority ("127.0.0.1:9464", "[::1]:9464") or the socket's
 // path.
 std::string describe(const listen_address& address);
 
-// A socket bound to `address` and listening, close-on-exec; -1 with `error` set when
-// it cannot be. A Unix socket file at the path is replaced only when it is stale (a
+// A socket bound to `address` and listening, close-on-exec; the problem (and -1)
+// when it cannot be. A Unix socket file at the path is replaced only when it is stale (a
 // connect() to it is refused): a live one, another process's, is left alone and
-// gives an error, as does any other kind of file. `address.port` becomes the bound
+// gives a problem, as does any other kind of file. `address.port` becomes the bound
 // port; `address.socket_file` the Unix socket file made.
-int open_listen_socket(listen_address& address, std::string& error);
+value_or_problem<int> open_listen_socket(listen_address& address);
 
 // Removes the Unix socket file open_listen_socket made for `address`, if it is
 // still there; nothing for other addresses.

@@ -5,13 +5,13 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <mutex>
 #include <thread>
 
 #include "core/startup.hpp"
 #include "core/warnings.hpp"
 #include "export/endpoint.hpp"
+#include "export/listen_config.hpp"
 #include "export/served_snapshot.hpp"
 
 // Defined when the transport is linked into the program itself (the tests' runtime
@@ -38,8 +38,8 @@ running_server* server = nullptr;  // guarded by server_mutex
 
 // The transport from the directory libperfrt itself was loaded from, so that a
 // program needs no build change and no library path to use it.
-const transport_functions* load_transport(std::string& error) {
-  if (perf_export_transport_v1 != nullptr) return perf_export_transport_v1();
+value_or_problem<const transport_functions*> load_transport() {
+  if (perf_export_transport_v1 != nullptr) return {perf_export_transport_v1(), {}};
   Dl_info self{};
   std::string path = transport_file;
   if (dladdr(reinterpret_cast<void*>(&load_transport), &self) != 0 && self.dli_fname != nullptr) {
@@ -48,16 +48,11 @@ const transport_functions* load_transport(std::string& error) {
     if (slash != std::string::npos) path = runtime_file.substr(0, slash + 1) + transport_file;
   }
   void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (library == nullptr) {
-    error = std::string("cannot load the HTTP transport: ") + dlerror();
-    return nullptr;
-  }
+  if (library == nullptr) return {nullptr, std::string("cannot load the HTTP transport: ") + dlerror()};
   auto entry = reinterpret_cast<perf_export_transport_fn>(dlsym(library, "perf_export_transport_v1"));
-  if (entry == nullptr) {
-    error = "cannot load the HTTP transport: " + path + " has no perf_export_transport_v1";
-    return nullptr;
-  }
-  return entry();
+  if (entry == nullptr)
+    return {nullptr, "cannot load the HTTP transport: " + path + " has no perf_export_transport_v1"};
+  return {entry(), {}};
 }
 
 // The server thread takes no signal meant for the program (a SIGTERM the program
@@ -77,25 +72,23 @@ void serve(running_server* s) {
 
 }  // namespace
 
-bool start_server(listen_address& address, const transport_limits& limits, std::string& error) {
+std::string start_server(listen_address& address, const transport_limits& limits) {
   const std::lock_guard<std::mutex> lock(server_mutex);
-  if (server != nullptr) {
-    error = "the live endpoint is already running";
-    return false;
-  }
-  const transport_functions* functions = load_transport(error);
-  if (functions == nullptr) return false;
-  const int fd = open_listen_socket(address, error);
-  if (fd < 0) return false;
+  if (server != nullptr) return "the live endpoint is already running";
+  const value_or_problem<const transport_functions*> functions = load_transport();
+  if (!functions.problem.empty()) return functions.problem;
+  const value_or_problem<int> socket = open_listen_socket(address);
+  if (!socket.problem.empty()) return socket.problem;
   auto* s = new running_server;
-  s->functions = functions;
+  s->functions = functions.value;
   s->address = address;
-  s->handle = functions->open(fd, limits, s->pages, error);
-  if (s->handle == nullptr) {
+  value_or_problem<transport*> opened = functions.value->open(socket.value, limits, s->pages);
+  if (!opened.problem.empty()) {
     remove_socket_file(address);
     delete s;
-    return false;
+    return opened.problem;
   }
+  s->handle = opened.value;
   // The thread starts with every asynchronous signal blocked (it inherits the mask).
   sigset_t all, previous;
   sigfillset(&all);
@@ -106,7 +99,7 @@ bool start_server(listen_address& address, const transport_limits& limits, std::
   });
   pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   server = s;
-  return true;
+  return {};
 }
 
 void stop_server() {
@@ -125,19 +118,15 @@ namespace {
 // After every PERF_RUNTIME_ON_START function, so the server never sees a
 // registration list half made.
 PERF_RUNTIME_AFTER_START(start_listening) {
-  const char* value = std::getenv("PERF_LISTEN");
-  if (value == nullptr || *value == '\0') return;
-  std::string error;
-  std::optional<listen_address> address = parse_listen_address(value, error);
-  if (address && !address->loopback)
-    warn("PERF_LISTEN='" + std::string(value) +
-         "' serves the statistics and profiles beyond this machine, without authentication");
-  const bool any_port = address && address->kind != listen_address::family::unix_socket && address->port == 0;
-  if (!address || !start_server(*address, transport_limits{}, error)) {
-    warn(error + "; the live endpoint is off");
+  const listen_config& config = current_listen_config();
+  if (!config.address) return;
+  listen_address address = *config.address;
+  const bool any_port = address.kind != listen_address::family::unix_socket && address.port == 0;
+  if (const std::string problem = start_server(address, transport_limits{}); !problem.empty()) {
+    warn(problem + "; the live endpoint is off");
     return;
   }
-  if (any_port) warn("live endpoint at http://" + describe(*address) + "/");
+  if (any_port) warn("live endpoint at http://" + describe(address) + "/");
 }
 
 // A forked child has no server thread (fork copies only the calling thread): it

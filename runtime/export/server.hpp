@@ -12,9 +12,10 @@
 namespace perf::runtime {
 
 // Binds `address` (its port becomes the bound one), loads the transport and starts
-// the server thread. Returns false with `error` set when any step fails; nothing is
-// left running then. At most one server per process: false while one runs.
-bool start_server(listen_address& address, const transport_limits& limits, std::string& error);
+// the server thread. Returns an empty string, or the problem of the step that
+// failed; nothing is left running then. At most one server per process: a problem
+// while one runs.
+std::string start_server(listen_address& address, const transport_limits& limits);
 
 // Stops the server thread and closes its connections and socket, if one runs, and
 // removes the Unix socket file it made; requests under way get 503. Not from the

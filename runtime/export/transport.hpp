@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/value_or_problem.hpp"
+
 namespace perf::runtime {
 
 struct http_request {
@@ -70,8 +72,8 @@ struct transport;
 // `perf_export_transport_v1` (a function returning a pointer to this table).
 struct transport_functions {
   // Serves HTTP on `listen_fd` (bound and listening; the transport owns it from now
-  // on) for `handler`. Returns null and sets `error` when it cannot.
-  transport* (*open)(int listen_fd, const transport_limits& limits, http_handler& handler, std::string& error);
+  // on) for `handler`; the problem (and null) when it cannot.
+  value_or_problem<transport*> (*open)(int listen_fd, const transport_limits& limits, http_handler& handler);
   // Serves on the calling thread until stop() is called.
   void (*serve)(transport* t);
   // From any thread: has serve() return soon.

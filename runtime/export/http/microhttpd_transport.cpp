@@ -206,15 +206,14 @@ int poll_timeout_ms(const transport& t) {
   return static_cast<int>(timeout);
 }
 
-transport* open_transport(int listen_fd, const transport_limits& limits, http_handler& handler, std::string& error) {
+value_or_problem<transport*> open_transport(int listen_fd, const transport_limits& limits, http_handler& handler) {
   auto* t = new transport(limits);
   t->handler = &handler;
   t->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (t->wake_fd < 0) {
-    error = "eventfd failed";
     ::close(listen_fd);
     delete t;
-    return nullptr;
+    return {nullptr, "eventfd failed"};
   }
   t->daemon = MHD_start_daemon(
       MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME, 0, nullptr, nullptr, on_request, t, MHD_OPTION_LISTEN_SOCKET, listen_fd,
@@ -222,13 +221,12 @@ transport* open_transport(int listen_fd, const transport_limits& limits, http_ha
       MHD_OPTION_CONNECTION_MEMORY_LIMIT, static_cast<size_t>(limits.request_memory), MHD_OPTION_NOTIFY_COMPLETED,
       on_completed, t, MHD_OPTION_NOTIFY_CONNECTION, on_connection, t, MHD_OPTION_END);
   if (t->daemon == nullptr) {
-    error = "libmicrohttpd could not start";
     ::close(listen_fd);
     ::close(t->wake_fd);
     delete t;
-    return nullptr;
+    return {nullptr, "libmicrohttpd could not start"};
   }
-  return t;
+  return {t, {}};
 }
 
 void serve(transport* t) {

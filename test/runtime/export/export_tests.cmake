@@ -5,7 +5,7 @@ function(perf_add_export_tests label runtime)
   set(dir ${CMAKE_CURRENT_FUNCTION_LIST_DIR})
   # open_connections is inside libperfexport, which exports only its entry point.
   add_executable(export_tests_${label} ${dir}/listen_address_test.cpp ${dir}/metrics_test.cpp ${dir}/served_metrics_test.cpp
-    ${dir}/server_test.cpp ${dir}/open_connections_test.cpp ${PROJECT_SOURCE_DIR}/runtime/export/http/open_connections.cpp)
+    ${dir}/listen_config_test.cpp ${dir}/server_test.cpp ${dir}/open_connections_test.cpp ${PROJECT_SOURCE_DIR}/runtime/export/http/open_connections.cpp)
   target_sources(export_tests_${label} PRIVATE ${dir}/thread_series_test.cpp)
   target_link_libraries(export_tests_${label} PRIVATE ${runtime} perf_export GTest::gtest_main nlohmann_json::nlohmann_json)
   target_compile_options(export_tests_${label} PRIVATE ${PERF_WARNINGS} ${flags})

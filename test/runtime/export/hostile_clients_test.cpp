@@ -80,18 +80,17 @@ TEST(HostileClients, AScrapeAnswersWithinASecondWhileHundredsOfConnectionsTrickl
     files.rlim_cur = wanted;
     ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &files), 0);
   }
-  std::string error;
-  std::optional<listen_address> address = parse_listen_address("127.0.0.1:0", error);
-  ASSERT_TRUE(address) << error;
-  ASSERT_TRUE(start_server(*address, transport_limits{}, error)) << error;
+  value_or_problem<listen_address> address = parse_listen_address("127.0.0.1:0");
+  ASSERT_EQ(address.problem, "");
+  ASSERT_EQ(start_server(address.value, transport_limits{}), "");
   {
-    const attacker hostile(address->port);
+    const attacker hostile(address.value.port);
     // One scrape every 100 ms: for 2 s, as the attacker's connections are closed and
     // opened again.
     for (int i = 0; i < 20; ++i) {
       std::this_thread::sleep_for(100ms);
       const auto start = std::chrono::steady_clock::now();
-      connection scraper(address->port);
+      connection scraper(address.value.port);
       ASSERT_TRUE(scraper.send_all("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
       const http_result r = parse_response(scraper.receive(1s));
       const auto took = std::chrono::steady_clock::now() - start;

@@ -16,16 +16,15 @@ namespace perf::runtime {
 namespace {
 
 listen_address parsed(const char* text) {
-  std::string error;
-  const std::optional<listen_address> address = parse_listen_address(text, error);
-  EXPECT_TRUE(address.has_value()) << error;
-  return address.value_or(listen_address{});
+  const value_or_problem<listen_address> address = parse_listen_address(text);
+  EXPECT_EQ(address.problem, "");
+  return address.value;
 }
 
 std::string refused(const char* text) {
-  std::string error;
-  EXPECT_FALSE(parse_listen_address(text, error).has_value()) << text;
-  return error;
+  const std::string problem = parse_listen_address(text).problem;
+  EXPECT_NE(problem, "") << text;
+  return problem;
 }
 
 TEST(ListenAddress, APortAloneListensOnLoopback) {
@@ -70,9 +69,8 @@ TEST(ListenAddress, BadValuesSayWhatIsWrong) {
 
 TEST(ListenAddress, PortZeroBecomesTheBoundPort) {
   listen_address a = parsed("127.0.0.1:0");
-  std::string error;
-  const int fd = open_listen_socket(a, error);
-  ASSERT_GE(fd, 0) << error;
+  const auto [fd, problem] = open_listen_socket(a);
+  ASSERT_GE(fd, 0) << problem;
   EXPECT_NE(a.port, 0);
   close(fd);
 }
@@ -117,9 +115,9 @@ TEST(ListenAddress, ALiveSocketOfAnotherProcessIsLeftAlone) {
   ASSERT_EQ(read(ready[0], &listening, 1), 1);
   ASSERT_EQ(listening, 'y');
   listen_address a = parsed(path.c_str());
-  std::string error;
-  EXPECT_EQ(open_listen_socket(a, error), -1);
-  EXPECT_EQ(error, "cannot listen on " + path + ": another process is listening there");
+  const auto [fd, problem] = open_listen_socket(a);
+  EXPECT_EQ(fd, -1);
+  EXPECT_EQ(problem, "cannot listen on " + path + ": another process is listening there");
   remove_socket_file(a);  // what the program's exit would do: it made nothing
   // The service is still reachable at its path.
   const int client = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -143,9 +141,8 @@ TEST(ListenAddress, AStaleSocketIsReplacedAndTheSocketMadeIsRemovedAtTheEnd) {
   close(gone);  // its process is gone; the file stays
   ASSERT_TRUE(exists(path));
   listen_address a = parsed(path.c_str());
-  std::string error;
-  const int fd = open_listen_socket(a, error);
-  ASSERT_GE(fd, 0) << error;
+  const auto [fd, problem] = open_listen_socket(a);
+  ASSERT_GE(fd, 0) << problem;
   close(fd);
   EXPECT_TRUE(exists(path));
   remove_socket_file(a);
@@ -156,9 +153,9 @@ TEST(ListenAddress, AFileThatIsNotASocketIsLeftAlone) {
   const std::string path = socket_path("file");
   std::ofstream(path) << "data\n";
   listen_address a = parsed(path.c_str());
-  std::string error;
-  EXPECT_EQ(open_listen_socket(a, error), -1);
-  EXPECT_EQ(error, "cannot listen on " + path + ": Address already in use");
+  const auto [fd, problem] = open_listen_socket(a);
+  EXPECT_EQ(fd, -1);
+  EXPECT_EQ(problem, "cannot listen on " + path + ": Address already in use");
   remove_socket_file(a);
   std::ifstream in(path);
   std::string line;

@@ -46,10 +46,9 @@ class Server : public ::testing::Test {
   void TearDown() override { stop_server(); }
 
   void start(const char* where) {
-    std::string error;
-    std::optional<listen_address> parsed = parse_listen_address(where, error);
-    ASSERT_TRUE(parsed) << error;
-    address = *parsed;
+    const value_or_problem<listen_address> parsed = parse_listen_address(where);
+    ASSERT_EQ(parsed.problem, "");
+    address = parsed.value;
     transport_limits limits;
     // Short enough for the slow-client test, long enough for a client that a loaded
     // machine (or a sanitizer) holds up between connecting and sending.
@@ -58,7 +57,7 @@ class Server : public ::testing::Test {
     limits.max_connections = 400;
     limits.max_delayed = 2;
     limits.request_memory = 8192;
-    ASSERT_TRUE(start_server(address, limits, error)) << error;
+    ASSERT_EQ(start_server(address, limits), "");
   }
 
   http_result get(const std::string& target, const std::string& headers = "", const std::string& method = "GET") {
