@@ -1,6 +1,6 @@
 // What the runtime (libperfrt) and the HTTP transport (libperfexport, which alone
 // links libmicrohttpd) say to each other. libperfrt loads the transport only when
-// PERF_LISTEN is set (export/start.cpp); both are built from one source tree by one
+// PERF_LISTEN is set (export/server.cpp); both are built from one source tree by one
 // compiler, so C++ types cross between them.
 #ifndef PERF_RUNTIME_EXPORT_TRANSPORT_HPP
 #define PERF_RUNTIME_EXPORT_TRANSPORT_HPP
