@@ -1,8 +1,8 @@
 // The /metrics families that components add: each component's counts, read from
 // its own fields of a snapshot of depth `counts` (core/snapshot_parts.hpp). The live
 // endpoint's page (export/metrics.hpp) writes its own families first (the measured
-// functions' and each thread's calls), then these by `order`, so a component that
-// adds a statistic adds its family in its own folder and edits no file of export/.
+// functions'), then these by `order`, so a component that adds a statistic adds its
+// family in its own folder and edits no file of export/.
 #ifndef PERF_RUNTIME_CORE_METRIC_FAMILIES_HPP
 #define PERF_RUNTIME_CORE_METRIC_FAMILIES_HPP
 
@@ -15,8 +15,8 @@
 namespace perf::runtime {
 
 struct metric_family {
-  // Where the family stands on the page, lowest first: the tick log's per-thread
-  // families are 100; leave gaps for the families to come.
+  // Where the family stands on the page, lowest first: each thread's calls are 50,
+  // the tick log's per-thread families 100; leave gaps for the families to come.
   int order;
   // Its samples' name: a counter's ends in _total (OpenMetrics drops that suffix from
   // the family's name, not from its samples').
@@ -24,8 +24,10 @@ struct metric_family {
   const char* type;  // "counter" or "gauge"
   const char* help;
   // Whose rows the family has: one sample per row of `snapshot::threads` or of
-  // `snapshot::allocations.threads` (labelled tid and thread; exited threads folded
-  // into a row per name, tid="exited"), or a single unlabelled sample for the process.
+  // `snapshot::allocations.threads` (labelled tid and thread), or a single unlabelled
+  // sample for the process. The page folds exited threads into a row per name,
+  // tid="exited", whose sample is the sum of their rows' `count`s: a counter stays a
+  // counter that only grows, and the series stay few however many threads come and go.
   enum class rows { threads, allocation_threads, process } per;
   // Whether the page has the family at all; null: always.
   bool (*shown)(const snapshot& s);

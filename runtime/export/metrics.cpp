@@ -77,46 +77,6 @@ uint64_t per_call_total(double per_call, uint64_t calls) {
   return static_cast<uint64_t>(std::llround(per_call * static_cast<double>(calls)));
 }
 
-// Exited threads leave the per-thread series: each row of exited threads is folded
-// into one per name (tid 0, the label tid="exited"), with `add(into, row)` adding the
-// figures, so that every series is a counter that only grows (Prometheus's rule) and
-// their number stays bounded however many threads come and go.
-template <typename Rows, typename Add>
-void fold_exited_by_name(Rows& rows, Add add) {
-  Rows folded;
-  std::map<std::string, size_t> by_name;  // bounded: so are the snapshot's rows of exited threads
-  for (auto& row : rows) {
-    if (!row.exited) {
-      folded.push_back(std::move(row));
-      continue;
-    }
-    const auto [at, made] = by_name.try_emplace(row.name, folded.size());
-    if (made) {
-      row.tid = 0;
-      folded.push_back(std::move(row));
-    } else {
-      folded[at->second].threads += row.threads;
-      add(folded[at->second], row);
-    }
-  }
-  rows = std::move(folded);
-}
-
-void fold_exited_by_name(snapshot& s) {
-  fold_exited_by_name(s.threads, [](thread_stats& into, const thread_stats& row) {
-    into.calls += row.calls;
-    into.tick_events += row.tick_events;
-    into.tick_dropped += row.tick_dropped;
-  });
-  fold_exited_by_name(s.allocations.threads, [](thread_allocations& into, const thread_allocations& row) {
-    into.allocations += row.allocations;
-    into.bytes += row.bytes;
-    into.frees += row.frees;
-    into.bytes_freed += row.bytes_freed;
-    into.peak_live_bytes = std::max(into.peak_live_bytes, row.peak_live_bytes);
-  });
-}
-
 }  // namespace
 
 metrics_format metrics_format_for(std::string_view accept) {
@@ -136,6 +96,49 @@ std::string function_label_text(std::string_view name, std::string_view file, un
   append_label(text, 0, "file", file);
   append_label(text, 0, "line", std::string_view(digits, static_cast<size_t>(put_count(digits, line) - digits)));
   return text;
+}
+
+// Exited threads leave the per-thread series: their rows are folded into one per
+// name (the label tid="exited"), whose samples are the sums of theirs, so that every
+// series is a counter that only grows (Prometheus's rule) and their number stays
+// bounded however many threads come and go. Every line repeats its row's labels:
+// they are escaped once here, copied after.
+template <typename Row>
+void metrics_page::fold_thread_rows(label_set set, const std::vector<Row>& rows) {
+  std::vector<std::vector<size_t>> folded;
+  std::map<std::string_view, size_t> exited_by_name;  // bounded: so are the snapshot's rows of exited threads
+  for (size_t r = 0; r < rows.size(); ++r) {
+    if (!rows[r].exited) {
+      folded.push_back({r});
+      continue;
+    }
+    const auto [at, made] = exited_by_name.try_emplace(rows[r].name, folded.size());
+    if (made) folded.emplace_back();
+    folded[at->second].push_back(r);
+  }
+  thread_rows& page_rows = thread_rows_[static_cast<size_t>(set) - 1];
+  for (const std::vector<size_t>& sources : folded) {
+    const Row& first = rows[sources.front()];
+    const size_t start = page_rows.label_text.size();
+    char digits[24];
+    const std::string_view tid_text(
+        digits, static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, first.tid).ptr - digits));
+    append_label(page_rows.label_text, start, "tid", first.exited ? "exited" : tid_text);
+    append_label(page_rows.label_text, start, "thread", first.name);
+    page_rows.label_ends.push_back(page_rows.label_text.size());
+    page_rows.sources.insert(page_rows.sources.end(), sources.begin(), sources.end());
+    page_rows.source_ends.push_back(page_rows.sources.size());
+  }
+  page_rows.label_text.append(label_padding, '\0');
+}
+
+uint64_t metrics_page::snapshot_sample(const family& f, size_t row) const {
+  if (f.labels == label_set::none) return f.snapshot_count(c_.counts, row);
+  const thread_rows& page_rows = thread_rows_[static_cast<size_t>(f.labels) - 1];
+  uint64_t sum = 0;
+  for (size_t i = row == 0 ? 0 : page_rows.source_ends[row - 1]; i < page_rows.source_ends[row]; ++i)
+    sum += f.snapshot_count(c_.counts, page_rows.sources[i]);
+  return sum;
 }
 
 metrics_page::metrics_page(const snapshot& taken, metrics_format format)
@@ -171,7 +174,6 @@ metrics_page::metrics_page(const snapshot& taken, metrics_format format)
 
 metrics_page::metrics_page(metrics_content content, metrics_format format)
     : c_(std::move(content)), openmetrics_(format == metrics_format::openmetrics) {
-  fold_exited_by_name(c_.counts);
   const snapshot& counts = c_.counts;
   const bool allocations = counts.allocations.counting != allocation_counting::inactive;
   using fs = label_set;
@@ -194,9 +196,8 @@ metrics_page::metrics_page(metrics_content content, metrics_format format)
   }
   families_.push_back(
       {histogram_name, "histogram", "Duration of each call of a measured function.", fs::functions, nullptr, nullptr});
-  families_.push_back({"perf_thread_calls_total", "counter", "Finished calls of measured functions on a thread.",
-                       fs::threads, [](const mc& c, size_t i) { return c.counts.threads[i].calls; }, nullptr});
-  // The components' families: the tick log's, the allocation counters', the sampler's.
+  // The components' families: each thread's calls, the tick log's, the allocation
+  // counters', the sampler's.
   for (const metric_family& f : metric_families()) {
     if (f.shown != nullptr && !f.shown(counts)) continue;
     const label_set labels = f.per == metric_family::rows::threads              ? fs::threads
@@ -205,20 +206,8 @@ metrics_page::metrics_page(metrics_content content, metrics_format format)
     families_.push_back({f.name, f.type, f.help, labels, nullptr, nullptr, f.count});
   }
 
-  // Every line repeats its row's labels: the threads' are escaped once here, copied after.
-  const auto thread_labels = [this](label_set set, long tid, std::string_view name) {
-    std::string& text = thread_label_text_[static_cast<size_t>(set) - 1];
-    const size_t start = text.size();
-    char digits[24];
-    const std::string_view tid_text(
-        digits, static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, tid).ptr - digits));
-    append_label(text, start, "tid", tid == 0 ? "exited" : tid_text);  // 0: a row folded by name
-    append_label(text, start, "thread", name);
-    thread_label_ends_[static_cast<size_t>(set) - 1].push_back(text.size());
-  };
-  for (const thread_stats& t : counts.threads) thread_labels(fs::threads, t.tid, t.name);
-  for (const thread_allocations& t : counts.allocations.threads) thread_labels(fs::allocation_threads, t.tid, t.name);
-  for (std::string& text : thread_label_text_) text.append(label_padding, '\0');
+  fold_thread_rows(fs::threads, counts.threads);
+  fold_thread_rows(fs::allocation_threads, counts.allocations.threads);
 
   // The buckets' bounds are the same in every process, so that sums over a fleet hold.
   for (size_t b = 0; b < buckets_.size(); ++b) {
@@ -238,8 +227,8 @@ metrics_page::metrics_page(metrics_content content, metrics_format format)
 size_t metrics_page::rows(const family& f) const {
   switch (f.labels) {
     case label_set::functions: return c_.functions.size();
-    case label_set::threads: return c_.counts.threads.size();
-    case label_set::allocation_threads: return c_.counts.allocations.threads.size();
+    case label_set::threads:
+    case label_set::allocation_threads: return thread_rows_[static_cast<size_t>(f.labels) - 1].label_ends.size();
     case label_set::none: return 1;
   }
   return 0;
@@ -248,10 +237,9 @@ size_t metrics_page::rows(const family& f) const {
 std::string_view metrics_page::labels(label_set set, size_t row) const {
   if (set == label_set::none) return {};
   if (set == label_set::functions) return c_.functions[row].labels;
-  const std::string& text = thread_label_text_[static_cast<size_t>(set) - 1];
-  const std::vector<size_t>& ends = thread_label_ends_[static_cast<size_t>(set) - 1];
-  const size_t start = row == 0 ? 0 : ends[row - 1];
-  return std::string_view(text).substr(start, ends[row] - start);
+  const thread_rows& page_rows = thread_rows_[static_cast<size_t>(set) - 1];
+  const size_t start = row == 0 ? 0 : page_rows.label_ends[row - 1];
+  return std::string_view(page_rows.label_text).substr(start, page_rows.label_ends[row] - start);
 }
 
 size_t metrics_page::next_bound() const {
@@ -287,7 +275,7 @@ char* metrics_page::write_row(const family& f, size_t row, char* out) const {
   if (f.count != nullptr || f.nanoseconds != nullptr || f.snapshot_count != nullptr) {
     out = put_line_start(out, f.name, row_labels);
     out = f.count != nullptr            ? put_count(out, f.count(c_, row))
-          : f.snapshot_count != nullptr ? put_count(out, f.snapshot_count(c_.counts, row))
+          : f.snapshot_count != nullptr ? put_count(out, snapshot_sample(f, row))
                                         : put_seconds(out, f.nanoseconds(c_, row));
     *out++ = '\n';
     return out;

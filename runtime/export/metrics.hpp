@@ -114,10 +114,23 @@ class metrics_page {
   std::string function_labels_;  // what c_'s labels point into, when the page owns them
   bool openmetrics_;
   std::vector<family> families_;
-  // The threads' label text, escaped once per page: row i's is [ends[i-1], ends[i]),
-  // followed by padding for copies in blocks.
-  std::array<std::string, 2> thread_label_text_;
-  std::array<std::vector<size_t>, 2> thread_label_ends_;
+  // The page's rows of a snapshot's threads or allocation threads (label_set
+  // threads, allocation_threads): one per running thread, one per name for the
+  // exited ones.
+  struct thread_rows {
+    // The rows' label text, escaped once per page: row i's is [label_ends[i-1],
+    // label_ends[i]), followed by padding for copies in blocks.
+    std::string label_text;
+    std::vector<size_t> label_ends;
+    // The snapshot's rows folded into row i: sources[source_ends[i-1], source_ends[i]).
+    std::vector<size_t> sources;
+    std::vector<size_t> source_ends;
+  };
+  template <typename Row>
+  void fold_thread_rows(label_set set, const std::vector<Row>& rows);
+  uint64_t snapshot_sample(const family& f, size_t row) const;  // summed over a row's threads
+
+  std::array<thread_rows, 2> thread_rows_;
   // Each bucket's line after the row's labels, up to its value: `,le="1e-07"} `; +Inf last.
   struct bucket_text {
     char text[32];

@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string_view>
+
+#include "core/metric_families.hpp"
+
 namespace perf::runtime {
 namespace {
 
@@ -198,6 +203,58 @@ TEST(Metrics, TheAcceptHeaderPicksTheFormat) {
   EXPECT_EQ(metrics_format_for(""), metrics_format::prometheus);
   EXPECT_STREQ(metrics_content_type(metrics_format::openmetrics),
                "application/openmetrics-text; version=1.0.0; charset=utf-8");
+}
+
+// Every per-thread family, the components' and each thread's calls alike, folds the
+// rows of exited threads into one per name, summing their samples.
+TEST(Metrics, ExitedThreadsFoldIntoOneRowPerNameInEveryPerThreadFamily) {
+  snapshot s = one_function();
+  s.allocations.counting = allocation_counting::interposed;
+  s.allocations.threads.push_back({77, "worker", false, 15, 640, 14, 600, 100});
+  for (long tid : {5, 6}) {
+    thread_stats t;
+    t.tid = tid;
+    t.name = "pool";
+    t.exited = true;
+    t.calls = static_cast<uint64_t>(tid);
+    t.tick_events = 10 * static_cast<uint64_t>(tid);
+    t.tick_dropped = 100 * static_cast<uint64_t>(tid);
+    s.threads.push_back(t);
+    s.allocations.threads.push_back({tid, "pool", true, 2, 32, 1, 16, 16});
+  }
+  const std::string text = format_metrics(s, metrics_format::prometheus);
+  const auto lines_of = [&text](const std::string& family) {
+    std::string lines;
+    for (size_t at = text.find("\n" + family + "{"); at != std::string::npos;
+         at = text.find("\n" + family + "{", at + 1))
+      lines += text.substr(at + 1, text.find('\n', at + 1) - at);
+    return lines;
+  };
+  EXPECT_EQ(lines_of("perf_thread_calls_total"),
+            "perf_thread_calls_total{tid=\"77\",thread=\"worker\"} 10\n"
+            "perf_thread_calls_total{tid=\"exited\",thread=\"pool\"} 11\n");
+  EXPECT_EQ(lines_of("perf_thread_tick_events"),
+            "perf_thread_tick_events{tid=\"77\",thread=\"worker\"} 20\n"
+            "perf_thread_tick_events{tid=\"exited\",thread=\"pool\"} 110\n");
+  EXPECT_EQ(lines_of("perf_thread_tick_dropped_total"),
+            "perf_thread_tick_dropped_total{tid=\"77\",thread=\"worker\"} 0\n"
+            "perf_thread_tick_dropped_total{tid=\"exited\",thread=\"pool\"} 1100\n");
+  EXPECT_EQ(lines_of("perf_thread_freed_bytes_total"),
+            "perf_thread_freed_bytes_total{tid=\"77\",thread=\"worker\"} 600\n"
+            "perf_thread_freed_bytes_total{tid=\"exited\",thread=\"pool\"} 32\n");
+}
+
+// Each thread's calls are a family of the call statistics (measure/), registered as
+// every component's is, not written by the page itself.
+TEST(Metrics, EachThreadsCallsAreARegisteredFamily) {
+  const std::vector<metric_family>& families = metric_families();
+  const auto calls = std::find_if(families.begin(), families.end(), [](const metric_family& f) {
+    return std::string_view(f.name) == "perf_thread_calls_total";
+  });
+  ASSERT_NE(calls, families.end());
+  EXPECT_EQ(calls->per, metric_family::rows::threads);
+  EXPECT_STREQ(calls->type, "counter");
+  EXPECT_EQ(calls, families.begin()) << "first of the registered families, right after the functions'";
 }
 
 }  // namespace
