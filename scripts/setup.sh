@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ python3
   clang-14 libclang-14-dev llvm-14-dev llvm-14-tools  # the rewriter; lit and FileCheck
+  clang-format-14                                     # tests: the code keeps .clang-format's style
   clang-19 libclang-19-dev llvm-19-dev llvm-19-tools  # tests: the rewriter also builds against LLVM 19 and passes its lit tests
   libfmt-dev                                          # report formatting
   libgtest-dev libgmock-dev nlohmann-json3-dev        # tests

@@ -10,6 +10,7 @@
 #include "core/settings.hpp"
 #include "core/snapshot_parts.hpp"
 #include "export/label_cache.hpp"
+#include "export/served_counters.hpp"
 #include "measure/totals.hpp"
 #include "sampler/sampler.hpp"
 
@@ -33,7 +34,8 @@ void erase_server_rows(snapshot& s) {
 
 // The functions with calls, in the page's order, with the figures
 // perf::function_stats would have (metrics_page takes them from it).
-std::vector<metrics_function> page_functions(const label_cache& cache, const std::vector<binned_totals>& per_site) {
+std::vector<metrics_function> page_functions(const label_cache& cache, const std::vector<binned_totals>& per_site,
+                                             served_counters& self_times) {
   const double ticks_per_ns = current_clock_rate().ticks_per_ns;
   std::vector<metrics_function> functions;
   functions.reserve(cache.rows_by_name().size());
@@ -46,7 +48,7 @@ std::vector<metrics_function> page_functions(const label_cache& cache, const std
     f.allocations = t.alloc_count;
     f.allocated_bytes = t.alloc_bytes;
     f.total_ns = static_cast<double>(t.total) / ticks_per_ns;
-    f.self_ns = t.self_ticks() / ticks_per_ns;
+    f.self_ns = self_times.serve(row, t.self_ticks() / ticks_per_ns);
     f.duration_sum_ns = t.distribution.mean / ticks_per_ns * static_cast<double>(t.calls);
     uint64_t below = 0;
     for (size_t b = 0; b < f.latency.size(); ++b) f.latency[b] = below += t.latency[b];
@@ -72,6 +74,7 @@ snapshot served_snapshot() {
 metrics_content served_metrics() {
   static std::mutex cache_mutex;
   static label_cache* const cache = new label_cache;  // never destroyed: pages point into it
+  static served_counters* const self_times = new served_counters;
   const std::lock_guard lock(cache_mutex);
   cache->update();
   metrics_content content;
@@ -83,7 +86,7 @@ metrics_content served_metrics() {
   for (size_t row = 0; row < content.counts.threads.size(); ++row)
     content.counts.threads[row].calls = totals.thread_calls[row];
   erase_server_rows(content.counts);
-  content.functions = page_functions(*cache, totals.per_site);
+  content.functions = page_functions(*cache, totals.per_site, *self_times);
   return content;
 }
 

@@ -1,6 +1,7 @@
 // /metrics read from the running totals (served_metrics) is the page the general
 // snapshot gives (metrics_page of served_snapshot): the same series, values and
 // order, to the byte.
+#include "export/served_counters.hpp"
 #include "export/served_snapshot.hpp"
 
 #include <chrono>
@@ -118,6 +119,17 @@ TEST(ServedMetrics, TheSamePageAsTheGeneralSnapshotGives) {
   const size_t inf = fast_text.find(",le=\"+Inf\"} ", at);
   ASSERT_NE(inf, std::string::npos);
   EXPECT_EQ(std::stoull(fast_text.substr(inf + 12)), uint64_t{all_calls});
+}
+
+TEST(ServedMetrics, ACounterThatDipsIsServedAtItsHighestSoFar) {
+  // A self time whose signed parts took it from 5 down to 3: a scrape that served 5
+  // serves 5 again, not the decrease Prometheus would read as a restart.
+  served_counters self_times;
+  EXPECT_EQ(self_times.serve(2, 5.0), 5.0);
+  EXPECT_EQ(self_times.serve(2, 3.0), 5.0);
+  EXPECT_EQ(self_times.serve(2, 7.5), 7.5);
+  EXPECT_EQ(self_times.serve(0, 1.0), 1.0);  // rows apart
+  EXPECT_EQ(self_times.serve(2, 7.0), 7.5);
 }
 
 }  // namespace

@@ -1,0 +1,28 @@
+# The code keeps the repository's .clang-format (cmake -DSOURCE_DIR=... -DCLANG_FORMAT=...
+# -P check_format.cmake): every C++ file but the fixtures whose own .clang-format
+# disables formatting is as clang-format would write it. Each file that is not is
+# named, and the script fails; `clang-format-14 -i FILE` fixes it.
+set(folders bench include runtime test tool)
+set(sources "")
+foreach(folder ${folders})
+  file(GLOB_RECURSE found ${SOURCE_DIR}/${folder}/*.cpp ${SOURCE_DIR}/${folder}/*.hpp ${SOURCE_DIR}/${folder}/*.h)
+  list(APPEND sources ${found})
+endforeach()
+list(FILTER sources EXCLUDE REGEX "^${SOURCE_DIR}/test/install/")
+list(LENGTH sources count)
+if(count EQUAL 0)
+  message(FATAL_ERROR "no C++ sources found under ${SOURCE_DIR}")
+endif()
+set(unformatted "")
+foreach(source ${sources})
+  execute_process(COMMAND ${CLANG_FORMAT} --dry-run --Werror ${source} RESULT_VARIABLE status OUTPUT_QUIET ERROR_QUIET)
+  if(NOT status EQUAL 0)
+    file(RELATIVE_PATH name ${SOURCE_DIR} ${source})
+    string(APPEND unformatted "${name}\n")
+  endif()
+endforeach()
+if(unformatted)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E echo "${unformatted}")
+  message(FATAL_ERROR "the files above differ from .clang-format's style")
+endif()
+message(STATUS "${count} files formatted as .clang-format says")
