@@ -19,8 +19,8 @@
 #include "function_location.hpp"
 #include "perf/detail/histogram_index.hpp"
 #include "report.hpp"
-#include "report/text_format.hpp"
 #include "report_format/schema.hpp"
+#include "report_format/text_format.hpp"
 #include "report_sections.hpp"
 
 namespace perf::report_tool {
@@ -90,7 +90,7 @@ struct json_path {
     if (parent == nullptr) return "the report";
     const std::string before = parent->parent == nullptr ? "" : parent->text();
     if (element) return fmt::format("{}[{}]", before, index);
-    const std::string name = runtime::printable(std::string(key));  // the message stays one line
+    const std::string name = report_format::printable(std::string(key));  // the message stays one line
     return before.empty() ? name : fmt::format("{}.{}", before, name);
   }
 };
