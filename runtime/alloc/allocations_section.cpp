@@ -6,12 +6,14 @@
 #include "core/report_sections.hpp"
 #include "core/startup.hpp"
 #include "perf/report.hpp"
-#include "report/text_format.hpp"
 #include "report_format/escaping.hpp"
+#include "report_format/text_format.hpp"
 
 namespace perf::runtime {
 
+using report_format::format_count;
 using report_format::json_string;
+using report_format::thread_title;
 
 namespace {
 

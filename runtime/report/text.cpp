@@ -7,18 +7,18 @@
 
 #include "core/report_sections.hpp"
 #include "perf/report.hpp"
-#include "report/text_format.hpp"
+#include "report_format/text_format.hpp"
 
 namespace perf {
 namespace {
 
-using runtime::display_width;
-using runtime::format_count;
-using runtime::format_duration;
-using runtime::format_per_call;
-using runtime::pad;
-using runtime::printable;
-using runtime::shortened;
+using report_format::display_width;
+using report_format::format_count;
+using report_format::format_duration;
+using report_format::format_per_call;
+using report_format::pad;
+using report_format::printable;
+using report_format::shortened;
 
 // The directory, ending in '/', that every function's file lies in ("" if none):
 // the table shows paths below it, the JSON report the whole paths.

@@ -7,12 +7,18 @@
 
 #include "core/report_sections.hpp"
 #include "core/startup.hpp"
-#include "report/text_format.hpp"
 #include "report_format/escaping.hpp"
+#include "report_format/text_format.hpp"
 
 namespace perf::runtime {
 
+using report_format::display_width;
+using report_format::elided_signature;
+using report_format::format_count;
+using report_format::format_duration;
 using report_format::json_string;
+using report_format::printable;
+using report_format::shortened;
 
 namespace {
 

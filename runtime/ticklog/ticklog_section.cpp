@@ -5,9 +5,13 @@
 #include "core/report_sections.hpp"
 #include "core/startup.hpp"
 #include "perf/report.hpp"
-#include "report/text_format.hpp"
+#include "report_format/text_format.hpp"
 
 namespace perf::runtime {
+
+using report_format::format_count;
+using report_format::thread_title;
+
 namespace {
 
 std::string ticklog_lines(const snapshot& s) {

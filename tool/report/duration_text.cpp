@@ -2,13 +2,13 @@
 
 #include <cmath>
 
-#include "report/text_format.hpp"
+#include "report_format/text_format.hpp"
 
 namespace perf::report_tool {
 
 std::string signed_duration(double ns) {
-  const std::string magnitude = runtime::format_duration(std::abs(ns));
-  return ns < 0 && magnitude != runtime::format_duration(0) ? "-" + magnitude : magnitude;
+  const std::string magnitude = report_format::format_duration(std::abs(ns));
+  return ns < 0 && magnitude != report_format::format_duration(0) ? "-" + magnitude : magnitude;
 }
 
 }  // namespace perf::report_tool

@@ -1,5 +1,5 @@
 // Durations as perf-report writes them in text and Markdown: the runtime's report's
-// units (runtime/report/text_format.hpp), with a sign for a time saved.
+// units (runtime/report_format/text_format.hpp), with a sign for a time saved.
 #ifndef PERF_REPORT_TOOL_DURATION_TEXT_HPP
 #define PERF_REPORT_TOOL_DURATION_TEXT_HPP
 

@@ -19,8 +19,8 @@
 #include "function_location.hpp"
 #include "perf/detail/histogram_index.hpp"
 #include "report.hpp"
-#include "report/text_format.hpp"
 #include "report_format/schema.hpp"
+#include "report_format/text_format.hpp"
 #include "report_sections.hpp"
 
 namespace perf::report_tool {
@@ -90,7 +90,7 @@ struct json_path {
     if (parent == nullptr) return "the report";
     const std::string before = parent->parent == nullptr ? "" : parent->text();
     if (element) return fmt::format("{}[{}]", before, index);
-    const std::string name = runtime::printable(std::string(key));  // the message stays one line
+    const std::string name = report_format::printable(std::string(key));  // the message stays one line
     return before.empty() ? name : fmt::format("{}.{}", before, name);
   }
 };
@@ -158,28 +158,15 @@ std::optional<T> typed(ondemand::value& value, simdjson::simdjson_result<T> resu
   return result.value_unsafe();
 }
 
-// One functions[] element as read: the fields in the order they are checked, each
-// found with the right type, found with another, or missing.
+using report_format::function_field;
+using report_format::json_name;
+using report_format::moments_field;
+
+// One functions[] element as read: each field of the schema's list
+// (report_format::function_fields) found with the right type, found with another, or
+// missing; the derived ones (mean_ns, p50_ns, ...) are not read, only checked as JSON.
 class function_fields {
  public:
-  enum field {
-    name,
-    file,
-    line,
-    calls,
-    total_ns,
-    self_ns,
-    min_ns,
-    max_ns,
-    moments,
-    alloc_total_count,
-    alloc_total_bytes,
-    histogram,
-    mean_ns,
-    m2_ns2,
-    probe_dominated,
-    count
-  };
   enum class state { missing, wrong_type, found };
 
   void read(ondemand::value value, const json_path& row) {
@@ -192,22 +179,41 @@ class function_fields {
       const std::string_view key = member.unescaped_key().value();
       ondemand::value v = member.value();
       const json_path where = row.member(key);
-      if (key == "name") take(name, typed(v, v.get_string(), where), record_.name);
-      else if (key == "file") take(file, typed(v, v.get_string(), where), record_.file);
-      else if (key == "line") take(line, typed(v, v.get_uint64(), where), line_);
-      else if (key == "calls") take(calls, typed(v, v.get_uint64(), where), record_.calls);
-      else if (key == "total_ns") take(total_ns, typed(v, v.get_double(), where), record_.total_ns);
-      else if (key == "self_ns") take(self_ns, typed(v, v.get_double(), where), record_.self_ns);
-      else if (key == "min_ns") take(min_ns, typed(v, v.get_double(), where), record_.min_ns);
-      else if (key == "max_ns") take(max_ns, typed(v, v.get_double(), where), record_.max_ns);
-      else if (key == "alloc_total_count")
-        take(alloc_total_count, typed(v, v.get_uint64(), where), record_.alloc_total_count);
-      else if (key == "alloc_total_bytes")
-        take(alloc_total_bytes, typed(v, v.get_uint64(), where), record_.alloc_total_bytes);
-      else if (key == "moments") read_moments(v, where);
-      else if (key == "histogram") read_histogram(v, where);
-      else if (key == "probe_dominated") take(probe_dominated, typed(v, v.get_bool(), where), record_.probe_dominated);
-      else to_json_value(v, where);  // derived fields (p50_ns, ...), not read but checked as JSON
+      const std::optional<function_field> field = report_format::field_named(report_format::function_fields, key);
+      if (!field) {
+        to_json_value(v, where);  // not the schema's: checked as JSON
+        continue;
+      }
+      switch (*field) {
+        case function_field::name: take(state_of(*field), typed(v, v.get_string(), where), record_.name); break;
+        case function_field::file: take(state_of(*field), typed(v, v.get_string(), where), record_.file); break;
+        case function_field::line: take(state_of(*field), typed(v, v.get_uint64(), where), line_); break;
+        case function_field::calls: take(state_of(*field), typed(v, v.get_uint64(), where), record_.calls); break;
+        case function_field::total_ns: take(state_of(*field), typed(v, v.get_double(), where), record_.total_ns); break;
+        case function_field::self_ns: take(state_of(*field), typed(v, v.get_double(), where), record_.self_ns); break;
+        case function_field::min_ns: take(state_of(*field), typed(v, v.get_double(), where), record_.min_ns); break;
+        case function_field::max_ns: take(state_of(*field), typed(v, v.get_double(), where), record_.max_ns); break;
+        case function_field::alloc_total_count:
+          take(state_of(*field), typed(v, v.get_uint64(), where), record_.alloc_total_count);
+          break;
+        case function_field::alloc_total_bytes:
+          take(state_of(*field), typed(v, v.get_uint64(), where), record_.alloc_total_bytes);
+          break;
+        case function_field::moments: read_moments(v, where); break;
+        case function_field::histogram: read_histogram(v, where); break;
+        case function_field::probe_dominated:
+          take(state_of(*field), typed(v, v.get_bool(), where), record_.probe_dominated);
+          break;
+        // Derived from the fields above (function_record computes them): not read.
+        case function_field::mean_ns:
+        case function_field::stddev_ns:
+        case function_field::p50_ns:
+        case function_field::p90_ns:
+        case function_field::p99_ns:
+        case function_field::p999_ns:
+        case function_field::alloc_count:
+        case function_field::alloc_bytes: to_json_value(v, where); break;
+      }
     }
   }
 
@@ -218,24 +224,16 @@ class function_fields {
       throw input_error(fmt::format("{}: {} {}", path, in, problem));
     };
     if (!is_object_) fail(where, "is not an object");
-    static constexpr std::array<const char*, count> names = {"name",
-                                                             "file",
-                                                             "line",
-                                                             "calls",
-                                                             "total_ns",
-                                                             "self_ns",
-                                                             "min_ns",
-                                                             "max_ns",
-                                                             "moments",
-                                                             "alloc_total_count",
-                                                             "alloc_total_bytes",
-                                                             "histogram",
-                                                             "mean_ns",
-                                                             "m2_ns2",
-                                                             "probe_dominated"};
-    auto check = [&](field f, const std::string& in, const char* type) {
-      if (states_[f] == state::missing) fail(in, fmt::format("has no \"{}\"", names[f]));
-      if (states_[f] == state::wrong_type) fail(in, fmt::format("\"{}\" is not {}", names[f], type));
+    using enum function_field;
+    auto check_state = [&](state s, std::string_view name, const std::string& in, const char* type) {
+      if (s == state::missing) fail(in, fmt::format("has no \"{}\"", name));
+      if (s == state::wrong_type) fail(in, fmt::format("\"{}\" is not {}", name, type));
+    };
+    auto check = [&](function_field f, const std::string& in, const char* type) {
+      check_state(state_of(f), json_name(f), in, type);
+    };
+    auto check_moment = [&](moments_field f, const std::string& in) {
+      check_state(moment_states_[static_cast<size_t>(f)], json_name(f), in, "a number");
     };
     const char* text = "a string";
     const char* number = "a number";
@@ -244,29 +242,31 @@ class function_fields {
     check(file, where, text);
     check(line, where, non_negative);
     check(calls, where, non_negative);
-    for (field f : {total_ns, self_ns, min_ns, max_ns}) check(f, where, number);
-    if (states_[moments] == state::missing) fail(where, "has no \"moments\"");
-    const std::string in_moments = where + ".moments";
-    if (states_[moments] == state::wrong_type) fail(in_moments, "is not an object");
-    check(mean_ns, in_moments, number);
-    check(m2_ns2, in_moments, number);
+    for (function_field f : {total_ns, self_ns, min_ns, max_ns}) check(f, where, number);
+    if (state_of(moments) == state::missing) fail(where, fmt::format("has no \"{}\"", json_name(moments)));
+    const std::string in_moments = fmt::format("{}.{}", where, json_name(moments));
+    if (state_of(moments) == state::wrong_type) fail(in_moments, "is not an object");
+    check_moment(moments_field::mean_ns, in_moments);
+    check_moment(moments_field::m2_ns2, in_moments);
     check(alloc_total_count, where, non_negative);
     check(alloc_total_bytes, where, non_negative);
     check(histogram, where, "an array");
     if (!histogram_well_formed_) fail(where, "\"histogram\" holds an entry that is not [bucket, count]");
-    if (states_[probe_dominated] != state::missing) check(probe_dominated, where, "a boolean");
+    if (state_of(probe_dominated) != state::missing) check(probe_dominated, where, "a boolean");
     // The ranges: what the runtime can write, and what the arithmetic on it stays
     // defined for (counts exact as doubles, times not negative).
-    if (line_ > UINT32_MAX) fail(where, fmt::format("\"line\" is above {}", UINT32_MAX));
+    if (line_ > UINT32_MAX) fail(where, fmt::format("\"{}\" is above {}", json_name(line), UINT32_MAX));
     for (const auto& [f, value] :
          {std::pair{calls, record_.calls}, std::pair{alloc_total_count, record_.alloc_total_count},
           std::pair{alloc_total_bytes, record_.alloc_total_bytes}})
-      if (value > max_count) fail(where, fmt::format("\"{}\" is above 2^53, more than a report can count", names[f]));
+      if (value > max_count)
+        fail(where, fmt::format("\"{}\" is above 2^53, more than a report can count", json_name(f)));
     for (const auto& [f, value] : {std::pair{total_ns, record_.total_ns}, std::pair{self_ns, record_.self_ns},
                                    std::pair{min_ns, record_.min_ns}, std::pair{max_ns, record_.max_ns}})
-      if (value < 0) fail(where, fmt::format("\"{}\" is negative", names[f]));
-    if (record_.mean_ns < 0) fail(in_moments, "\"mean_ns\" is negative");
-    if (record_.m2_ns2 < 0) fail(in_moments, "\"m2_ns2\" is negative (a sum of squares)");
+      if (value < 0) fail(where, fmt::format("\"{}\" is negative", json_name(f)));
+    if (record_.mean_ns < 0) fail(in_moments, fmt::format("\"{}\" is negative", json_name(moments_field::mean_ns)));
+    if (record_.m2_ns2 < 0)
+      fail(in_moments, fmt::format("\"{}\" is negative (a sum of squares)", json_name(moments_field::m2_ns2)));
     if (!histogram_problem_.empty())
       throw input_error(fmt::format("{}: {}.histogram{}", path, where, histogram_problem_));
     if (histogram_count_ != record_.calls)
@@ -276,27 +276,36 @@ class function_fields {
   }
 
  private:
+  state& state_of(function_field f) { return states_[static_cast<size_t>(f)]; }
+
   template <class T, class U>
-  void take(field f, std::optional<T> value, U& into) {
-    states_[f] = value ? state::found : state::wrong_type;
+  static void take(state& s, std::optional<T> value, U& into) {
+    s = value ? state::found : state::wrong_type;
     if (value) into = static_cast<U>(*value);
   }
 
   void read_moments(ondemand::value value, const json_path& where) {
     auto object = value.get_object();
     if (!has_type(value, object, where)) {
-      states_[moments] = state::wrong_type;
+      state_of(function_field::moments) = state::wrong_type;
       return;
     }
-    states_[moments] = state::found;
-    states_[mean_ns] = states_[m2_ns2] = state::missing;
+    state_of(function_field::moments) = state::found;
+    moment_states_ = {};  // all missing: a repeated "moments" is read anew
     for (auto member : object.value()) {
       const std::string_view key = member.unescaped_key().value();
       ondemand::value v = member.value();
       const json_path member_path = where.member(key);
-      if (key == "mean_ns") take(mean_ns, typed(v, v.get_double(), member_path), record_.mean_ns);
-      else if (key == "m2_ns2") take(m2_ns2, typed(v, v.get_double(), member_path), record_.m2_ns2);
-      else to_json_value(v, member_path);
+      const std::optional<moments_field> field = report_format::field_named(report_format::moments_fields, key);
+      if (!field) {
+        to_json_value(v, member_path);
+        continue;
+      }
+      state& s = moment_states_[static_cast<size_t>(*field)];
+      switch (*field) {
+        case moments_field::mean_ns: take(s, typed(v, v.get_double(), member_path), record_.mean_ns); break;
+        case moments_field::m2_ns2: take(s, typed(v, v.get_double(), member_path), record_.m2_ns2); break;
+      }
     }
   }
 
@@ -306,10 +315,10 @@ class function_fields {
   void read_histogram(ondemand::value value, const json_path& where) {
     auto array = value.get_array();
     if (!has_type(value, array, where)) {
-      states_[histogram] = state::wrong_type;
+      state_of(function_field::histogram) = state::wrong_type;
       return;
     }
-    states_[histogram] = state::found;
+    state_of(function_field::histogram) = state::found;
     histogram_well_formed_ = true;
     // Collected in a buffer kept from row to row, then copied once: a row's vector
     // grown entry by entry would be allocated ~8 times.
@@ -362,7 +371,8 @@ class function_fields {
   bool histogram_well_formed_ = true;
   std::string histogram_problem_;  // "[3] bucket 4000 is past the last bucket, 3775"
   uint64_t histogram_count_ = 0;
-  std::array<state, count> states_{};  // all missing
+  std::array<state, report_format::function_fields.size()> states_{};  // all missing
+  std::array<state, report_format::moments_fields.size()> moment_states_{};
 };
 
 struct parsed_report {

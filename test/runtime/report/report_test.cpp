@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "perf/perf.hpp"
+#include "report_format/schema.hpp"
 
 namespace perf {
 namespace {
@@ -220,6 +221,34 @@ TEST(JsonReport, ParsesAndCarriesEveryField) {
       {"tid": 102, "name": "worker", "calls": 1, "exited": true, "tick_events": 2, "tick_dropped": 0, "threads": 1}])"));
   EXPECT_EQ(report.at("ticklog"),
             nlohmann::json::parse(R"({"enabled": true, "events": 65538, "dropped": 2469070, "ring_events": 65536})"));
+}
+
+TEST(JsonReport, WritesARowsFieldsInTheSchemasListOrderAndNoOther) {
+  const nlohmann::ordered_json report = nlohmann::ordered_json::parse(format_json(example()));
+  for (const nlohmann::ordered_json& row : report.at("functions")) {
+    std::vector<std::string> keys;
+    for (const auto& [key, value] : row.items()) keys.push_back(key);
+    std::vector<std::string> listed;
+    for (const auto& field : report_format::function_fields) listed.emplace_back(field.json);
+    EXPECT_EQ(keys, listed);
+    std::vector<std::string> moments;
+    for (const auto& [key, value] : row.at("moments").items()) moments.push_back(key);
+    EXPECT_EQ(moments, (std::vector<std::string>{"mean_ns", "m2_ns2"}));
+  }
+}
+
+// The row's text as perf-report's corpus and every existing report hold it.
+TEST(JsonReport, WritesARowByteForByte) {
+  const std::string json = format_json(example());
+  const size_t start = json.find("{\"name\": \"config::parse\"");
+  ASSERT_NE(start, std::string::npos);
+  EXPECT_EQ(json.substr(start, json.find('\n', start) - start),
+            R"({"name": "config::parse", "file": "/home/me/app/src/config.cpp", "line": 18, "calls": 1234567, )"
+            R"("total_ns": 12345678901.0, "self_ns": 2000000.0, "mean_ns": 10000.5, "min_ns": 950.0, )"
+            R"("max_ns": 1500000.0, "stddev_ns": 85.2, "p50_ns": 9990.0, "p90_ns": 12000.0, "p99_ns": 123456.0, )"
+            R"("p999_ns": 654321.0, "alloc_count": 0.00, "alloc_bytes": 0.0, )"
+            R"("moments": {"mean_ns": 10000.5, "m2_ns2": 8972385.1234567}, "alloc_total_count": 2469134, )"
+            R"("alloc_total_bytes": 98765432101, "probe_dominated": false, "histogram": [[5, 1], [2400, 1234566]]},)");
 }
 
 // example() as measured with a probe of 22.5 ns, the quoted function dominated by it.

@@ -5,9 +5,12 @@
 
 #include <sstream>
 
-#include "report/text_format.hpp"
+#include "report_format/text_format.hpp"
 
 namespace perf::runtime {
+
+using report_format::display_width;
+
 namespace {
 
 snapshot two_functions() {

@@ -1,8 +1,8 @@
-#include "report/text_format.hpp"
+#include "report_format/text_format.hpp"
 
 #include <gtest/gtest.h>
 
-namespace perf::runtime {
+namespace perf::report_format {
 namespace {
 
 TEST(ElidedSignature, DropsTheReturnTypeTemplateArgumentsAndParameters) {
@@ -24,4 +24,4 @@ TEST(ElidedSignature, LeavesWhatIsNotASignatureAsItIs) {
 }
 
 }  // namespace
-}  // namespace perf::runtime
+}  // namespace perf::report_format

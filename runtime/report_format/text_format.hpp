@@ -1,12 +1,12 @@
 // The pieces of the text report's cells and lines: durations, counts, names.
-#ifndef PERF_RUNTIME_REPORT_TEXT_FORMAT_HPP
-#define PERF_RUNTIME_REPORT_TEXT_FORMAT_HPP
+#ifndef PERF_RUNTIME_REPORT_FORMAT_TEXT_FORMAT_HPP
+#define PERF_RUNTIME_REPORT_FORMAT_TEXT_FORMAT_HPP
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
-namespace perf::runtime {
+namespace perf::report_format {
 
 // Three significant digits in the largest unit that keeps the value at least 1:
 // "812 ns", "1.25 ms". A value below `resolution_ns` (a clock's; 0: none), which
@@ -44,6 +44,6 @@ std::string elided_signature(const std::string& signature);
 // `text` padded with spaces to `width` display columns, on the left or the right.
 std::string pad(const std::string& text, size_t width, bool right_align);
 
-}  // namespace perf::runtime
+}  // namespace perf::report_format
 
-#endif  // PERF_RUNTIME_REPORT_TEXT_FORMAT_HPP
+#endif  // PERF_RUNTIME_REPORT_FORMAT_TEXT_FORMAT_HPP

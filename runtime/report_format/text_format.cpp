@@ -1,11 +1,11 @@
-#include "report/text_format.hpp"
+#include "report_format/text_format.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 
-namespace perf::runtime {
+namespace perf::report_format {
 
 std::string format_duration(double ns, double resolution_ns) {
   if (ns < resolution_ns) return "< " + format_duration(resolution_ns);
@@ -35,7 +35,6 @@ std::string format_per_call(double n) {
   return fmt::format("{:.1f}", n);
 }
 
-// `text` on one line: control characters written as C escapes.
 std::string thread_title(long tid, const std::string& name, uint64_t threads, bool exited) {
   if (tid == 0 && exited)
     return fmt::format("{} exited thread{} ({})", format_count(threads), threads == 1 ? "" : "s", printable(name));
@@ -115,4 +114,4 @@ std::string pad(const std::string& text, size_t width, bool right_align) {
   return right_align ? fill + text : text + fill;
 }
 
-}  // namespace perf::runtime
+}  // namespace perf::report_format
