@@ -6,7 +6,12 @@
 //
 // and the ASSERT_ forms, which end the test on failure. Only the calling thread's
 // allocations count; the check itself allocates nothing while the statement runs.
-// Bytes are as perf/alloc.hpp defines them (the blocks' usable sizes).
+// Bytes are those the code asked for (`new char[40]`: 40), not the blocks' usable
+// sizes of perf/alloc.hpp. A failure describes the first `recorded_allocations` (8)
+// allocations: the size asked for (and the usable size where it differs) and the
+// stack, from the innermost frame of the program's own code, function and file:line,
+// with the frames of libraries and of perf folded into `...`. The stacks are
+// unwound only inside the checks, at some microseconds per allocation.
 //
 // A check fails, and never passes, when allocation counting is inactive (perf::alloc
 // not linked, or another allocator before it in symbol order). The compiler may
@@ -19,6 +24,7 @@
 #include <gtest/gtest.h>
 
 #include "perf/alloc.hpp"
+#include "perf/detail/allocation_stack.hpp"
 
 namespace perf {
 namespace testing {
@@ -26,35 +32,44 @@ namespace detail {
 
 enum class limit_kind { bytes, allocations };
 
-// Counts the calling thread's allocations between start() and stop() and keeps the
-// sizes of the first ones. Neither allocates.
+// Counts the calling thread's allocations between start() and stop() and describes
+// the first ones (sizes and stacks, kept in the probe). Neither allocates.
 class allocation_probe {
  public:
   allocation_probe() noexcept : record_(*alloc::detail::attach()) {}
-  ~allocation_probe() { alloc::detail::store_relaxed(record_.recording, 0u); }
+  ~allocation_probe() {
+    alloc::detail::store_relaxed(record_.recording, 0u);
+    record_.recorded = nullptr;
+  }
   allocation_probe(const allocation_probe&) = delete;
   allocation_probe& operator=(const allocation_probe&) = delete;
 
   void start() noexcept {
     alloc::detail::store_relaxed(record_.sizes_seen, 0u);
+    alloc::detail::store_relaxed(record_.requested_bytes, uint64_t{0});
+    record_.recorded = recorded_;
     alloc::detail::store_relaxed(record_.recording, 1u);
     counter_ = alloc::scoped_counter();
   }
   void stop() noexcept {
     used_ = counter_.elapsed();
     alloc::detail::store_relaxed(record_.recording, 0u);
+    requested_ = alloc::detail::load_relaxed(record_.requested_bytes);
   }
 
+  // Allocations and usable bytes, as perf/alloc.hpp counts them.
   const alloc::counters& used() const noexcept { return used_; }
+  // The bytes the statement's allocations asked for.
+  uint64_t requested_bytes() const noexcept { return requested_; }
 
-  // Whether what the statement `statement` used stays within `limit`, with the
-  // failure message when not.
+  // Whether what the statement `statement` used stays within `limit` (allocations,
+  // or bytes asked for), with the failure message when not.
   ::testing::AssertionResult check(limit_kind kind, uint64_t limit, const char* statement) const {
     if (!alloc::counting_active())
       return ::testing::AssertionFailure()
              << "Allocation counting is inactive, so the allocations of `" << statement
              << "` cannot be checked: link perf::alloc into the test (dynamically, before any other allocator)";
-    const uint64_t actual = kind == limit_kind::bytes ? used_.bytes : used_.allocations;
+    const uint64_t actual = kind == limit_kind::bytes ? requested_ : used_.allocations;
     if (actual <= limit) return ::testing::AssertionSuccess();
     ::testing::AssertionResult failure = ::testing::AssertionFailure();
     if (kind == limit_kind::allocations && limit == 0) failure << "Expected no allocation in `" << statement << "`";
@@ -63,11 +78,18 @@ class allocation_probe {
               << "`";
     else failure << "Expected at most " << limit << " bytes allocated in `" << statement << "`";
     failure << ", but it made " << used_.allocations << (used_.allocations == 1 ? " allocation" : " allocations")
-            << " of " << used_.bytes << " bytes; sizes of the first allocations:";
+            << " of " << requested_ << " bytes";
+    if (used_.bytes != requested_) failure << " (usable size " << used_.bytes << " bytes)";
+    failure << "; the first ones:";
     const uint32_t seen = alloc::detail::load_relaxed(record_.sizes_seen);
-    for (uint32_t i = 0; i < seen && i < alloc::detail::recorded_sizes; ++i)
-      failure << (i == 0 ? " " : ", ") << alloc::detail::load_relaxed(record_.sizes[i]);
-    if (seen > alloc::detail::recorded_sizes) failure << ", ...";
+    for (uint32_t i = 0; i < seen && i < alloc::detail::recorded_allocations; ++i) {
+      const alloc::detail::recorded_allocation& allocation = recorded_[i];
+      failure << "\n  " << allocation.requested << " bytes";
+      if (allocation.usable != allocation.requested) failure << " (usable size " << allocation.usable << ")";
+      failure << alloc::detail::describe_stack(allocation.frames, allocation.depth);
+    }
+    if (seen > alloc::detail::recorded_allocations)
+      failure << "\n  and " << seen - alloc::detail::recorded_allocations << " more";
     return failure;
   }
 
@@ -75,6 +97,8 @@ class allocation_probe {
   alloc::detail::thread_counters& record_;
   alloc::scoped_counter counter_;
   alloc::counters used_ = {};
+  uint64_t requested_ = 0;
+  alloc::detail::recorded_allocation recorded_[alloc::detail::recorded_allocations];
 };
 
 }  // namespace detail

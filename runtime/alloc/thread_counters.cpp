@@ -5,6 +5,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <unwind.h>
+
 #include <cstdlib>
 
 #include "core/startup.hpp"
@@ -93,10 +95,35 @@ thread_counters* attach() noexcept {
   return record;
 }
 
-void record_size(thread_counters& record, uint64_t bytes) noexcept {
+namespace {
+
+struct stack_walk {
+  recorded_allocation* into;
+};
+
+_Unwind_Reason_Code add_frame(_Unwind_Context* context, void* walk_pointer) {
+  recorded_allocation& into = *static_cast<stack_walk*>(walk_pointer)->into;
+  if (into.depth == recorded_frames) return _URC_END_OF_STACK;
+  into.frames[into.depth++] = _Unwind_GetIP(context);
+  return _URC_NO_REASON;
+}
+
+}  // namespace
+
+// The stack is unwound from the tables (.eh_frame), which every frame has: the
+// program's code need not keep frame pointers. Slow (microseconds), but only the
+// gtest budgets record.
+void record_allocation(thread_counters& record, uint64_t usable, uint64_t requested) noexcept {
   const uint32_t seen = record.sizes_seen;
-  if (seen < recorded_sizes) store_relaxed(record.sizes[seen], bytes);
   store_relaxed(record.sizes_seen, seen + 1);
+  store_relaxed(record.requested_bytes, record.requested_bytes + requested);
+  if (seen >= recorded_allocations || record.recorded == nullptr) return;
+  recorded_allocation& into = record.recorded[seen];
+  into.requested = requested;
+  into.usable = usable;
+  into.depth = 0;
+  stack_walk walk{&into};
+  _Unwind_Backtrace(add_frame, &walk);
 }
 
 void set_mode(counting_mode chosen) noexcept { __atomic_store_n(&counting, int{chosen}, __ATOMIC_RELEASE); }

@@ -20,7 +20,9 @@ namespace perf::runtime {
 class uncounted_allocations {
  public:
   uncounted_allocations() noexcept
-      : saved_(alloc::this_thread()), saved_sizes_seen_(alloc::detail::current->sizes_seen) {}
+      : saved_(alloc::this_thread()),
+        saved_sizes_seen_(alloc::detail::current->sizes_seen),
+        saved_requested_bytes_(alloc::detail::current->requested_bytes) {}
   ~uncounted_allocations() {
     alloc::detail::thread_counters& record = *alloc::detail::current;
     if (record.state == alloc::detail::unattached) return;  // nothing was counted
@@ -32,6 +34,7 @@ class uncounted_allocations {
     store_relaxed(record.bytes_freed, saved_.bytes_freed);
     store_relaxed(record.peak_live, saved_.peak_live);
     store_relaxed(record.sizes_seen, saved_sizes_seen_);
+    store_relaxed(record.requested_bytes, saved_requested_bytes_);
   }
   uncounted_allocations(const uncounted_allocations&) = delete;
   uncounted_allocations& operator=(const uncounted_allocations&) = delete;
@@ -39,6 +42,7 @@ class uncounted_allocations {
  private:
   const alloc::counters saved_;
   const uint32_t saved_sizes_seen_;
+  const uint64_t saved_requested_bytes_;
 };
 
 // Puts the calling thread's counters back to zero: what it allocated so far was not

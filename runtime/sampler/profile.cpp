@@ -222,6 +222,18 @@ profile collect_profile(const sample_table& table, unsigned hz, sample_clock clo
   return result;
 }
 
+std::vector<source_frame> symbolize_return_address(uintptr_t address) {
+  const std::vector<loaded_module> modules = loaded_modules();
+  symbolizer& symbols = shared_symbolizer();
+  const std::lock_guard<std::mutex> lock(symbols.mutex);
+  refresh(symbols, modules.size());
+  const auto key = std::make_pair(address, true);
+  auto known = symbols.known.find(key);
+  if (known == symbols.known.end())
+    known = symbols.known.emplace(key, symbolize(symbols, modules, address, true)).first;
+  return known->second.frames;
+}
+
 const source_frame& most_interesting_frame(const profile& p, const profile_stack& stack) {
   for (uint32_t index : stack.locations)
     for (const source_frame& frame : p.locations[index].frames)

@@ -65,6 +65,10 @@ profile collect_profile(const sample_table& table, unsigned hz, sample_clock clo
 // The sample's "most interesting element": the innermost frame in the program's own
 // code (perf's and the libraries' frames passed over, the inlined ones included), or
 // the innermost frame when the whole stack is someone else's.
+// The frames at the return address `address` (its inlined functions innermost first;
+// never empty), symbolized with the modules loaded now. Any thread; allocates.
+std::vector<source_frame> symbolize_return_address(uintptr_t address);
+
 const source_frame& most_interesting_frame(const profile& p, const profile_stack& stack);
 
 // Whether the sample was taken in perf's own code: the interrupted instruction's

@@ -20,8 +20,19 @@ namespace perf {
 namespace alloc {
 namespace detail {
 
-// How many allocation sizes a recording thread keeps (for test failure messages).
-constexpr unsigned recorded_sizes = 8;
+// How many allocations a recording thread describes (for test failure messages),
+// and how many frames of each one's stack it keeps.
+constexpr unsigned recorded_allocations = 8;
+constexpr unsigned recorded_frames = 32;
+
+// One allocation made while recording: the size the code asked for, the size of the
+// block it got, and the return addresses of its stack, innermost first.
+struct recorded_allocation {
+  uint64_t requested;
+  uint64_t usable;
+  uint32_t depth;
+  uintptr_t frames[recorded_frames];
+};
 
 enum record_state : uint32_t { unattached = 0, alive = 1, exited = 2 };
 
@@ -33,12 +44,15 @@ struct alignas(64) thread_counters {  // its own cache lines: no false sharing
   uint64_t bytes;
   uint64_t frees;
   uint64_t bytes_freed;
-  uint64_t peak_live;   // highest `bytes - bytes_freed` so far (0 if it never was positive)
-  uint32_t state;       // a record_state; `unattached` only in the shared placeholder
-  uint32_t recording;   // nonzero: keep the sizes of the next allocations in `sizes`
-                        // (and in the placeholder, which keeps nothing)
-  uint32_t sizes_seen;  // allocations since recording started
-  uint64_t sizes[recorded_sizes];
+  uint64_t peak_live;        // highest `bytes - bytes_freed` so far (0 if it never was positive)
+  uint32_t state;            // a record_state; `unattached` only in the shared placeholder
+  uint32_t recording;        // nonzero: describe the next allocations in `recorded`
+                             // (and in the placeholder, which keeps nothing)
+  uint32_t sizes_seen;       // allocations since recording started
+  uint64_t requested_bytes;  // the sizes they asked for, summed
+  // Set by the owning thread before it starts recording: room for
+  // `recorded_allocations` descriptions; null keeps none.
+  recorded_allocation* recorded;
   // Fixed when the record is attached, except `name`, taken when the thread exits.
   long tid;
   char name[16];
@@ -63,10 +77,13 @@ using ::perf::detail::add_relaxed;
 using ::perf::detail::load_relaxed;
 using ::perf::detail::store_relaxed;
 
-PERF_DETAIL_EXPORT void record_size(thread_counters& record, uint64_t bytes) noexcept;
+// Describes an allocation of `requested` bytes in a block of `usable` bytes made by
+// the calling thread, whose record `record` is recording: its sizes and its stack
+// (an unwinding that takes no lock the allocator holds and does not allocate).
+PERF_DETAIL_EXPORT void record_allocation(thread_counters& record, uint64_t usable, uint64_t requested) noexcept;
 
 // Adds one allocation of a block of `bytes` to `record`, the calling thread's own,
-// leaving its recorded sizes alone.
+// leaving its recorded allocations alone.
 PERF_DETAIL_ALWAYS_INLINE void add_allocation(thread_counters& record, uint64_t bytes) noexcept {
   add_relaxed(record.allocations, 1);
   add_relaxed(record.bytes, bytes);
@@ -74,11 +91,12 @@ PERF_DETAIL_ALWAYS_INLINE void add_allocation(thread_counters& record, uint64_t 
   if (live > static_cast<int64_t>(record.peak_live)) store_relaxed(record.peak_live, static_cast<uint64_t>(live));
 }
 
-// Counts one allocation of a block of `bytes` on the calling thread.
-PERF_DETAIL_ALWAYS_INLINE void count_allocation(uint64_t bytes) noexcept {
+// Counts one allocation of a block of `bytes`, asked for as `requested` bytes, on the
+// calling thread.
+PERF_DETAIL_ALWAYS_INLINE void count_allocation(uint64_t bytes, uint64_t requested) noexcept {
   thread_counters& record = this_thread_record();
   add_allocation(record, bytes);
-  if (PERF_DETAIL_UNLIKELY(record.recording != 0)) record_size(record, bytes);
+  if (PERF_DETAIL_UNLIKELY(record.recording != 0)) record_allocation(record, bytes, requested);
 }
 
 // Counts one free of a block of `bytes` in `record`, the calling thread's own.

@@ -17,7 +17,7 @@ namespace {
 size_t (*sanitizer_block_size)(const volatile void*) = nullptr;
 
 void on_sanitizer_malloc(const volatile void* block, size_t bytes) {
-  if (block != nullptr) detail::count_allocation(bytes);
+  if (block != nullptr) detail::count_allocation(bytes, bytes);
 }
 
 // Runs before the block is released: its size is still known.

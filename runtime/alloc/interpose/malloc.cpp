@@ -25,7 +25,7 @@ void* counted_resize(void* block, size_t bytes, Resize resize) noexcept {
   const next_allocator* functions = next();
   if (PERF_DETAIL_UNLIKELY(functions == nullptr || from_bootstrap(block))) {
     // Out of the bootstrap buffer: a fresh block, with the old contents.
-    void* moved = functions == nullptr ? bootstrap_allocate(bytes, 16) : counted(next_malloc(bytes));
+    void* moved = functions == nullptr ? bootstrap_allocate(bytes, 16) : counted(next_malloc(bytes), bytes);
     if (moved != nullptr && block != nullptr) {
       const size_t old = bootstrap_size(block);
       memcpy(moved, block, old < bytes ? old : bytes);
@@ -36,7 +36,7 @@ void* counted_resize(void* block, size_t bytes, Resize resize) noexcept {
   void* resized = resize(*functions);
   if (resized != nullptr) {
     if (block != nullptr) perf::alloc::detail::count_free(old_bytes);
-    count_allocated(resized);
+    count_allocated(resized, bytes);
   } else if (block != nullptr && bytes == 0) {
     perf::alloc::detail::count_free(old_bytes);  // realloc(p, 0) freed p
   }
@@ -48,7 +48,7 @@ void* counted_resize(void* block, size_t bytes, Resize resize) noexcept {
 extern "C" {
 
 // Before the next allocator is resolved, next_malloc() resolves it.
-PERF_DETAIL_EXPORT void* malloc(size_t bytes) { return counted(next_malloc(bytes)); }
+PERF_DETAIL_EXPORT void* malloc(size_t bytes) { return counted(next_malloc(bytes), bytes); }
 
 PERF_DETAIL_EXPORT void free(void* block) { release(block); }
 
@@ -58,7 +58,7 @@ PERF_DETAIL_EXPORT void* calloc(size_t count, size_t size) {
     size_t bytes;
     return product(count, size, bytes) ? bootstrap_allocate(bytes, 16) : nullptr;
   }
-  return counted(functions->calloc(count, size));
+  return counted(functions->calloc(count, size), count * size);  // no overflow when calloc succeeds
 }
 
 PERF_DETAIL_EXPORT void* realloc(void* block, size_t bytes) {
@@ -78,13 +78,13 @@ PERF_DETAIL_EXPORT void* reallocarray(void* block, size_t count, size_t size) {
 PERF_DETAIL_EXPORT void* aligned_alloc(size_t alignment, size_t bytes) {
   const next_allocator* functions = next();
   if (PERF_DETAIL_UNLIKELY(functions == nullptr)) return bootstrap_allocate(bytes, alignment);
-  return counted(functions->aligned_alloc(alignment, bytes));
+  return counted(functions->aligned_alloc(alignment, bytes), bytes);
 }
 
 PERF_DETAIL_EXPORT void* memalign(size_t alignment, size_t bytes) {
   const next_allocator* functions = next();
   if (PERF_DETAIL_UNLIKELY(functions == nullptr)) return bootstrap_allocate(bytes, alignment);
-  return counted(functions->memalign(alignment, bytes));
+  return counted(functions->memalign(alignment, bytes), bytes);
 }
 
 PERF_DETAIL_EXPORT int posix_memalign(void** block, size_t alignment, size_t bytes) {
@@ -94,20 +94,20 @@ PERF_DETAIL_EXPORT int posix_memalign(void** block, size_t alignment, size_t byt
     return *block != nullptr ? 0 : ENOMEM;
   }
   const int result = functions->posix_memalign(block, alignment, bytes);
-  if (result == 0) counted(*block);
+  if (result == 0) counted(*block, bytes);
   return result;
 }
 
 PERF_DETAIL_EXPORT void* valloc(size_t bytes) {
   const next_allocator* functions = next();
   if (PERF_DETAIL_UNLIKELY(functions == nullptr)) return bootstrap_allocate(bytes, 4096);
-  return counted(functions->valloc(bytes));
+  return counted(functions->valloc(bytes), bytes);
 }
 
 PERF_DETAIL_EXPORT void* pvalloc(size_t bytes) {
   const next_allocator* functions = next();
   if (PERF_DETAIL_UNLIKELY(functions == nullptr)) return bootstrap_allocate((bytes + 4095) / 4096 * 4096, 4096);
-  return counted(functions->pvalloc(bytes));
+  return counted(functions->pvalloc(bytes), bytes);
 }
 
 }  // extern "C"

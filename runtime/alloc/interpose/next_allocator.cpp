@@ -100,8 +100,8 @@ void resolve_next() noexcept {
 
 bool resolving() noexcept { return in_lookup; }
 
-void* count_allocated_slowly(void* block) noexcept {
-  if (!from_bootstrap(block)) count_allocated(block);
+void* count_allocated_slowly(void* block, size_t requested) noexcept {
+  if (!from_bootstrap(block)) count_allocated(block, requested);
   return block;
 }
 

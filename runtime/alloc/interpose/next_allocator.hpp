@@ -94,22 +94,25 @@ PERF_DETAIL_ALWAYS_INLINE size_t block_size(void* block) noexcept {
   return next_functions.usable_size(block);
 }
 
-// Counts the allocation of `block` (non-null, from the next allocator).
-PERF_DETAIL_ALWAYS_INLINE void count_allocated(void* block) noexcept { detail::count_allocation(block_size(block)); }
+// Counts the allocation of `block` (non-null, from the next allocator), asked for as
+// `requested` bytes.
+PERF_DETAIL_ALWAYS_INLINE void count_allocated(void* block, size_t requested) noexcept {
+  detail::count_allocation(block_size(block), requested);
+}
 
 // What counted() does when the fast path does not apply (a bootstrap block is
 // returned uncounted), out of line; returns `block`.
-void* count_allocated_slowly(void* block) noexcept;
+void* count_allocated_slowly(void* block, size_t requested) noexcept;
 
-// Counts `block` if there is one (from malloc's function pointer, or the next
-// allocator resolved) and returns it. A glibc block on a thread with its record and
+// Counts `block`, asked for as `requested` bytes, if there is one (from malloc's
+// function pointer, or the next allocator resolved) and returns it. A glibc block on a thread with its record and
 // no sizes to record is counted with no call, so that the caller needs no frame to
 // keep `block` across one. (The placeholder record's `recording` is nonzero: one
 // test covers a thread without its record.)
-PERF_DETAIL_ALWAYS_INLINE void* counted(void* block) noexcept {
+PERF_DETAIL_ALWAYS_INLINE void* counted(void* block, size_t requested) noexcept {
   if (PERF_DETAIL_UNLIKELY(block == nullptr)) return block;
   detail::thread_counters& record = *detail::current;
-  if (PERF_DETAIL_UNLIKELY(record.recording != 0 || !glibc_chunks())) return count_allocated_slowly(block);
+  if (PERF_DETAIL_UNLIKELY(record.recording != 0 || !glibc_chunks())) return count_allocated_slowly(block, requested);
   detail::add_allocation(record, glibc_usable_size(block));
   return block;
 }

@@ -22,10 +22,10 @@ void* try_allocate(std::size_t bytes, std::size_t alignment) noexcept {
   if (PERF_DETAIL_UNLIKELY(functions == nullptr)) {
     block = bootstrap_allocate(bytes, alignment);
   } else if (alignment <= __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
-    block = counted(next_malloc(bytes));
+    block = counted(next_malloc(bytes), bytes);
   } else {
     if (functions->posix_memalign(&block, alignment, bytes) != 0) block = nullptr;
-    block = counted(block);
+    block = counted(block, bytes);
   }
   return block;
 }
@@ -66,11 +66,11 @@ std::size_t value(std::align_val_t alignment) { return static_cast<std::size_t>(
 // returns a distinct block under glibc; a null goes to allocate(), which asks for
 // 1 byte, then calls the new-handler.
 PERF_ALLOC_NEW new (std::size_t bytes) {
-  if (void* block = counted(next_malloc(bytes))) return block;
+  if (void* block = counted(next_malloc(bytes), bytes)) return block;
   return allocate(bytes, unaligned);
 }
 PERF_ALLOC_NEW new[](std::size_t bytes) {
-  if (void* block = counted(next_malloc(bytes))) return block;
+  if (void* block = counted(next_malloc(bytes), bytes)) return block;
   return allocate(bytes, unaligned);
 }
 PERF_ALLOC_NEW new (std::size_t bytes, const std::nothrow_t&) noexcept { return allocate_nothrow(bytes, unaligned); }

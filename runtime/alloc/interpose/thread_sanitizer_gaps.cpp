@@ -24,8 +24,11 @@ Function next(const char* name) {
   return reinterpret_cast<Function>(dlsym(RTLD_NEXT, name));
 }
 
+// ThreadSanitizer's block size is the size asked for.
 void* counted(void* block) {
-  if (block != nullptr) perf::alloc::detail::count_allocation(__sanitizer_get_allocated_size(block));
+  if (block == nullptr) return block;
+  const size_t bytes = __sanitizer_get_allocated_size(block);
+  perf::alloc::detail::count_allocation(bytes, bytes);
   return block;
 }
 

@@ -7,7 +7,9 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <string>
 #include <thread>
+#include <vector>
 
 namespace perf::testing {
 namespace {
@@ -47,7 +49,7 @@ TEST(AllocGtest, WithinBudgetPasses) {
 TEST(AllocGtest, NoAllocationCatchesAnEscapingAllocation) {
   EXPECT_NONFATAL_FAILURE(EXPECT_NO_ALLOCATION(allocate_40()),
                           "Expected no allocation in `allocate_40()`, but it made 1 allocation of 40 bytes; "
-                          "sizes of the first allocations: 40");
+                          "the first ones:\n  40 bytes\n");
   release();
   EXPECT_FATAL_FAILURE(ASSERT_NO_ALLOCATION(allocate_40()), "Expected no allocation in `allocate_40()`");
   release();
@@ -61,7 +63,7 @@ TEST(AllocGtest, ByteBudgetNamesTheLimitTheCountAndTheSizes) {
                                                      }),
                           "Expected at most 39 bytes allocated in `{ allocate_40(); second_sink = "
                           "static_cast<char*>(std::malloc(1000)); }`, but it made 2 allocations of 1040 bytes; "
-                          "sizes of the first allocations: 40, 1000");
+                          "the first ones:\n  40 bytes\n");
   delete[] sink;
   sink = nullptr;
   std::free(second_sink);
@@ -78,20 +80,36 @@ TEST(AllocGtest, CountBudget) {
                                                             allocate_40();
                                                           }),
                           "Expected at most 1 allocation in `{ allocate_40(); delete[] sink; allocate_40(); }`, "
-                          "but it made 2 allocations of 80 bytes; sizes of the first allocations: 40, 40");
+                          "but it made 2 allocations of 80 bytes; the first ones:\n  40 bytes\n");
   release();
   EXPECT_FATAL_FAILURE(ASSERT_ALLOCATION_COUNT_AT_MOST(0, allocate_40()), "Expected no allocation");
   release();
 }
 
-TEST(AllocGtest, TheMessageListsTheFirstEightSizes) {
-  EXPECT_NONFATAL_FAILURE(EXPECT_NO_ALLOCATION(for (int i = 0; i < 10; ++i) {
-                            delete[] sink;
-                            allocate_40();
-                          }),
-                          "it made 10 allocations of 400 bytes; sizes of the first allocations: "
-                          "40, 40, 40, 40, 40, 40, 40, 40, ...");
+void allocate_40_ten_times() {
+  for (int i = 0; i < 10; ++i) {
+    delete[] sink;
+    allocate_40();
+  }
+}
+
+TEST(AllocGtest, TheMessageDescribesTheFirstEightAllocations) {
+  ::testing::TestPartResultArray failures;
+  {
+    ::testing::ScopedFakeTestPartResultReporter reporter(
+        ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &failures);
+    EXPECT_NO_ALLOCATION(allocate_40_ten_times());
+  }
   release();
+  ASSERT_EQ(failures.size(), 1);
+  const std::string message = failures.GetTestPartResult(0).message();
+  EXPECT_NE(message.find("it made 10 allocations of 400 bytes; the first ones:\n  40 bytes\n"), std::string::npos)
+      << message;
+  size_t described = 0;
+  for (size_t at = message.find("\n  40 bytes"); at != std::string::npos; at = message.find("\n  40 bytes", at + 1))
+    ++described;
+  EXPECT_EQ(described, 8u) << message;
+  EXPECT_NE(message.find("\n  and 2 more"), std::string::npos) << message;
 }
 
 // Another thread's allocations while the statement runs are not the statement's.
@@ -115,3 +133,44 @@ TEST(AllocGtest, OnlyTheCallingThreadCounts) {
 
 }  // namespace
 }  // namespace perf::testing
+
+// Outside namespace perf, whose frames the stacks fold as perf's own.
+namespace {
+
+// Grown by the statements below; global, so that the compiler keeps its allocations.
+std::vector<int> pushed;
+
+// The message names the test's own line that called push_back, first, in the stack
+// of the allocation, and the bytes push_back asked for.
+TEST(AllocGtestStacks, AFailureNamesTheLineThatAllocated) {
+  pushed = {};
+  ::testing::TestPartResultArray failures;
+  int line;
+  {
+    ::testing::ScopedFakeTestPartResultReporter reporter(
+        ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &failures);
+    line = __LINE__ + 1;
+    EXPECT_NO_ALLOCATION(pushed.push_back(4));
+  }
+  ASSERT_EQ(failures.size(), 1);
+  const std::string message = failures.GetTestPartResult(0).message();
+  const std::string usable = perf::alloc::detail::mode() == perf::alloc::detail::interposed ? " (usable size 24" : "";
+  const std::string expected =
+      "Failed\nExpected no allocation in `pushed.push_back(4)`, but it made 1 allocation of 4 bytes" +
+      (usable.empty() ? "" : usable + " bytes)") + "; the first ones:\n  4 bytes" +
+      (usable.empty() ? "" : usable + ")") +
+      "\n    at (anonymous namespace)::AllocGtestStacks_"
+      "AFailureNamesTheLineThatAllocated_Test::TestBody() (" +
+      __FILE__ + ":" + std::to_string(line) + ")\n";
+  EXPECT_EQ(message.substr(0, expected.size()), expected) << message;
+  pushed = {};
+}
+
+// A budget of 256 bytes holds a request of 256 bytes, whatever block it gets.
+TEST(AllocGtestStacks, TheByteBudgetCountsTheBytesAskedFor) {
+  EXPECT_ALLOCATIONS_AT_MOST(256, perf::testing::sink = static_cast<char*>(std::malloc(256)));
+  std::free(perf::testing::sink);
+  perf::testing::sink = nullptr;
+}
+
+}  // namespace

@@ -1,0 +1,64 @@
+// describe_stack(): the recorded stacks of the gtest allocation budgets, symbolized
+// with the sampler's symbolizer.
+#include "perf/detail/allocation_stack.hpp"
+
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "sampler/code_owner.hpp"
+#include "sampler/profile.hpp"
+
+namespace perf::alloc::detail {
+namespace {
+
+// Whether `function` is an allocation function the program calls (perf's, the C
+// library's or a sanitizer's interceptor): the stack of interest starts at its caller.
+bool allocation_function(std::string_view function) {
+  constexpr std::string_view interceptor = "__interceptor_";
+  if (function.substr(0, interceptor.size()) == interceptor) function.remove_prefix(interceptor.size());
+  if (function.substr(0, 12) == "operator new") return true;
+  for (std::string_view name : {"malloc", "calloc", "realloc", "reallocarray", "aligned_alloc", "posix_memalign",
+                                "memalign", "valloc", "pvalloc"})
+    if (function == name) return true;
+  return false;
+}
+
+// Whether a frame is the program's own code; GoogleTest's (namespace testing, after
+// the return type of a template's instance), which runs every test, is not.
+bool own_code(const runtime::source_frame& frame) {
+  if (frame.owner != runtime::code_owner::program) return false;
+  const std::string_view name = std::string_view(frame.function).substr(0, frame.function.find('('));
+  return name.substr(0, 9) != "testing::" && name.find(" testing::") == std::string_view::npos;
+}
+
+}  // namespace
+
+std::string describe_stack(const uintptr_t* frames, unsigned depth) {
+  std::vector<runtime::source_frame> stack;
+  for (unsigned i = 0; i < depth; ++i)
+    for (runtime::source_frame& frame : runtime::symbolize_return_address(frames[i])) stack.push_back(std::move(frame));
+  size_t first = 0;
+  for (size_t i = 0; i < stack.size(); ++i)
+    if (allocation_function(stack[i].function)) first = i + 1;
+  std::string text;
+  bool seen_own = false;
+  bool folded = false;  // the last line is "..."
+  for (size_t i = first; i < stack.size(); ++i) {
+    const runtime::source_frame& frame = stack[i];
+    if (!own_code(frame)) {
+      if (seen_own && !folded) text += "\n    ...";
+      folded = true;
+      continue;
+    }
+    seen_own = true;
+    folded = false;
+    text += "\n    at " + frame.function;
+    if (!frame.file.empty()) text += fmt::format(" ({}:{})", frame.file, frame.line);
+    if (frame.function == "main") break;  // what runs before it is the C library's
+  }
+  return text;
+}
+
+}  // namespace perf::alloc::detail
