@@ -162,17 +162,12 @@ TEST_F(Collector, ABodyWrittenOutsideTheProjectIsNotEdited) {
 }
 
 TEST_F(Collector, LabelsComeFromEverySpellingWithTheirEscapes) {
-  const collected c = collect(R"cpp([[perf::measure("tab\there")]] int a() { return 1; }
-                                    [[perf::measure(
-                                        "two "
-                                        "parts")]] int
-                                    b() {
-                                      return 2;
-                                    }
-                                    [[clang::annotate("perf::measure", "annotated")]] int c() { return 3; }
-                                    [[perf::measure("declared")]] int d();
-                                    int d() { return 4; }
-  )cpp");
+  const collected c = collect(R"code([[perf::measure("tab\there")]] int a() { return 1; }
+[[perf::measure("two " "parts")]] int b() { return 2; }
+[[clang::annotate("perf::measure", "annotated")]] int c() { return 3; }
+[[perf::measure("declared")]] int d();
+int d() { return 4; }
+)code");
   EXPECT_EQ(c.selected, (names{"1 tab\there", "2 two parts", "3 annotated", "5 declared"}));
   EXPECT_NE(c.rewritten().find(R"(int a() { PERF_INSTRUMENT("tab\there"); return 1; })"), std::string::npos);
   EXPECT_TRUE(c.edits.prefix);
