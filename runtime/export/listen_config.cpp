@@ -1,19 +1,12 @@
 #include "export/listen_config.hpp"
 
-#include <cstdlib>
 #include <utility>
 
+#include "core/settled_config.hpp"
 #include "core/startup.hpp"
-#include "core/warnings.hpp"
 
 namespace perf::runtime {
 namespace {
-
-listen_config* make_listen_config() {
-  auto* made = new listen_config(parse_listen_config([](const char* name) { return std::getenv(name); }));
-  for (const std::string& warning : made->warnings) warn(warning);
-  return made;
-}
 
 // Its warnings at start-up, with core's, before the server starts.
 PERF_RUNTIME_ON_START(settle_listen_config) { current_listen_config(); }
@@ -36,9 +29,6 @@ listen_config parse_listen_config(const std::function<const char*(const char*)>&
   return result;
 }
 
-const listen_config& current_listen_config() {
-  static const listen_config* const the_config = make_listen_config();
-  return *the_config;
-}
+const listen_config& current_listen_config() { return settled_config<listen_config, parse_listen_config>(); }
 
 }  // namespace perf::runtime

@@ -2,20 +2,13 @@
 
 #include <fmt/format.h>
 
-#include <cstdlib>
 #include <string_view>
 
+#include "core/settled_config.hpp"
 #include "core/startup.hpp"
-#include "core/warnings.hpp"
 
 namespace perf::runtime {
 namespace {
-
-report_destination* make_report_destination() {
-  auto* made = new report_destination(parse_report_destination([](const char* name) { return std::getenv(name); }));
-  for (const std::string& warning : made->warnings) warn(warning);
-  return made;
-}
 
 // Its warning at start-up, with core's, not when the program exits.
 PERF_RUNTIME_ON_START(settle_report_destination) { current_report_destination(); }
@@ -42,8 +35,7 @@ report_destination parse_report_destination(const std::function<const char*(cons
 }
 
 const report_destination& current_report_destination() {
-  static const report_destination* const the_destination = make_report_destination();
-  return *the_destination;
+  return settled_config<report_destination, parse_report_destination>();
 }
 
 }  // namespace perf::runtime

@@ -2,8 +2,8 @@
 #include "sampler/internal/sampling.hpp"
 
 #include <cstdio>
-#include <cstdlib>
 
+#include "core/settled_config.hpp"
 #include "core/startup.hpp"
 #include "core/uncounted_allocations.hpp"
 #include "core/warnings.hpp"
@@ -22,12 +22,6 @@ code_ranges start_code;  // the modules' code when sampling started, for the han
 
 void note_loaded_code() {
   for (const loaded_module& module : loaded_modules()) start_code.add(module.start, module.limit);
-}
-
-sample_config* make_sample_config() {
-  auto* made = new sample_config(parse_sample_config([](const char* name) { return std::getenv(name); }));
-  for (const std::string& warning : made->warnings) warn(warning);
-  return made;
 }
 
 void write_profile_at_exit() {
@@ -51,10 +45,7 @@ PERF_RUNTIME_ON_START(start_sampler) {
 
 }  // namespace
 
-const sample_config& current_sample_config() {
-  static const sample_config* const config = make_sample_config();
-  return *config;
-}
+const sample_config& current_sample_config() { return settled_config<sample_config, parse_sample_config>(); }
 
 std::string start_sampling(const sample_config& config) {
   if (table != nullptr) return "it was started already";

@@ -3,11 +3,10 @@
 #include <fmt/format.h>
 
 #include <charconv>
-#include <cstdlib>
 #include <string_view>
 
+#include "core/settled_config.hpp"
 #include "core/startup.hpp"
-#include "core/warnings.hpp"
 
 namespace perf::runtime {
 namespace {
@@ -37,12 +36,6 @@ uint64_t parse_rings_kept(std::string_view value, std::vector<std::string>& warn
   return default_rings_kept;
 }
 
-ticklog_config* make_ticklog_config() {
-  auto* made = new ticklog_config(parse_ticklog_config([](const char* name) { return std::getenv(name); }));
-  for (const std::string& warning : made->warnings) warn(warning);
-  return made;
-}
-
 // Its warnings at start-up, with core's, not at the first thread's attach.
 PERF_RUNTIME_ON_START(settle_ticklog_config) { current_ticklog_config(); }
 
@@ -59,9 +52,6 @@ ticklog_config parse_ticklog_config(const std::function<const char*(const char*)
   return result;
 }
 
-const ticklog_config& current_ticklog_config() {
-  static const ticklog_config* const the_config = make_ticklog_config();
-  return *the_config;
-}
+const ticklog_config& current_ticklog_config() { return settled_config<ticklog_config, parse_ticklog_config>(); }
 
 }  // namespace perf::runtime
