@@ -18,9 +18,9 @@
 #include "command_line.hpp"
 #include "diff.hpp"
 #include "html.hpp"
+#include "parsed_report.hpp"
 #include "perf/detail/histogram_index.hpp"
 #include "perf/report.hpp"
-#include "report.hpp"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // The HTML report page: a style sheet (page.css) and a script (page.js) that renders
 // the data the page embeds (no network: inline CSS, script and SVG). Written by the
 // runtime (PERF_REPORT=x.html embeds the JSON report itself) and by perf-report
-// (tool/report, which embeds its compact column form, or a diff); the script takes
+// (tool/perf_report, which embeds its compact column form, or a diff); the script takes
 // all three.
 #ifndef PERF_RUNTIME_REPORT_FORMAT_HTML_PAGE_HPP
 #define PERF_RUNTIME_REPORT_FORMAT_HTML_PAGE_HPP

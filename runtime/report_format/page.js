@@ -18,7 +18,7 @@ function fmtBytes(v) { return v >= 1048576 ? (v / 1048576).toFixed(1) + ' MiB' :
 // The runtime's log-linear buckets (perf/detail/histogram_index.hpp).
 function bucketLower(i) { if (i < 128) return i; const s = (i >> 6) - 1; return (i - (s << 6)) * Math.pow(2, s); }
 function bucketWidth(i) { return i < 128 ? 1 : Math.pow(2, (i >> 6) - 1); }
-// perf-report's compact counts (tool/report/page_histogram.hpp): base64url digits of
+// perf-report's compact counts (tool/perf_report/page_histogram.hpp): base64url digits of
 // 5 bits, 32 added to all but a number's last; 2n is a count n, 2r - 1 a run of r empty buckets.
 const DIGIT = {}; [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'].forEach((c, k) => DIGIT[c] = k);
 function counts(text) {

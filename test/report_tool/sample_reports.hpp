@@ -11,9 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "parsed_report.hpp"
 #include "perf/detail/histogram_index.hpp"
 #include "perf/report.hpp"
-#include "report.hpp"
 
 namespace perf::report_tool::testing {
 

@@ -1,4 +1,4 @@
-#include "report.hpp"
+#include "parsed_report.hpp"
 
 #include <unistd.h>
 

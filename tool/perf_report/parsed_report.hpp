@@ -1,7 +1,7 @@
 // A JSON report of the runtime (docs/report-format.md) as perf-report reads it:
 // the functions typed, every other section kept as JSON.
-#ifndef PERF_REPORT_TOOL_REPORT_HPP
-#define PERF_REPORT_TOOL_REPORT_HPP
+#ifndef PERF_REPORT_TOOL_PARSED_REPORT_HPP
+#define PERF_REPORT_TOOL_PARSED_REPORT_HPP
 
 #include <cstdint>
 #include <stdexcept>
@@ -95,4 +95,4 @@ void write_file_atomically(const std::string& path, const std::string& text);
 
 }  // namespace perf::report_tool
 
-#endif  // PERF_REPORT_TOOL_REPORT_HPP
+#endif  // PERF_REPORT_TOOL_PARSED_REPORT_HPP

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "report.hpp"
+#include "parsed_report.hpp"
 
 namespace perf::report_tool {
 

@@ -7,7 +7,7 @@
 #include <functional>
 #include <string_view>
 
-#include "report.hpp"
+#include "parsed_report.hpp"
 
 namespace perf::report_tool {
 

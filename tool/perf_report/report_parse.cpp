@@ -17,8 +17,8 @@
 
 #include "file_text.hpp"
 #include "function_location.hpp"
+#include "parsed_report.hpp"
 #include "perf/detail/histogram_index.hpp"
-#include "report.hpp"
 #include "report_format/schema.hpp"
 #include "report_format/text_format.hpp"
 #include "report_sections.hpp"

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "diff.hpp"
-#include "report.hpp"
+#include "parsed_report.hpp"
 
 namespace perf::report_tool {
 

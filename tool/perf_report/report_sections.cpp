@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "report.hpp"
+#include "parsed_report.hpp"
 
 namespace perf::report_tool {
 namespace {

@@ -6,7 +6,7 @@
 #include "diff_format.hpp"
 #include "html.hpp"
 #include "merge.hpp"
-#include "report.hpp"
+#include "parsed_report.hpp"
 
 namespace perf::report_tool {
 namespace {

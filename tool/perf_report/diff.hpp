@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "report.hpp"
+#include "parsed_report.hpp"
 
 namespace perf::report_tool {
 
