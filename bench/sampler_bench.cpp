@@ -32,6 +32,7 @@
 #include <thread>
 #include <vector>
 
+#include "../test/runtime/sampler/cpu_churn.hpp"
 #include "perf/sampler.hpp"
 #include "sampler/internal/sampling.hpp"
 #include "thread_cpu_time.hpp"
@@ -49,20 +50,12 @@ __attribute__((noinline)) void cpu_bound_loop() {
   sink = state;
 }
 
-// Each split's functions churn on their own (a shared helper would be the hot frame);
 // `units` of about a millisecond each.
-#define SAMPLER_BENCH_CHURN(iterations)                          \
-  uint64_t state = sink;                                         \
-  for (uint64_t i = 0; i < (iterations); ++i) {                  \
-    state = state * 6364136223846793005u + 1442695040888963407u; \
-    __asm__ __volatile__("" : "+r"(state));                      \
-  }                                                              \
-  sink = state
 constexpr uint64_t unit = 1000000;
-__attribute__((noinline)) void three_parts(uint64_t units) { SAMPLER_BENCH_CHURN(3 * units * unit); }
-__attribute__((noinline)) void one_part(uint64_t units) { SAMPLER_BENCH_CHURN(units * unit); }
-__attribute__((noinline)) void one_third_thread() { SAMPLER_BENCH_CHURN(133 * unit); }
-__attribute__((noinline)) void two_thirds_thread() { SAMPLER_BENCH_CHURN(267 * unit); }
+__attribute__((noinline)) void three_parts(uint64_t units) { PERF_TEST_CPU_CHURN(3 * units * unit); }
+__attribute__((noinline)) void one_part(uint64_t units) { PERF_TEST_CPU_CHURN(units * unit); }
+__attribute__((noinline)) void one_third_thread() { PERF_TEST_CPU_CHURN(133 * unit); }
+__attribute__((noinline)) void two_thirds_thread() { PERF_TEST_CPU_CHURN(267 * unit); }
 
 double process_cpu_seconds() {
   timespec now{};

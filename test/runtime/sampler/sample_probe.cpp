@@ -23,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "cpu_churn.hpp"
 #include "perf/measure.hpp"
 #include "perf/sampler.hpp"
 
@@ -30,41 +31,32 @@ namespace {
 
 volatile uint64_t sink;
 
-// Each function's loop is its own (a shared helper would be the hottest frame).
-#define PERF_PROBE_CHURN(iterations)                             \
-  uint64_t state = sink;                                         \
-  for (uint64_t i = 0; i < (iterations); ++i) {                  \
-    state = state * 6364136223846793005u + 1442695040888963407u; \
-    __asm__ __volatile__("" : "+r"(state));                      \
-  }                                                              \
-  sink = state
-
 constexpr uint64_t unit = 4000000;  // a few milliseconds
 double scale = 1;                   // argv[2]
 
 // Every function churns a different amount: identical code folding would make two alike one.
-__attribute__((noinline)) void three_quarters(uint64_t units) { PERF_PROBE_CHURN(3 * units * unit); }
-__attribute__((noinline)) void one_quarter(uint64_t units) { PERF_PROBE_CHURN(units * unit); }
-__attribute__((noinline)) void light_thread_work() { PERF_PROBE_CHURN(static_cast<uint64_t>(160 * scale) * unit); }
-__attribute__((noinline)) void heavy_thread_work() { PERF_PROBE_CHURN(static_cast<uint64_t>(320 * scale) * unit); }
-__attribute__((noinline)) void late_thread_work() { PERF_PROBE_CHURN(210 * unit); }
-__attribute__((noinline)) void main_thread_work() { PERF_PROBE_CHURN(150 * unit); }
+__attribute__((noinline)) void three_quarters(uint64_t units) { PERF_TEST_CPU_CHURN(3 * units * unit); }
+__attribute__((noinline)) void one_quarter(uint64_t units) { PERF_TEST_CPU_CHURN(units * unit); }
+__attribute__((noinline)) void light_thread_work() { PERF_TEST_CPU_CHURN(static_cast<uint64_t>(160 * scale) * unit); }
+__attribute__((noinline)) void heavy_thread_work() { PERF_TEST_CPU_CHURN(static_cast<uint64_t>(320 * scale) * unit); }
+__attribute__((noinline)) void late_thread_work() { PERF_TEST_CPU_CHURN(210 * unit); }
+__attribute__((noinline)) void main_thread_work() { PERF_TEST_CPU_CHURN(150 * unit); }
 
 // A measured function so small that its probe (perf::detail::begin and end, called
 // out of line) takes a good part of its time.
 __attribute__((noinline)) void measured_step(uint64_t rounds) {
   PERF_MEASURE_NO_TICKS("measured_step");
-  PERF_PROBE_CHURN(rounds);
+  PERF_TEST_CPU_CHURN(rounds);
 }
 
 // Two measured functions, the one named first alphabetically the lighter (1:3).
 __attribute__((noinline)) void measured_alpha() {
   PERF_MEASURE_NO_TICKS("alpha_light");
-  PERF_PROBE_CHURN(25 * unit);
+  PERF_TEST_CPU_CHURN(25 * unit);
 }
 __attribute__((noinline)) void measured_zeta() {
   PERF_MEASURE_NO_TICKS("zeta_heavy");
-  PERF_PROBE_CHURN(75 * unit);
+  PERF_TEST_CPU_CHURN(75 * unit);
 }
 
 void measured_calls() {
