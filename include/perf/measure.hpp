@@ -186,4 +186,13 @@ class constexpr_scope {
 #define PERF_INSTRUMENT_CONSTEXPR(name) PERF_DETAIL_MEASURE_CONSTEXPR(name, __COUNTER__, true)
 #define PERF_INSTRUMENT_CONSTEXPR_NO_TICKS(name) PERF_DETAIL_MEASURE_CONSTEXPR(name, __COUNTER__, false)
 
+// The forms that time every call of the scope, whatever PERF_TIMING says: for a
+// latency check that needs every duration. perf-instrument inserts the
+// PERF_INSTRUMENT_*TIME_ALL forms for the functions chosen with --time-all.
+#define PERF_MEASURE_TIME_ALL(name) PERF_DETAIL_MEASURE(name, __COUNTER__, true)
+#define PERF_INSTRUMENT_TIME_ALL(name) PERF_DETAIL_MEASURE(name, __COUNTER__, true)
+#define PERF_INSTRUMENT_NO_TICKS_TIME_ALL(name) PERF_DETAIL_MEASURE(name, __COUNTER__, false)
+#define PERF_INSTRUMENT_CONSTEXPR_TIME_ALL(name) PERF_DETAIL_MEASURE_CONSTEXPR(name, __COUNTER__, true)
+#define PERF_INSTRUMENT_CONSTEXPR_NO_TICKS_TIME_ALL(name) PERF_DETAIL_MEASURE_CONSTEXPR(name, __COUNTER__, false)
+
 #endif  // PERF_MEASURE_HPP

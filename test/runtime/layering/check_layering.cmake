@@ -4,7 +4,7 @@
 #  - a component includes only itself and the components below it, in LAYERS order
 #    (components of the same layer are separated by commas and include none of each other).
 # Every broken include is named, file and line, and the script fails.
-set(LAYERS "report_format" "core" "report" "alloc" "measure,ticklog,sampler" "export")
+set(LAYERS "report_format" "core" "report" "alloc" "measure,ticklog,sampler" "heap" "export")
 
 set(level 0)
 foreach(layer ${LAYERS})
