@@ -137,6 +137,16 @@ profile_location symbolize(symbolizer& symbols, const std::vector<loaded_module>
   return location;
 }
 
+// With the symbolizer's mutex held: the location of `key` (address, is a return
+// address), symbolized on first use.
+const profile_location& known_location(symbolizer& symbols, const std::vector<loaded_module>& modules,
+                                       std::pair<uintptr_t, bool> key) {
+  auto known = symbols.known.find(key);
+  if (known == symbols.known.end())
+    known = symbols.known.emplace(key, symbolize(symbols, modules, key.first, key.second)).first;
+  return known->second;
+}
+
 // Whether a word the walk could only guess at is a return address: it follows a call.
 bool is_return_address(const std::vector<loaded_module>& modules, uintptr_t candidate) {
   const loaded_module* module = module_at(modules, candidate);
@@ -197,12 +207,7 @@ profile collect_profile(const sample_table& table, unsigned hz, sample_clock clo
       if (scanned && !is_return_address(result.modules, view.frames[i])) continue;
       const auto key = std::make_pair(view.frames[i], i != 0);
       auto [at, inserted] = location_index.emplace(key, static_cast<uint32_t>(result.locations.size()));
-      if (inserted) {
-        auto known = symbols.known.find(key);
-        if (known == symbols.known.end())
-          known = symbols.known.emplace(key, symbolize(symbols, result.modules, key.first, key.second)).first;
-        result.locations.push_back(known->second);
-      }
+      if (inserted) result.locations.push_back(known_location(symbols, result.modules, key));
       locations.push_back(at->second);
     }
     result.total += view.count;
@@ -227,11 +232,25 @@ std::vector<source_frame> symbolize_return_address(uintptr_t address) {
   symbolizer& symbols = shared_symbolizer();
   const std::lock_guard<std::mutex> lock(symbols.mutex);
   refresh(symbols, modules.size());
-  const auto key = std::make_pair(address, true);
-  auto known = symbols.known.find(key);
-  if (known == symbols.known.end())
-    known = symbols.known.emplace(key, symbolize(symbols, modules, address, true)).first;
-  return known->second.frames;
+  return known_location(symbols, modules, {address, true}).frames;
+}
+
+symbolized_stacks symbolize_return_address_stacks(const std::vector<std::vector<uintptr_t>>& stacks) {
+  symbolized_stacks result;
+  result.modules = loaded_modules();
+  symbolizer& symbols = shared_symbolizer();
+  const std::lock_guard<std::mutex> lock(symbols.mutex);
+  refresh(symbols, result.modules.size());
+  std::map<uintptr_t, uint32_t> location_index;
+  for (const std::vector<uintptr_t>& stack : stacks) {
+    std::vector<uint32_t>& locations = result.stacks.emplace_back();
+    for (uintptr_t address : stack) {
+      auto [at, inserted] = location_index.emplace(address, static_cast<uint32_t>(result.locations.size()));
+      if (inserted) result.locations.push_back(known_location(symbols, result.modules, {address, true}));
+      locations.push_back(at->second);
+    }
+  }
+  return result;
 }
 
 const source_frame& most_interesting_frame(const profile& p, const profile_stack& stack) {

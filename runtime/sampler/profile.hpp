@@ -62,13 +62,24 @@ stack_counts count_stacks(const sample_table& table);
 profile collect_profile(const sample_table& table, unsigned hz, sample_clock clock,
                         const stack_counts* since = nullptr);
 
-// The sample's "most interesting element": the innermost frame in the program's own
-// code (perf's and the libraries' frames passed over, the inlined ones included), or
-// the innermost frame when the whole stack is someone else's.
 // The frames at the return address `address` (its inlined functions innermost first;
 // never empty), symbolized with the modules loaded now. Any thread; allocates.
 std::vector<source_frame> symbolize_return_address(uintptr_t address);
 
+// Stacks of return addresses symbolized as a profile's are, with the modules loaded
+// now: the modules, one location per distinct address, and each stack as indexes into
+// the locations, in the order given. `stacks`: return addresses, innermost first (a
+// heap sample's). Any thread; allocates.
+struct symbolized_stacks {
+  std::vector<loaded_module> modules;
+  std::vector<profile_location> locations;
+  std::vector<std::vector<uint32_t>> stacks;
+};
+symbolized_stacks symbolize_return_address_stacks(const std::vector<std::vector<uintptr_t>>& stacks);
+
+// The sample's "most interesting element": the innermost frame in the program's own
+// code (perf's and the libraries' frames passed over, the inlined ones included), or
+// the innermost frame when the whole stack is someone else's.
 const source_frame& most_interesting_frame(const profile& p, const profile_stack& stack);
 
 // Whether the sample was taken in perf's own code: the interrupted instruction's

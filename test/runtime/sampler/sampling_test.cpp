@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 
+#include "../go_pprof.hpp"
 #include "sample_probe_summary.hpp"
 
 namespace perf::testing {
@@ -81,16 +82,6 @@ TEST_F(Sampling, StressAtOneKilohertzEndsCleanly) {
 uint64_t samples_of(const probe_summary& s, const std::string& function) {
   const auto at = s.functions.find("(anonymous namespace)::" + function);
   return at == s.functions.end() ? 0 : at->second;
-}
-
-// Runs a shell command; its stdout and stderr together.
-probe_result run_command(const std::string& command) {
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  probe_result result;
-  char buffer[4096];
-  while (const size_t n = fread(buffer, 1, sizeof buffer, pipe)) result.output.append(buffer, n);
-  result.status = pclose(pipe);
-  return result;
 }
 
 // Runs `scenario` at 1 kHz and expects `first`'s share of the samples of `first` and
@@ -240,7 +231,7 @@ TEST_F(Sampling, GoToolPprofReadsTheProfileAndNamesTheHotFunction) {
   const std::string path = (dir / "profile.pb.gz").string();
   const probe_result run = run_sample_probe("PERF_SAMPLE_HZ=1000 PERF_PROFILE=" + path, "ratio");
   ASSERT_EQ(run.status, 0) << run.output;
-  const probe_result pprof = run_command("HOME=" + dir.string() + " " PERF_GO " tool pprof -top -nodecount=2 " + path);
+  const probe_result pprof = go_tool_pprof("-top -nodecount=2 " + path, dir);
   ASSERT_EQ(pprof.status, 0) << pprof.output;
   // "      flat  flat%   sum%        cum   cum%" then the hottest entry first.
   const size_t header = pprof.output.find("flat  flat%");

@@ -1,0 +1,45 @@
+#include "heap/heap_pprof.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "sampler/pprof_builder.hpp"
+#include "sampler/profile.hpp"
+#include "sampler/profile_formats.hpp"
+
+namespace perf::runtime {
+namespace {
+
+// An estimate as pprof's whole-number values.
+uint64_t whole(double estimate) { return static_cast<uint64_t>(std::llround(std::max(estimate, 0.0))); }
+
+}  // namespace
+
+std::string encode_heap_pprof(const heap_profile& p, heap_pprof_view view) {
+  std::vector<std::vector<uintptr_t>> stacks;
+  for (const heap_site& site : p.sites) stacks.push_back(site.frames);
+  const symbolized_stacks symbolized = symbolize_return_address_stacks(stacks);
+
+  pprof_builder out;
+  out.add_sample_type("alloc_objects", "count");
+  out.add_sample_type("alloc_space", "bytes");
+  out.add_sample_type("inuse_objects", "count");
+  out.add_sample_type("inuse_space", "bytes");
+  for (size_t i = 0; i < p.sites.size(); ++i) {
+    const heap_site& site = p.sites[i];
+    std::vector<pprof_label> labels;
+    if (site.allocated_objects > 0)
+      labels.push_back({"bytes", "", whole(site.allocated_bytes / site.allocated_objects)});
+    out.add_sample(
+        symbolized.stacks[i],
+        {whole(site.allocated_objects), whole(site.allocated_bytes), whole(site.live_objects), whole(site.live_bytes)},
+        labels);
+  }
+  return out.finish(symbolized.modules, symbolized.locations, "space", "bytes", p.sample_bytes,
+                    view == heap_pprof_view::heap ? "inuse_space" : "alloc_space");
+}
+
+std::string heap_pprof_file(heap_pprof_view view) { return gzip(encode_heap_pprof(heap_profile_snapshot(), view)); }
+
+}  // namespace perf::runtime
