@@ -6,7 +6,6 @@
 
 #include "sampler/pprof_builder.hpp"
 #include "sampler/profile.hpp"
-#include "sampler/profile_formats.hpp"
 
 namespace perf::runtime {
 namespace {
@@ -39,7 +38,5 @@ std::string encode_heap_pprof(const heap_profile& p, heap_pprof_view view) {
   return out.finish(symbolized.modules, symbolized.locations, "space", "bytes", p.sample_bytes,
                     view == heap_pprof_view::heap ? "inuse_space" : "alloc_space");
 }
-
-std::string heap_pprof_file(heap_pprof_view view) { return gzip(encode_heap_pprof(heap_profile_snapshot(), view)); }
 
 }  // namespace perf::runtime

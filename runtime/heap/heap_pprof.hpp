@@ -23,10 +23,6 @@ enum class heap_pprof_view { heap, allocs };
 // space/bytes, period `p.sample_bytes`. Any thread; allocates.
 std::string encode_heap_pprof(const heap_profile& p, heap_pprof_view view);
 
-// heap_profile_snapshot() encoded for `view`, gzipped: the file pprof reads.
-// Throws std::runtime_error if zlib fails.
-std::string heap_pprof_file(heap_pprof_view view);
-
 }  // namespace perf::runtime
 
 #endif  // PERF_RUNTIME_HEAP_HEAP_PPROF_HPP
