@@ -7,6 +7,9 @@
 #include "export/metrics.hpp"
 #include "export/served_snapshot.hpp"
 #include "export/time_windows.hpp"
+#include "heap/heap_pprof.hpp"
+#include "heap/heap_profile.hpp"
+#include "sampler/profile_formats.hpp"
 
 namespace perf::runtime {
 namespace {
@@ -14,7 +17,7 @@ namespace {
 constexpr unsigned max_window_seconds = 300;
 
 http_response text(int status, std::string body) {
-  return {status, "text/plain; charset=utf-8", std::move(body), {}, {}};
+  return {status, "text/plain; charset=utf-8", std::move(body), {}, {}, {}};
 }
 
 const char* const index_page =
@@ -23,6 +26,8 @@ const char* const index_page =
     "/report                       the report as the program would print it now\n"
     "/report.json                  the same as JSON\n"
     "/debug/pprof/profile?seconds=N  CPU profile of the next N seconds (pprof, default 30)\n"
+    "/debug/pprof/heap             sampled heap profile: live bytes first (pprof; PERF_HEAP_SAMPLE)\n"
+    "/debug/pprof/allocs           the same: bytes allocated since start-up first\n"
     "/trace?seconds=N              tick log of the next N seconds (Chrome/Perfetto JSON, default 1)\n";
 
 // The `seconds` argument: `fallback` when absent; nothing when not a number from 1
@@ -55,10 +60,43 @@ http_reply window(const http_request& request, unsigned default_seconds, Start s
   return reply;
 }
 
-http_response profile_response(std::string body) { return {200, "application/octet-stream", std::move(body), {}, {}}; }
+// A pprof profile as Go's net/http/pprof serves it: a download named after the profile.
+http_response pprof_response(std::string body, const char* name) {
+  return {200,
+          "application/octet-stream",
+          std::move(body),
+          {},
+          {},
+          {{"Content-Disposition", std::string("attachment; filename=\"") + name + "\""}}};
+}
+
+http_response profile_response(std::string body) { return pprof_response(std::move(body), "profile"); }
+
+// An error on a pprof path, marked as Go's are: pprof, fetching it, then shows the
+// text and not only the status.
+void mark_pprof_error(http_response& response) { response.headers.emplace_back("X-Go-Pprof", "1"); }
+
+http_response pprof_error(int status, std::string message) {
+  http_response response = text(status, std::move(message));
+  mark_pprof_error(response);
+  return response;
+}
+
+// The heap profile now, as Go serves /debug/pprof/heap and /debug/pprof/allocs. Not a
+// delta over `seconds` (Go's, with that argument): refused rather than answered with
+// the whole profile the client did not ask for.
+http_response heap_response(const http_request& request, heap_pprof_view view) {
+  for (const auto& argument : request.query)
+    if (argument.first == "seconds")
+      return pprof_error(
+          400, "no delta profile over seconds=N: fetch the profile twice and compare with pprof -diff_base\n");
+  const heap_profile p = heap_profile_snapshot();
+  if (p.sample_bytes == 0) return pprof_error(404, "heap sampling is off (PERF_HEAP_SAMPLE is 0 or unset)\n");
+  return pprof_response(gzip(encode_heap_pprof(p, view)), view == heap_pprof_view::heap ? "heap" : "allocs");
+}
 
 http_response trace_response(body_writer body) {
-  http_response response{200, "application/json", {}, {}, {}};
+  http_response response{200, "application/json", {}, {}, {}, {}};
   response.stream = std::move(body);
   return response;
 }
@@ -75,14 +113,20 @@ http_reply endpoint::answer(const http_request& request) {
   if (path == "/metrics") {
     const metrics_format format = metrics_format_for(request.accept);
     auto page = std::make_shared<metrics_page>(served_metrics(), format);
-    http_response response{200, metrics_content_type(format), {}, {}, {}};
+    http_response response{200, metrics_content_type(format), {}, {}, {}, {}};
     response.stream = [page](char* out, size_t room) { return page->read(out, room); };
     return {std::move(response), {}, {}};
   }
-  if (path == "/report") return {{200, "text/plain; charset=utf-8", format_text(served_snapshot()), {}, {}}, {}, {}};
-  if (path == "/report.json") return {{200, "application/json", format_json(served_snapshot()), {}, {}}, {}, {}};
-  if (path == "/debug/pprof/profile")
-    return window(request, 30, start_profile_window, profile_response, "sampling is off (PERF_SAMPLE_HZ=0)\n");
+  if (path == "/report") return {text(200, format_text(served_snapshot())), {}, {}};
+  if (path == "/report.json") return {{200, "application/json", format_json(served_snapshot()), {}, {}, {}}, {}, {}};
+  if (path == "/debug/pprof/profile") {
+    http_reply reply =
+        window(request, 30, start_profile_window, profile_response, "sampling is off (PERF_SAMPLE_HZ=0)\n");
+    if (!reply.later) mark_pprof_error(reply.response);
+    return reply;
+  }
+  if (path == "/debug/pprof/heap") return {heap_response(request, heap_pprof_view::heap), {}, {}};
+  if (path == "/debug/pprof/allocs") return {heap_response(request, heap_pprof_view::allocs), {}, {}};
   if (path == "/trace") {
     if (trace_under_way_) return {text(503, "another /trace is under way; one at a time\n"), {}, {}};
     http_reply reply = window(request, 1, start_trace_window, trace_response, "the tick log is off (PERF_TICKS=off)\n");

@@ -6,11 +6,12 @@
 
 namespace perf::runtime {
 
-// Answers GET and HEAD of /metrics, /report, /report.json, /debug/pprof/profile and
-// /trace, and / (an index); 404 for other paths, 405 for other methods, 400 for a
-// bad `seconds`. Nothing of a request reaches a file or a shell: it only picks a
-// page and a duration. One /trace at a time (it copies every thread's tick ring):
-// another gets 503 until the first's reply is sent.
+// Answers GET and HEAD of /metrics, /report, /report.json, /debug/pprof/profile,
+// /debug/pprof/heap, /debug/pprof/allocs and /trace, and / (an index); 404 for other
+// paths and for a profile that is off, 405 for other methods, 400 for a bad `seconds`
+// (and for any `seconds` on the heap's two). Nothing of a request reaches a file or a
+// shell: it only picks a page and a duration. One /trace at a time (it copies every
+// thread's tick ring): another gets 503 until the first's reply is sent.
 class endpoint final : public http_handler {
  public:
   http_reply answer(const http_request& request) override;

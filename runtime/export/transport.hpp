@@ -35,6 +35,8 @@ struct http_response {
   // (chunked). Called on the server thread, until it returns 0 or the client goes;
   // destroyed after the last call.
   body_writer stream;
+  // Further headers, (name, value): a profile's Content-Disposition, pprof's X-Go-Pprof.
+  std::vector<std::pair<std::string, std::string>> headers;
 };
 
 // The answer to a request: `response` now, or, when `later` is set, what `later`

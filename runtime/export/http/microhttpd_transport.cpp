@@ -97,13 +97,14 @@ MHD_Result queue(MHD_Connection* connection, http_response&& r) {
   if (response == nullptr) return MHD_NO;
   if (!r.content_type.empty()) MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, r.content_type.c_str());
   if (!r.allow.empty()) MHD_add_response_header(response, MHD_HTTP_HEADER_ALLOW, r.allow.c_str());
+  for (const auto& [name, value] : r.headers) MHD_add_response_header(response, name.c_str(), value.c_str());
   const MHD_Result queued = MHD_queue_response(connection, static_cast<unsigned>(r.status), response);
   MHD_destroy_response(response);
   return queued;
 }
 
 http_response plain(int status, std::string text) {
-  return {status, "text/plain; charset=utf-8", std::move(text), {}, {}};
+  return {status, "text/plain; charset=utf-8", std::move(text), {}, {}, {}};
 }
 
 MHD_Result add_argument(void* request, MHD_ValueKind, const char* key, const char* value) {

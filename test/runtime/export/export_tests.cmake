@@ -12,6 +12,8 @@ function(perf_add_export_tests label runtime)
   # The runtime finds the transport linked in through a weak reference, which alone
   # would not keep the library on the link.
   target_link_options(export_tests_${label} PRIVATE -Wl,--no-as-needed)
+  # pprof fetches the profiles (PERF_GO: sampler_tests.cmake).
+  target_compile_definitions(export_tests_${label} PRIVATE PERF_GO="${PERF_GO}")
   gtest_discover_tests(export_tests_${label} TEST_PREFIX "${label}." DISCOVERY_MODE PRE_TEST
     PROPERTIES ENVIRONMENT "PERF_REPORT=off;${PERF_SANITIZER_ENVIRONMENT}" LABELS ${label})
   # Hundreds of connections opened and reopened for a few seconds: alone, so that a

@@ -21,6 +21,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "go_pprof.hpp"
 #include "http_client.hpp"
 #include "perf/measure.hpp"
 #include "thread_named.hpp"
@@ -39,6 +40,14 @@ constexpr unsigned counted_line = __LINE__ + 1;
 void counted() { PERF_MEASURE("export_test::counted"); }
 void before_window() { PERF_MEASURE("export_test::before_window"); }
 void in_window() { PERF_MEASURE("export_test::in_window"); }
+
+// A directory for pprof's $HOME, where it keeps the profiles it fetches; removed afterwards.
+struct pprof_home {
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("perf-export-pprof-" + std::to_string(getpid()));
+  pprof_home() { std::filesystem::create_directories(dir); }
+  ~pprof_home() { std::filesystem::remove_all(dir); }
+};
 
 class Server : public ::testing::Test {
  protected:
@@ -151,6 +160,33 @@ TEST_F(Server, WrongPathsMethodsAndArguments) {
   const http_result head = get("/metrics", "", "HEAD");
   EXPECT_EQ(head.status, 200);
   EXPECT_EQ(head.body, "");
+}
+
+// Heap sampling is off in this process (PERF_HEAP_SAMPLE unset): the heap's two
+// profiles say so, and pprof, fetching one, shows the reason.
+TEST_F(Server, TheHeapProfilesAreNotFoundWithHeapSamplingOff) {
+  for (const char* path : {"/debug/pprof/heap", "/debug/pprof/allocs"}) {
+    const http_result r = get(path);
+    EXPECT_EQ(r.status, 404) << path;
+    EXPECT_EQ(r.body, "heap sampling is off (PERF_HEAP_SAMPLE is 0 or unset)\n") << path;
+  }
+  const pprof_home home;
+  const perf::testing::probe_result pprof = perf::testing::go_tool_pprof(
+      "-top http://127.0.0.1:" + std::to_string(address.port) + "/debug/pprof/heap", home.dir);
+  EXPECT_NE(pprof.status, 0);
+  EXPECT_NE(pprof.output.find("404 Not Found"), std::string::npos) << pprof.output;
+  EXPECT_NE(pprof.output.find("heap sampling is off (PERF_HEAP_SAMPLE is 0 or unset)"), std::string::npos)
+      << pprof.output;
+}
+
+// Go's heap profiles are cumulative, or, with seconds=N, a delta that is not served here.
+TEST_F(Server, TheHeapProfilesRefuseADelta) {
+  for (const char* path : {"/debug/pprof/heap?seconds=5", "/debug/pprof/allocs?seconds=5"}) {
+    const http_result r = get(path);
+    EXPECT_EQ(r.status, 400) << path;
+    EXPECT_EQ(r.body, "no delta profile over seconds=N: fetch the profile twice and compare with pprof -diff_base\n")
+        << path;
+  }
 }
 
 TEST_F(Server, OversizedHeadersAreRefused) {
@@ -352,6 +388,9 @@ TEST_F(Server, AProfileLabelsEachSampleWithItsThreadsName) {
   busy = false;
   worker.join();
   ASSERT_EQ(r.status, 200) << r.head;
+  // Go's headers: a download named after the profile.
+  EXPECT_NE(r.head.find("Content-Type: application/octet-stream\r\n"), std::string::npos) << r.head;
+  EXPECT_NE(r.head.find("Content-Disposition: attachment; filename=\"profile\"\r\n"), std::string::npos) << r.head;
   const std::string wanted_id = "thread=" + std::to_string(worker_tid);
   size_t named = 0, worker_samples = 0;
   for (const std::vector<std::string>& labels : sample_labels(gunzip(r.body))) {
