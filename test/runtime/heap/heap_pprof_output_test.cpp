@@ -1,4 +1,4 @@
-// PERF_HEAP_PROFILE, set for the heap probe (heap_probe.cpp): the profile written at
+// PERF_HEAP_PROFILE, set for the heap probe (heap_pprof_probe.cpp): the profile written at
 // exit, or one line saying why not.
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@ namespace {
 class HeapProfileOutput : public ProbeTest {
  protected:
   probe_result run_heap_probe(const std::string& environment) {
-    return run_probe_program(PERF_HEAP_PROBE,
+    return run_probe_program(PERF_HEAP_PPROF_PROBE,
                              "-u PERF_HEAP_SAMPLE -u PERF_HEAP_PROFILE PERF_REPORT=off " + environment);
   }
 };
