@@ -20,6 +20,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "alloc/unwound_stack.hpp"
 #include "core/settled_config.hpp"
 #include "core/startup.hpp"
 #include "heap/heap_sample_config.hpp"
@@ -130,15 +131,22 @@ uintptr_t stack_top() noexcept {
 
 // Records the sampled allocation of `block` with the calling thread's stack.
 __attribute__((noinline)) void record_sample(thread_sampling& t, const void* block, uint64_t requested) noexcept {
-  if (t.stack_top == 0) t.stack_top = stack_top();
-  const auto fp = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
-  // Valgrind's memcheck would report the walk's reads of the stack: through the kernel then.
-  const stack_bounds bounds = read_through_kernel ? stack_bounds{0, 0} : stack_bounds{fp, t.stack_top};
-  // The walk's first two entries are the instruction and the leaf's caller of a
-  // signal handler's walk: none here, dropped.
-  uintptr_t frames[heap_internal::site_frames + 3];
-  const unsigned walked = walk_frame_chain(0, 0, fp, fp, bounds, frames, heap_internal::site_frames + 3);
-  const bool truncated = walked == heap_internal::site_frames + 3;
+  // Two entries of room at the front (a signal handler's walk puts the instruction and
+  // the leaf's caller there: none here), one past the kept depth to see truncation.
+  constexpr unsigned room = heap_internal::site_frames + 3;
+  uintptr_t frames[room];
+  unsigned walked;
+  if (alloc::detail::mode() == alloc::detail::sanitizer_hooks) {
+    // The sanitizer's allocator, which calls the hook, keeps no frame pointers.
+    walked = 2 + unwind_stack(frames + 2, room - 2);
+  } else {
+    if (t.stack_top == 0) t.stack_top = stack_top();
+    const auto fp = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+    // Valgrind's memcheck would report the walk's reads of the stack: through the kernel then.
+    const stack_bounds bounds = read_through_kernel ? stack_bounds{0, 0} : stack_bounds{fp, t.stack_top};
+    walked = walk_frame_chain(0, 0, fp, fp, bounds, frames, room);
+  }
+  const bool truncated = walked == room;
   const uint32_t depth = walked < 2 ? 0 : (truncated ? heap_internal::site_frames : walked - 2);
   const double objects = inverse_probability(requested);
   lock();
