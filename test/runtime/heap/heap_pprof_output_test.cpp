@@ -49,6 +49,7 @@ TEST_F(HeapProfileOutput, TheProfileAtExitListsTheHeaviestSiteFirstAndTheLeakFir
   const std::string name = written[0].filename().string();
   EXPECT_EQ(name.substr(0, 5), "heap-") << name;
   EXPECT_EQ(name.find_first_not_of("0123456789", 5), name.size() - 6) << name << ": %p is the pid";
+  EXPECT_GT(name.size(), std::string("heap-.pb.gz").size()) << name;
   EXPECT_EQ(name.substr(name.size() - 6), ".pb.gz") << name;
 
   const probe_result allocated = go_tool_pprof("-top -alloc_space " + written[0].string(), dir);
