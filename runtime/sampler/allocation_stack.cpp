@@ -15,9 +15,12 @@ namespace perf::alloc::detail {
 namespace {
 
 // Whether `function` is an allocation function the program calls (perf's, the C
-// library's or a sanitizer's interceptor): the stack of interest starts at its caller.
+// library's or a sanitizer's interceptor), or perf's code inside one (its interposer:
+// perf's malloc jumps to the sampling code, leaving no frame of its own): the stack of
+// interest starts at its caller.
 bool allocation_function(std::string_view function) {
-  constexpr std::string_view interceptor = "__interceptor_";
+  constexpr std::string_view interceptor = "__interceptor_", interposer = "perf::alloc::interpose::";
+  if (function.substr(0, interposer.size()) == interposer) return true;
   if (function.substr(0, interceptor.size()) == interceptor) function.remove_prefix(interceptor.size());
   if (function.substr(0, 12) == "operator new") return true;
   for (std::string_view name : {"malloc", "calloc", "realloc", "reallocarray", "aligned_alloc", "posix_memalign",

@@ -37,7 +37,8 @@ TEST_F(HeapProfileOutput, UnsetWritesNothingAndSaysNothing) {
 }
 
 // Sampling every 64 KiB on average, the probe's 40 MiB site is sampled about 640
-// times, its 4 MiB one 64 times: the order of the two cannot come out otherwise.
+// times, its 4 MiB one 64 times, its 1 MiB of malloc 16 times: the order of the first
+// two cannot come out otherwise, nor the third be missing.
 TEST_F(HeapProfileOutput, TheProfileAtExitListsTheHeaviestSiteFirstAndTheLeakFirstByLiveBytes) {
   const probe_result run =
       run_heap_probe("PERF_HEAP_SAMPLE=65536 PERF_HEAP_PROFILE=" + (dir / "heap-%p.pb.gz").string());
@@ -59,6 +60,9 @@ TEST_F(HeapProfileOutput, TheProfileAtExitListsTheHeaviestSiteFirstAndTheLeakFir
   ASSERT_GE(by_bytes.size(), 2u) << allocated.output;
   EXPECT_EQ(by_bytes[0].name, "sites::heavy") << allocated.output;
   EXPECT_EQ(by_bytes[1].name, "sites::light") << allocated.output;
+  // A stack starts at the allocation function's caller, malloc's as operator new's.
+  EXPECT_NE(allocated.output.find(" sites::from_malloc\n"), std::string::npos) << allocated.output;
+  EXPECT_EQ(allocated.output.find("perf::"), std::string::npos) << allocated.output;
 
   const probe_result live = go_tool_pprof("-top " + written[0].string(), dir);
   ASSERT_EQ(live.status, 0) << live.output;

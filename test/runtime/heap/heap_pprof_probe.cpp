@@ -1,7 +1,8 @@
 // A program with known allocation sites, for the heap profile's outputs: `heavy`
 // allocates ten times the bytes of `light` and frees them, `leak` keeps what it
-// allocates to the end. All in 4 KiB blocks.
+// allocates to the end, `from_malloc` calls malloc itself. All in 4 KiB blocks.
 #include <cstddef>
+#include <cstdlib>
 
 namespace sites {
 
@@ -27,10 +28,18 @@ char* kept[512];         // a global: the blocks escape
   for (char*& block_kept : kept) block_kept = new char[block];  // 2 MiB, live at exit
 }
 
+[[gnu::noinline]] void from_malloc() {
+  for (int i = 0; i < 256; ++i) {  // 1 MiB
+    escaped = static_cast<char*>(std::malloc(block));
+    std::free(escaped);
+  }
+}
+
 }  // namespace sites
 
 int main() {
   sites::heavy();
   sites::light();
   sites::leak();
+  sites::from_malloc();
 }
