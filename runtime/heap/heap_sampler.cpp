@@ -56,10 +56,26 @@ live_blocks live;
 uint64_t samples_beyond_sites = 0;
 uint64_t blocks_beyond_live_set = 0;
 
+// From fork()'s prepare handler to its parent or child handler, the lock is held for
+// the forking thread, whose own allocations meanwhile (other fork handlers', such as
+// ThreadSanitizer's in the child, which come before ours) pass through it: nothing is
+// half-recorded then.
+bool held_for_fork = false;
+pthread_t forking_thread = 0;
+
+bool forking_thread_holds_lock() noexcept {
+  return __atomic_load_n(&held_for_fork, __ATOMIC_ACQUIRE) &&
+         pthread_equal(__atomic_load_n(&forking_thread, __ATOMIC_RELAXED), pthread_self());
+}
+
 void lock() noexcept {
+  if (forking_thread_holds_lock()) return;
   while (__atomic_test_and_set(&locked, __ATOMIC_ACQUIRE)) sched_yield();
 }
-void unlock() noexcept { __atomic_clear(&locked, __ATOMIC_RELEASE); }
+void unlock() noexcept {
+  if (forking_thread_holds_lock()) return;
+  __atomic_clear(&locked, __ATOMIC_RELEASE);
+}
 
 // The calling thread's part (zero-initialized TLS, nothing to destroy).
 struct thread_sampling {
@@ -168,8 +184,15 @@ __attribute__((noinline)) void record_sample(thread_sampling& t, const void* blo
   unlock();
 }
 
-void prepare_fork() { lock(); }
-void after_fork() { unlock(); }
+void prepare_fork() {
+  lock();
+  __atomic_store_n(&forking_thread, pthread_self(), __ATOMIC_RELAXED);
+  __atomic_store_n(&held_for_fork, true, __ATOMIC_RELEASE);
+}
+void after_fork() {
+  __atomic_store_n(&held_for_fork, false, __ATOMIC_RELEASE);
+  unlock();
+}
 
 PERF_RUNTIME_ON_START(start_heap_sampling) {
   const heap_sample_config& config = settled_config<heap_sample_config, parse_heap_sample_config>();

@@ -18,7 +18,7 @@ namespace {
 
 constexpr size_t mib = size_t{1} << 20;
 
-void* volatile escaped;   // the last block allocated: the compiler must make it
+void* volatile escaped;  // the last block allocated: the compiler must make it
 // Blocks live at exit, reachable from a vector never destroyed (no leak report under ASan).
 std::vector<void*>& kept = *new std::vector<void*>;
 
