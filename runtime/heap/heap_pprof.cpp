@@ -4,6 +4,8 @@
 #include <cmath>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "sampler/pprof_builder.hpp"
 #include "sampler/profile.hpp"
 
@@ -21,6 +23,13 @@ std::string encode_heap_pprof(const heap_profile& p, heap_pprof_view view) {
   const symbolized_stacks symbolized = symbolize_return_address_stacks(stacks);
 
   pprof_builder out;
+  // What the sampler's bounded tables left out, said where pprof shows it: above -top.
+  if (p.samples_beyond_sites != 0)
+    out.add_comment(
+        fmt::format("perf: {} sampled allocations are in no sample: the site table was full", p.samples_beyond_sites));
+  if (p.blocks_beyond_live_set != 0)
+    out.add_comment(fmt::format("perf: {} sampled blocks are in no inuse_* value: the live set was full",
+                                p.blocks_beyond_live_set));
   out.add_sample_type("alloc_objects", "count");
   out.add_sample_type("alloc_space", "bytes");
   out.add_sample_type("inuse_objects", "count");

@@ -20,7 +20,9 @@ enum class heap_pprof_view { heap, allocs };
 // per site with its estimates rounded to whole numbers and a "bytes" label (the mean
 // size of its allocations, as Go's), its frames symbolized as the CPU profile's
 // (sampler/profile.hpp: inlined functions, mappings with build ids); period type
-// space/bytes, period `p.sample_bytes`. Any thread; allocates.
+// space/bytes, period `p.sample_bytes`; a comment line (pprof prints it above its
+// reports) for each count of samples the sampler's tables had no room for. Any thread;
+// allocates.
 std::string encode_heap_pprof(const heap_profile& p, heap_pprof_view view);
 
 }  // namespace perf::runtime

@@ -10,7 +10,7 @@ namespace {
 namespace field {
 // Profile
 constexpr unsigned sample_type = 1, sample = 2, mapping = 3, location = 4, function = 5, string_table = 6,
-                   period_type = 11, period = 12, default_sample_type = 14;
+                   period_type = 11, period = 12, comment = 13, default_sample_type = 14;
 // ValueType
 constexpr unsigned type = 1, unit = 2;
 // Sample
@@ -46,6 +46,8 @@ std::string pprof_builder::value_type(const std::string& type, const std::string
 void pprof_builder::add_sample_type(const std::string& type, const std::string& unit) {
   out_.bytes_field(field::sample_type, value_type(type, unit));
 }
+
+void pprof_builder::add_comment(const std::string& text) { comments_.push_back(string_index(text)); }
 
 void pprof_builder::add_sample(const std::vector<uint32_t>& locations, const std::vector<uint64_t>& values,
                                const std::vector<pprof_label>& labels) {
@@ -111,6 +113,7 @@ std::string pprof_builder::finish(const std::vector<loaded_module>& modules,
 
   out_.bytes_field(field::period_type, value_type(period_type, period_unit));
   out_.varint_field(field::period, period);
+  out_.packed_field(field::comment, comments_);
   if (!default_sample_type.empty()) out_.varint_field(field::default_sample_type, string_index(default_sample_type));
   for (const std::string& s : strings_) out_.bytes_field(field::string_table, s);
   return out_.bytes();

@@ -32,6 +32,9 @@ class pprof_builder {
  public:
   void add_sample_type(const std::string& type, const std::string& unit);
 
+  // A free-form line of the profile, which pprof prints above its reports.
+  void add_comment(const std::string& text);
+
   // `locations` index the `locations` given to finish(), innermost first; `values`
   // has one value per sample type, in their order.
   void add_sample(const std::vector<uint32_t>& locations, const std::vector<uint64_t>& values,
@@ -40,7 +43,8 @@ class pprof_builder {
   // The message: a mapping per module, a location per address (its inlined lines,
   // innermost first, each naming a function, one per distinct name and file), the
   // period, and `default_sample_type` (the sample type pprof shows unless told
-  // otherwise; empty: the last one, pprof's default, and no field written).
+  // otherwise; empty: the last one, pprof's default, and no field written), and the
+  // comments.
   std::string finish(const std::vector<loaded_module>& modules, const std::vector<profile_location>& locations,
                      const std::string& period_type, const std::string& period_unit, uint64_t period,
                      const std::string& default_sample_type = "");
@@ -52,6 +56,7 @@ class pprof_builder {
   std::string value_type(const std::string& type, const std::string& unit);
 
   protobuf_writer out_;
+  std::vector<uint64_t> comments_;  // string indexes
   std::map<std::string, uint64_t> index_{{"", 0}};
   std::vector<std::string> strings_{""};
 };

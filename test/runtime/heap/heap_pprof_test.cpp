@@ -165,6 +165,23 @@ TEST_F(HeapPprof, SampleTypesPeriodAndSizeLabelAreGos) {
     EXPECT_NE(r.output.find(size), std::string::npos) << size << r.output;
 }
 
+// Samples the sampler's bounded tables had no room for make the estimates low: pprof
+// says so above its report.
+TEST_F(HeapPprof, WhatTheSamplersTablesLeftOutIsSaidAboveTheReport) {
+  heap_profile p = made_up_profile();
+  p.samples_beyond_sites = 12;
+  p.blocks_beyond_live_set = 3;
+  const probe_result r = pprof(p, heap_pprof_view::heap, top);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("\nperf: 12 sampled allocations are in no sample: the site table was full\n"
+                          "perf: 3 sampled blocks are in no inuse_* value: the live set was full\n"
+                          "Type: inuse_space\n"),
+            std::string::npos)
+      << r.output;
+  const probe_result none_left_out = pprof(made_up_profile(), heap_pprof_view::heap, top);
+  EXPECT_EQ(none_left_out.output.find("perf: "), std::string::npos) << none_left_out.output;
+}
+
 // Sampling on, nothing sampled yet: an empty profile that pprof reads.
 TEST_F(HeapPprof, AProfileWithoutSitesIsRead) {
   heap_profile empty;
