@@ -66,18 +66,24 @@ int main(int argc, char** argv) {
   }
   double sampled = 1e9, unsampled = 1e9;
   for (int r = 0; r < repetitions; ++r) {
-    unsampled = std::min(unsampled, time_pairs(new_delete, pairs, false));
+    // Each first in turn: neither gains from going second.
+    if (r % 2 == 0) unsampled = std::min(unsampled, time_pairs(new_delete, pairs, false));
     sampled = std::min(sampled, time_pairs(new_delete, pairs, true));
+    if (r % 2 != 0) unsampled = std::min(unsampled, time_pairs(new_delete, pairs, false));
   }
   // A 32-byte allocation is sampled with probability 1 - exp(-32/mean).
   const double per_pair = -std::expm1(-32 / mean);
   std::printf("32-byte new/delete pair, %d frames deep: %.2f ns sampled at PERF_HEAP_SAMPLE=%s, %.2f ns without: %.3fx",
               depth, sampled, sample, unsampled, sampled / unsampled);
   if (mean == 524288) std::printf(" (target <= 1.05: %s)", sampled / unsampled <= 1.05 ? "met" : "NOT MET");
-  const double per_sample = (sampled - unsampled) / per_pair;
-  std::printf("\nper sampled allocation (its stack walked and recorded, its free taken out of the live set): %.0f ns",
-              per_sample);
-  if (per_pair > 0.5) std::printf(" (target <= 3000: %s)", per_sample <= 3000 ? "met" : "NOT MET");
   std::printf("\n");
+  // Where most pairs are sampled, their extra cost is the sampled path's.
+  if (per_pair > 0.5) {
+    const double per_sample = (sampled - unsampled) / per_pair;
+    std::printf(
+        "per sampled allocation (its stack walked and recorded, its free out of the live set): %.0f ns "
+        "(target <= 3000: %s)\n",
+        per_sample, per_sample <= 3000 ? "met" : "NOT MET");
+  }
   return 0;
 }
