@@ -27,6 +27,7 @@ constinit thread_counters placeholder = [] {
 }();
 thread_counters* list_head = nullptr;
 int counting = inactive;
+uint32_t frees_checked = 0;  // check_frees of the records to come
 
 // Records are carved from chunks of this many bytes, under a spin lock: a thread
 // takes it once, on its first allocation, and malloc cannot use a mutex that may
@@ -89,7 +90,10 @@ thread_counters* attach() noexcept {
   record->tid = static_cast<long>(gettid());
   record->state = alive;
   record->next = __atomic_load_n(&list_head, __ATOMIC_RELAXED);
-  while (!__atomic_compare_exchange_n(&list_head, &record->next, record, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {}
+  while (!__atomic_compare_exchange_n(&list_head, &record->next, record, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {}
+  // After the record is on the list (both sequentially consistent): either this load
+  // sees sampling started, or check_frees_of_sampled_blocks() finds the record.
+  if (__atomic_load_n(&frees_checked, __ATOMIC_SEQ_CST) != 0) store_relaxed(record->check_frees, uint32_t{1});
   current = record;
   // After `current`: for keys past the first 32, glibc allocates here.
   if (exit_key_made) pthread_setspecific(exit_key, record);
@@ -113,6 +117,13 @@ void set_mode(counting_mode chosen) noexcept { __atomic_store_n(&counting, int{c
 counting_mode mode() noexcept { return static_cast<counting_mode>(__atomic_load_n(&counting, __ATOMIC_ACQUIRE)); }
 
 thread_counters* newest_record() noexcept { return __atomic_load_n(&list_head, __ATOMIC_ACQUIRE); }
+
+void check_frees_of_sampled_blocks() noexcept {
+  __atomic_store_n(&frees_checked, uint32_t{1}, __ATOMIC_SEQ_CST);
+  for (thread_counters* record = __atomic_load_n(&list_head, __ATOMIC_SEQ_CST); record != nullptr;
+       record = record->next)
+    store_relaxed(record->check_frees, uint32_t{1});
+}
 
 }  // namespace perf::alloc::detail
 

@@ -202,6 +202,7 @@ PERF_RUNTIME_ON_START(start_heap_sampling) {
     // The child keeps consistent tables: no fork happens while a sample is half recorded.
     pthread_atfork(prepare_fork, after_fork, after_fork);
     add_exit_quiet([] { __atomic_store_n(&state, int{stopped}, __ATOMIC_RELEASE); });
+    alloc::detail::check_frees_of_sampled_blocks();  // before any block is sampled
     __atomic_store_n(&state, int{on}, __ATOMIC_RELEASE);
   } else {
     __atomic_store_n(&state, int{off}, __ATOMIC_RELEASE);

@@ -50,9 +50,13 @@ struct alignas(64) thread_counters {  // its own cache lines: no false sharing
   // sampling off, the countdown is put out of reach). Only the owning thread reads
   // and writes it.
   int64_t sample_countdown;
-  uint32_t state;            // a record_state; `unattached` only in the shared placeholder
-  uint32_t recording;        // nonzero: describe the next allocations in `recorded`
-                             // (and in the placeholder, which keeps nothing)
+  uint32_t state;      // a record_state; `unattached` only in the shared placeholder
+  uint32_t recording;  // nonzero: describe the next allocations in `recorded`
+                       // (and in the placeholder, which keeps nothing)
+  // Nonzero while heap sampling is on: a free tests the sampled blocks' filter. Set
+  // when the record is attached and, for the records there already, when sampling
+  // starts (check_frees_of_sampled_blocks); the owner only reads it.
+  uint32_t check_frees;
   uint32_t sizes_seen;       // allocations since recording started
   uint64_t requested_bytes;  // the sizes they asked for, summed
   // Set by the owning thread before it starts recording: room for
@@ -125,11 +129,17 @@ PERF_DETAIL_ALWAYS_INLINE uint64_t sampled_filter_bit(const void* block) noexcep
          (64 - sampled_filter_bits_log2);
 }
 
-// Whether `block` may be a sampled live block (false: it is not one). Lock-free.
-PERF_DETAIL_ALWAYS_INLINE bool maybe_sampled(const void* block) noexcept {
+// Whether `block`, freed by the thread whose record is `record`, may be a sampled live
+// block (false: it is not one). Lock-free; with sampling off, one test of the record.
+PERF_DETAIL_ALWAYS_INLINE bool maybe_sampled(const thread_counters& record, const void* block) noexcept {
+  if (PERF_DETAIL_LIKELY(load_relaxed(record.check_frees) == 0)) return false;
   const uint64_t bit = sampled_filter_bit(block);
   return PERF_DETAIL_UNLIKELY(((load_relaxed(sampled_filter[bit >> 6]) >> (bit & 63)) & 1) != 0);
 }
+
+// Has every record, those there now and those attached later, test the filter on
+// free: called once, when heap sampling starts.
+PERF_DETAIL_EXPORT void check_frees_of_sampled_blocks() noexcept;
 
 // The free of `block`, which maybe_sampled() let through: if it is a sampled live
 // block, takes it out of the live set. Call it before the block is freed.
@@ -154,7 +164,7 @@ PERF_DETAIL_ALWAYS_INLINE void add_free(thread_counters& record, uint64_t bytes)
 // Counts one free of `block`, of `bytes`, in `record`, the calling thread's own.
 PERF_DETAIL_ALWAYS_INLINE void count_free(thread_counters& record, const void* block, uint64_t bytes) noexcept {
   add_free(record, bytes);
-  if (maybe_sampled(block)) forget_sampled(block);
+  if (maybe_sampled(record, block)) forget_sampled(block);
 }
 
 // Counts one free of `block`, of `bytes`, on the calling thread.

@@ -36,9 +36,9 @@ void* counted_resize(void* block, size_t bytes, Resize resize) noexcept {
   // Out of the heap sampler's live set before the block can be reused: a sampled
   // block reallocated is a free and an allocation (if the call fails, the block
   // stays the program's but leaves the live set).
-  if (block != nullptr && perf::alloc::detail::maybe_sampled(block)) perf::alloc::detail::forget_sampled(block);
-  void* resized = resize(*functions);
   perf::alloc::detail::thread_counters& record = perf::alloc::detail::this_thread_record();
+  if (block != nullptr && perf::alloc::detail::maybe_sampled(record, block)) perf::alloc::detail::forget_sampled(block);
+  void* resized = resize(*functions);
   if (resized != nullptr) {
     if (block != nullptr) perf::alloc::detail::add_free(record, old_bytes);
     count_allocated(resized, bytes);

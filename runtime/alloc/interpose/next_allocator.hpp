@@ -138,7 +138,7 @@ PERF_DETAIL_ALWAYS_INLINE void release(void* block) noexcept {
   if (block == nullptr) return;
   detail::thread_counters& record = *detail::current;
   if (PERF_DETAIL_UNLIKELY(from_bootstrap(block) || record.recording != 0 || !glibc_chunks() ||
-                           detail::maybe_sampled(block)))
+                           detail::maybe_sampled(record, block)))
     return release_slowly(block);
   detail::add_free(record, glibc_usable_size(block));
   __atomic_load_n(&next_functions.free, __ATOMIC_RELAXED)(block);
