@@ -23,7 +23,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -35,7 +34,6 @@
 
 namespace {
 
-using bench::find;
 using bench::latency_bound_work;
 using bench::least;
 using bench::ns_per_call;
