@@ -186,7 +186,7 @@ constexpr int alternating_rounds = 21;
 // shadow, which compensation cannot know (docs/performance.md, "Compensation"), and
 // this bench is about sampling, not compensation.
 __attribute__((always_inline)) inline uint64_t alternating_body(uint64_t x, bool long_call) {
-  return long_call ? bench::loads<150>(x) : x + 1;  // about 100 ns, about 1 ns
+  return long_call ? bench::loads<250>(x) : x + 1;  // about 100 ns, about 1 ns
 }
 
 __attribute__((noinline)) uint64_t plain_alternating(uint64_t x, bool long_call) {
@@ -252,11 +252,11 @@ void report_alternating() {
 constexpr uint64_t slow_calls = 2'000;
 constexpr int slow_rounds = 21;
 
-__attribute__((noinline)) uint64_t plain_slow(uint64_t x) { return bench::chain<650>(x); }
+__attribute__((noinline)) uint64_t plain_slow(uint64_t x) { return bench::chain<1100>(x); }
 
 __attribute__((noinline)) uint64_t measured_slow(uint64_t x) {
   PERF_MEASURE("1 us function");
-  return bench::chain<650>(x);
+  return bench::chain<1100>(x);
 }
 
 void report_slow() {
