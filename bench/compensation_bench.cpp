@@ -19,9 +19,6 @@
 //
 // Unless PERF_COMPENSATE is set, the bench then runs itself again with
 // PERF_COMPENSATE=off, so one command shows the figures before and after.
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -31,6 +28,7 @@
 
 #include "compensation_shapes.hpp"
 #include "perf/perf.hpp"
+#include "run_again.hpp"
 
 namespace {
 
@@ -152,16 +150,5 @@ int main(int, char** argv) {
   report<latency_bound_work, 100>(measured_parent_latency_bound_100, "latency_bound parent of 100");
   report_recursion();
 
-  if (std::getenv("PERF_COMPENSATE") != nullptr) return 0;
-  std::printf("\nthe same with PERF_COMPENSATE=off:\n");
-  std::fflush(stdout);
-  const pid_t child = fork();
-  if (child == 0) {
-    setenv("PERF_COMPENSATE", "off", 1);
-    execv("/proc/self/exe", argv);
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(child, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  return bench::run_again_with(argv, "PERF_COMPENSATE", "off");
 }
