@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 
+#include "alloc/unwound_stack.hpp"
 #include "core/startup.hpp"
 #include "perf/detail/alloc_counters.hpp"
 
@@ -26,6 +27,7 @@ constinit thread_counters placeholder = [] {
 }();
 thread_counters* list_head = nullptr;
 int counting = inactive;
+uint32_t frees_checked = 0;  // check_frees of the records to come
 
 // Records are carved from chunks of this many bytes, under a spin lock: a thread
 // takes it once, on its first allocation, and malloc cannot use a mutex that may
@@ -88,31 +90,18 @@ thread_counters* attach() noexcept {
   record->tid = static_cast<long>(gettid());
   record->state = alive;
   record->next = __atomic_load_n(&list_head, __ATOMIC_RELAXED);
-  while (!__atomic_compare_exchange_n(&list_head, &record->next, record, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {}
+  while (!__atomic_compare_exchange_n(&list_head, &record->next, record, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {}
+  // After the record is on the list (both sequentially consistent): either this load
+  // sees sampling started, or check_frees_of_sampled_blocks() finds the record.
+  if (__atomic_load_n(&frees_checked, __ATOMIC_SEQ_CST) != 0) store_relaxed(record->check_frees, uint32_t{1});
   current = record;
   // After `current`: for keys past the first 32, glibc allocates here.
   if (exit_key_made) pthread_setspecific(exit_key, record);
   return record;
 }
 
-namespace {
-
-struct stack_walk {
-  recorded_allocation* into;
-};
-
-_Unwind_Reason_Code add_frame(_Unwind_Context* context, void* walk_pointer) {
-  recorded_allocation& into = *static_cast<stack_walk*>(walk_pointer)->into;
-  if (into.depth == recorded_frames) return _URC_END_OF_STACK;
-  into.frames[into.depth++] = _Unwind_GetIP(context);
-  return _URC_NO_REASON;
-}
-
-}  // namespace
-
-// The stack is unwound from the tables (.eh_frame), which every frame has: the
-// program's code need not keep frame pointers. Slow (microseconds), but only the
-// gtest budgets record.
+// The stack is unwound from the tables: the program's code need not keep frame
+// pointers. Slow (microseconds), but only the gtest budgets record.
 void record_allocation(thread_counters& record, uint64_t usable, uint64_t requested) noexcept {
   const uint32_t seen = record.sizes_seen;
   store_relaxed(record.sizes_seen, seen + 1);
@@ -121,9 +110,7 @@ void record_allocation(thread_counters& record, uint64_t usable, uint64_t reques
   recorded_allocation& into = record.recorded[seen];
   into.requested = requested;
   into.usable = usable;
-  into.depth = 0;
-  stack_walk walk{&into};
-  _Unwind_Backtrace(add_frame, &walk);
+  into.depth = runtime::unwind_stack(into.frames, recorded_frames);
 }
 
 void set_mode(counting_mode chosen) noexcept { __atomic_store_n(&counting, int{chosen}, __ATOMIC_RELEASE); }
@@ -131,4 +118,37 @@ counting_mode mode() noexcept { return static_cast<counting_mode>(__atomic_load_
 
 thread_counters* newest_record() noexcept { return __atomic_load_n(&list_head, __ATOMIC_ACQUIRE); }
 
+void check_frees_of_sampled_blocks() noexcept {
+  __atomic_store_n(&frees_checked, uint32_t{1}, __ATOMIC_SEQ_CST);
+  for (thread_counters* record = __atomic_load_n(&list_head, __ATOMIC_SEQ_CST); record != nullptr;
+       record = record->next)
+    store_relaxed(record->check_frees, uint32_t{1});
+}
+
 }  // namespace perf::alloc::detail
+
+namespace perf::runtime {
+namespace {
+
+struct stack_walk {
+  uintptr_t* frames;
+  unsigned capacity;
+  unsigned depth;
+};
+
+_Unwind_Reason_Code add_frame(_Unwind_Context* context, void* walk_pointer) {
+  stack_walk& walk = *static_cast<stack_walk*>(walk_pointer);
+  if (walk.depth == walk.capacity) return _URC_END_OF_STACK;
+  walk.frames[walk.depth++] = _Unwind_GetIP(context);
+  return _URC_NO_REASON;
+}
+
+}  // namespace
+
+unsigned unwind_stack(uintptr_t* frames, unsigned capacity) noexcept {
+  stack_walk walk{frames, capacity, 0};
+  _Unwind_Backtrace(add_frame, &walk);
+  return walk.depth;
+}
+
+}  // namespace perf::runtime

@@ -15,17 +15,25 @@ namespace perf::runtime {
 // While an uncounted_allocations lives, the calling thread's counters count as
 // always; when it is destroyed they are put back to what they were when it was
 // made, so the region's allocations and frees vanish from them (its peak too).
-// Use it on one thread, as a local; regions nest. A reader on another thread may
-// see the counters move during the region and go back after it. Allocates nothing.
+// Heap sampling (PERF_HEAP_SAMPLE) samples none of the region's allocations and
+// takes its bytes off no countdown. Use it on one thread, as a local; regions nest.
+// A reader on another thread may see the counters move during the region and go
+// back after it. Allocates nothing.
 class uncounted_allocations {
  public:
   uncounted_allocations() noexcept
       : saved_(alloc::this_thread()),
         saved_sizes_seen_(alloc::detail::current->sizes_seen),
-        saved_requested_bytes_(alloc::detail::current->requested_bytes) {}
+        saved_requested_bytes_(alloc::detail::current->requested_bytes),
+        saved_countdown_(alloc::detail::current->sample_countdown) {
+    // The placeholder (a thread without its record) is never written.
+    if (alloc::detail::current->state != alloc::detail::unattached)
+      alloc::detail::current->sample_countdown = INT64_MAX;
+  }
   ~uncounted_allocations() {
     alloc::detail::thread_counters& record = *alloc::detail::current;
     if (record.state == alloc::detail::unattached) return;  // nothing was counted
+    record.sample_countdown = saved_countdown_;
     // A record attached in the region goes back to the placeholder's zeros.
     using alloc::detail::store_relaxed;
     store_relaxed(record.allocations, saved_.allocations);
@@ -43,6 +51,7 @@ class uncounted_allocations {
   const alloc::counters saved_;
   const uint32_t saved_sizes_seen_;
   const uint64_t saved_requested_bytes_;
+  const int64_t saved_countdown_;
 };
 
 // Puts the calling thread's counters back to zero: what it allocated so far was not

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "sampler/allocation_function.hpp"
 #include "sampler/code_owner.hpp"
 #include "sampler/profile.hpp"
 
@@ -62,3 +63,15 @@ std::string describe_stack(const uintptr_t* frames, unsigned depth) {
 }
 
 }  // namespace perf::alloc::detail
+
+namespace perf::runtime {
+
+unsigned allocation_function_frames(const uintptr_t* frames, unsigned depth) {
+  unsigned first = 0;
+  for (unsigned i = 0; i < depth; ++i)
+    for (const source_frame& frame : symbolize_return_address(frames[i]))
+      if (alloc::detail::allocation_function(frame.function)) first = i + 1;
+  return first;
+}
+
+}  // namespace perf::runtime

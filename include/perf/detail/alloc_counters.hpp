@@ -44,10 +44,19 @@ struct alignas(64) thread_counters {  // its own cache lines: no false sharing
   uint64_t bytes;
   uint64_t frees;
   uint64_t bytes_freed;
-  uint64_t peak_live;        // highest `bytes - bytes_freed` so far (0 if it never was positive)
-  uint32_t state;            // a record_state; `unattached` only in the shared placeholder
-  uint32_t recording;        // nonzero: describe the next allocations in `recorded`
-                             // (and in the placeholder, which keeps nothing)
+  uint64_t peak_live;  // highest `bytes - bytes_freed` so far (0 if it never was positive)
+  // Heap sampling (PERF_HEAP_SAMPLE): requested bytes left before the next sampled
+  // allocation; below zero, the allocation that took it there is sampled (or, with
+  // sampling off, the countdown is put out of reach). Only the owning thread reads
+  // and writes it.
+  int64_t sample_countdown;
+  uint32_t state;      // a record_state; `unattached` only in the shared placeholder
+  uint32_t recording;  // nonzero: describe the next allocations in `recorded`
+                       // (and in the placeholder, which keeps nothing)
+  // Nonzero while heap sampling is on: a free tests the sampled blocks' filter. Set
+  // when the record is attached and, for the records there already, when sampling
+  // starts (check_frees_of_sampled_blocks); the owner only reads it.
+  uint32_t check_frees;
   uint32_t sizes_seen;       // allocations since recording started
   uint64_t requested_bytes;  // the sizes they asked for, summed
   // Set by the owning thread before it starts recording: room for
@@ -91,22 +100,77 @@ PERF_DETAIL_ALWAYS_INLINE void add_allocation(thread_counters& record, uint64_t 
   if (live > static_cast<int64_t>(record.peak_live)) store_relaxed(record.peak_live, static_cast<uint64_t>(live));
 }
 
-// Counts one allocation of a block of `bytes`, asked for as `requested` bytes, on the
-// calling thread.
-PERF_DETAIL_ALWAYS_INLINE void count_allocation(uint64_t bytes, uint64_t requested) noexcept {
+// Heap sampling's part of the allocation path (defined in libperfrt's heap/): the
+// hot path only subtracts and compares; a free tests one bit.
+//
+// Takes `requested` bytes off `record`'s countdown (the calling thread's own);
+// whether the allocation is to be sampled (passed to sample_allocation).
+PERF_DETAIL_ALWAYS_INLINE bool sample_due(thread_counters& record, uint64_t requested) noexcept {
+  record.sample_countdown -= static_cast<int64_t>(requested);
+  return PERF_DETAIL_UNLIKELY(record.sample_countdown < 0);
+}
+
+// The allocation of `block` (`requested` bytes) on the calling thread, whose record
+// `record` has a countdown below zero: samples it if heap sampling is on (its stack
+// and size recorded, the block added to the live set) and draws the next countdown.
+// Takes no lock the allocator holds; allocates nothing but through the calling thread
+// (whose nested allocations are not sampled).
+PERF_DETAIL_EXPORT void sample_allocation(thread_counters& record, const void* block, uint64_t requested) noexcept;
+
+// A filter of the sampled blocks still live: a set bit per hash of their addresses
+// (a block whose bit is clear was not sampled). Written under the heap sampler's lock
+// with relaxed atomic stores; read without a lock. Zero while sampling is off.
+constexpr unsigned sampled_filter_bits_log2 = 16;
+extern PERF_DETAIL_EXPORT uint64_t sampled_filter[(1u << sampled_filter_bits_log2) / 64];
+
+// The bit of sampled_filter that stands for `block`.
+PERF_DETAIL_ALWAYS_INLINE uint64_t sampled_filter_bit(const void* block) noexcept {
+  return (static_cast<uint64_t>(reinterpret_cast<uintptr_t>(block)) * 0x9E3779B97F4A7C15ull) >>
+         (64 - sampled_filter_bits_log2);
+}
+
+// Whether `block`, freed by the thread whose record is `record`, may be a sampled live
+// block (false: it is not one). Lock-free; with sampling off, one test of the record.
+PERF_DETAIL_ALWAYS_INLINE bool maybe_sampled(const thread_counters& record, const void* block) noexcept {
+  if (PERF_DETAIL_LIKELY(load_relaxed(record.check_frees) == 0)) return false;
+  const uint64_t bit = sampled_filter_bit(block);
+  return PERF_DETAIL_UNLIKELY(((load_relaxed(sampled_filter[bit >> 6]) >> (bit & 63)) & 1) != 0);
+}
+
+// Has every record, those there now and those attached later, test the filter on
+// free: called once, when heap sampling starts.
+PERF_DETAIL_EXPORT void check_frees_of_sampled_blocks() noexcept;
+
+// The free of `block`, which maybe_sampled() let through: if it is a sampled live
+// block, takes it out of the live set. Call it before the block is freed.
+PERF_DETAIL_EXPORT void forget_sampled(const void* block) noexcept;
+
+// Counts one allocation of `block`, of `bytes` (its usable size), asked for as
+// `requested` bytes, on the calling thread.
+PERF_DETAIL_ALWAYS_INLINE void count_allocation(const void* block, uint64_t bytes, uint64_t requested) noexcept {
   thread_counters& record = this_thread_record();
   add_allocation(record, bytes);
   if (PERF_DETAIL_UNLIKELY(record.recording != 0)) record_allocation(record, bytes, requested);
+  if (sample_due(record, requested)) sample_allocation(record, block, requested);
 }
 
-// Counts one free of a block of `bytes` in `record`, the calling thread's own.
-PERF_DETAIL_ALWAYS_INLINE void count_free(thread_counters& record, uint64_t bytes) noexcept {
+// Adds one free of a block of `bytes` to `record`, the calling thread's own, leaving
+// the heap sampler's live set alone.
+PERF_DETAIL_ALWAYS_INLINE void add_free(thread_counters& record, uint64_t bytes) noexcept {
   add_relaxed(record.frees, 1);
   add_relaxed(record.bytes_freed, bytes);
 }
 
-// Counts one free of a block of `bytes` on the calling thread.
-PERF_DETAIL_ALWAYS_INLINE void count_free(uint64_t bytes) noexcept { count_free(this_thread_record(), bytes); }
+// Counts one free of `block`, of `bytes`, in `record`, the calling thread's own.
+PERF_DETAIL_ALWAYS_INLINE void count_free(thread_counters& record, const void* block, uint64_t bytes) noexcept {
+  add_free(record, bytes);
+  if (maybe_sampled(record, block)) forget_sampled(block);
+}
+
+// Counts one free of `block`, of `bytes`, on the calling thread.
+PERF_DETAIL_ALWAYS_INLINE void count_free(const void* block, uint64_t bytes) noexcept {
+  count_free(this_thread_record(), block, bytes);
+}
 
 // Whether and how allocations are being counted in this process.
 enum counting_mode : int { inactive = 0, interposed = 1, sanitizer_hooks = 2 };

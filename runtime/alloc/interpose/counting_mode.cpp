@@ -17,12 +17,12 @@ namespace {
 size_t (*sanitizer_block_size)(const volatile void*) = nullptr;
 
 void on_sanitizer_malloc(const volatile void* block, size_t bytes) {
-  if (block != nullptr) detail::count_allocation(bytes, bytes);
+  if (block != nullptr) detail::count_allocation(const_cast<const void*>(block), bytes, bytes);
 }
 
 // Runs before the block is released: its size is still known.
 void on_sanitizer_free(const volatile void* block) {
-  if (block != nullptr) detail::count_free(sanitizer_block_size(block));
+  if (block != nullptr) detail::count_free(const_cast<const void*>(block), sanitizer_block_size(block));
 }
 
 // Whether the malloc the program calls is the one of the module holding this code.

@@ -33,12 +33,17 @@ void* counted_resize(void* block, size_t bytes, Resize resize) noexcept {
     return moved;
   }
   const size_t old_bytes = block != nullptr ? block_size(block) : 0;
+  // Out of the heap sampler's live set before the block can be reused: a sampled
+  // block reallocated is a free and an allocation (if the call fails, the block
+  // stays the program's but leaves the live set).
+  perf::alloc::detail::thread_counters& record = perf::alloc::detail::this_thread_record();
+  if (block != nullptr && perf::alloc::detail::maybe_sampled(record, block)) perf::alloc::detail::forget_sampled(block);
   void* resized = resize(*functions);
   if (resized != nullptr) {
-    if (block != nullptr) perf::alloc::detail::count_free(old_bytes);
+    if (block != nullptr) perf::alloc::detail::add_free(record, old_bytes);
     count_allocated(resized, bytes);
   } else if (block != nullptr && bytes == 0) {
-    perf::alloc::detail::count_free(old_bytes);  // realloc(p, 0) freed p
+    perf::alloc::detail::add_free(record, old_bytes);  // realloc(p, 0) freed p
   }
   return resized;
 }

@@ -105,6 +105,11 @@ void* count_allocated_slowly(void* block, size_t requested) noexcept {
   return block;
 }
 
+void* sample_slowly(detail::thread_counters& record, void* block, size_t requested) noexcept {
+  detail::sample_allocation(record, block, requested);
+  return block;
+}
+
 void release_slowly(void* block) noexcept {
   if (from_bootstrap(block)) return;
   const next_allocator* functions = next();

@@ -97,43 +97,50 @@ PERF_DETAIL_ALWAYS_INLINE size_t block_size(void* block) noexcept {
 // Counts the allocation of `block` (non-null, from the next allocator), asked for as
 // `requested` bytes.
 PERF_DETAIL_ALWAYS_INLINE void count_allocated(void* block, size_t requested) noexcept {
-  detail::count_allocation(block_size(block), requested);
+  detail::count_allocation(block, block_size(block), requested);
 }
 
 // What counted() does when the fast path does not apply (a bootstrap block is
 // returned uncounted), out of line; returns `block`.
 void* count_allocated_slowly(void* block, size_t requested) noexcept;
 
+// What counted() does with a block whose allocation is due for heap sampling, out of
+// line; returns `block`.
+void* sample_slowly(detail::thread_counters& record, void* block, size_t requested) noexcept;
+
 // Counts `block`, asked for as `requested` bytes, if there is one (from malloc's
 // function pointer, or the next allocator resolved) and returns it. A glibc block on a thread with its record and
 // no sizes to record is counted with no call, so that the caller needs no frame to
 // keep `block` across one. (The placeholder record's `recording` is nonzero: one
-// test covers a thread without its record.)
+// test covers a thread without its record.) Heap sampling adds a subtraction and a
+// compare (detail::sample_due).
 PERF_DETAIL_ALWAYS_INLINE void* counted(void* block, size_t requested) noexcept {
   if (PERF_DETAIL_UNLIKELY(block == nullptr)) return block;
   detail::thread_counters& record = *detail::current;
   if (PERF_DETAIL_UNLIKELY(record.recording != 0 || !glibc_chunks())) return count_allocated_slowly(block, requested);
   detail::add_allocation(record, glibc_usable_size(block));
+  if (detail::sample_due(record, requested)) return sample_slowly(record, block, requested);
   return block;
 }
 
 // Counts the free of `block` (non-null, from the next allocator); call it before
 // the block is freed.
-PERF_DETAIL_ALWAYS_INLINE void count_freed(void* block) noexcept { detail::count_free(block_size(block)); }
+PERF_DETAIL_ALWAYS_INLINE void count_freed(void* block) noexcept { detail::count_free(block, block_size(block)); }
 
 // release() of a bootstrap block, before the next allocator is resolved, for a
 // thread without its counter record (or recording sizes), or for blocks that are
-// not glibc's: out of line, so that release() of a glibc block makes no call but
-// the tail call to free.
+// not glibc's, or a block that may be a sampled one: out of line, so that release()
+// of a glibc block makes no call but the tail call to free.
 void release_slowly(void* block) noexcept;
 
 // Frees `block` from any source, counted; null is ignored.
 PERF_DETAIL_ALWAYS_INLINE void release(void* block) noexcept {
   if (block == nullptr) return;
   detail::thread_counters& record = *detail::current;
-  if (PERF_DETAIL_UNLIKELY(from_bootstrap(block) || record.recording != 0 || !glibc_chunks()))
+  if (PERF_DETAIL_UNLIKELY(from_bootstrap(block) || record.recording != 0 || !glibc_chunks() ||
+                           detail::maybe_sampled(record, block)))
     return release_slowly(block);
-  detail::count_free(record, glibc_usable_size(block));
+  detail::add_free(record, glibc_usable_size(block));
   __atomic_load_n(&next_functions.free, __ATOMIC_RELAXED)(block);
 }
 

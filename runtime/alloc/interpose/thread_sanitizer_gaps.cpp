@@ -28,7 +28,7 @@ Function next(const char* name) {
 void* counted(void* block) {
   if (block == nullptr) return block;
   const size_t bytes = __sanitizer_get_allocated_size(block);
-  perf::alloc::detail::count_allocation(bytes, bytes);
+  perf::alloc::detail::count_allocation(block, bytes, bytes);
   return block;
 }
 

@@ -1,0 +1,116 @@
+// The heap sampler's section of the report (PERF_HEAP_SAMPLE): the top allocation
+// sites by bytes allocated and by live bytes, each with its estimates and its
+// innermost program frames, as describe_stack() writes a gtest budget's stack. JSON
+// "allocation_sites": every site, by bytes allocated. Nothing while sampling is off.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string_view>
+
+#include "core/report_sections.hpp"
+#include "core/startup.hpp"
+#include "heap/heap_profile.hpp"
+#include "perf/detail/allocation_stack.hpp"
+#include "report_format/escaping.hpp"
+#include "report_format/text_format.hpp"
+
+namespace perf::runtime {
+
+using report_format::format_count;
+using report_format::json_string;
+
+namespace {
+
+constexpr size_t sites_shown = 10;  // per list of the text section
+constexpr size_t frames_shown = 4;  // lines of each site's stack in the text section
+
+uint64_t whole(double estimate) { return estimate <= 0 ? 0 : static_cast<uint64_t>(std::llround(estimate)); }
+
+// describe_stack's lines without their "\n    " lead: "at f (file:line)" or "...".
+std::vector<std::string> stack_lines(const heap_site& site) {
+  const std::string text = alloc::detail::describe_stack(site.frames.data(), static_cast<unsigned>(site.frames.size()));
+  std::vector<std::string> lines;
+  for (size_t at = 0; at < text.size();) {
+    const size_t start = text.find_first_not_of(" \n", at);
+    if (start == std::string::npos) break;
+    const size_t end = std::min(text.find('\n', start), text.size());
+    lines.push_back(text.substr(start, end - start));
+    at = end;
+  }
+  return lines;
+}
+
+std::vector<const heap_site*> by(const heap_profile& profile, double heap_site::*figure) {
+  std::vector<const heap_site*> order;
+  for (const heap_site& site : profile.sites)
+    if (whole(site.*figure) != 0) order.push_back(&site);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const heap_site* a, const heap_site* b) { return a->*figure > b->*figure; });
+  return order;
+}
+
+std::string site_lines(const heap_site& site) {
+  std::string out = fmt::format("    {} bytes in {} allocations ({} sampled); live: {} bytes in {} blocks\n",
+                                format_count(whole(site.allocated_bytes)), format_count(whole(site.allocated_objects)),
+                                format_count(site.samples), format_count(whole(site.live_bytes)),
+                                format_count(whole(site.live_objects)));
+  const std::vector<std::string> lines = stack_lines(site);
+  for (size_t i = 0; i < lines.size() && i < frames_shown; ++i) out += "      " + lines[i] + "\n";
+  if (lines.empty()) out += "      (no frame of the program's)\n";
+  return out;
+}
+
+std::string allocation_sites_lines(const snapshot&) {
+  const heap_profile profile = heap_profile_snapshot();
+  if (profile.sample_bytes == 0) return {};
+  uint64_t samples = 0;
+  for (const heap_site& site : profile.sites) samples += site.samples;
+  std::string out = fmt::format(
+      "allocation sites (PERF_HEAP_SAMPLE={}: a sample every {} requested bytes on average; estimates): {} samples "
+      "in {} sites\n",
+      profile.sample_bytes, format_count(profile.sample_bytes), format_count(samples),
+      format_count(profile.sites.size()));
+  const std::vector<const heap_site*> allocated = by(profile, &heap_site::allocated_bytes);
+  if (!allocated.empty()) out += "  by bytes allocated:\n";
+  for (size_t i = 0; i < allocated.size() && i < sites_shown; ++i) out += site_lines(*allocated[i]);
+  const std::vector<const heap_site*> live = by(profile, &heap_site::live_bytes);
+  if (!live.empty()) out += "  by live bytes:\n";
+  for (size_t i = 0; i < live.size() && i < sites_shown; ++i) out += site_lines(*live[i]);
+  if (profile.samples_beyond_sites != 0)
+    out +=
+        fmt::format("  {} samples found the site table full: in no site\n", format_count(profile.samples_beyond_sites));
+  if (profile.blocks_beyond_live_set != 0)
+    out += fmt::format("  {} sampled blocks found the live set full: allocated, never counted live\n",
+                       format_count(profile.blocks_beyond_live_set));
+  return out;
+}
+
+std::string allocation_sites_json(const snapshot&) {
+  const heap_profile profile = heap_profile_snapshot();
+  std::string out = "[";
+  const std::vector<const heap_site*> order = by(profile, &heap_site::allocated_bytes);
+  for (size_t i = 0; i < order.size(); ++i) {
+    const heap_site& site = *order[i];
+    out += fmt::format(
+        "{}\n    {{\"bytes\": {}, \"allocations\": {}, \"live_bytes\": {}, \"live_blocks\": {}, \"samples\": {}, "
+        "\"live_samples\": {}, \"truncated\": {}, \"stack\": [",
+        i == 0 ? "" : ",", whole(site.allocated_bytes), whole(site.allocated_objects), whole(site.live_bytes),
+        whole(site.live_objects), site.samples, site.live_samples, site.truncated);
+    const std::vector<std::string> lines = stack_lines(site);
+    for (size_t j = 0; j < lines.size(); ++j) {
+      std::string_view line = lines[j];
+      if (line.substr(0, 3) == "at ") line.remove_prefix(3);
+      out += (j == 0 ? "" : ", ") + json_string(line);
+    }
+    out += "]}";
+  }
+  return out + (order.empty() ? "]" : "\n  ]");
+}
+
+PERF_RUNTIME_ON_START(register_allocation_sites_section) {
+  add_report_section({210, "allocation_sites", allocation_sites_json, allocation_sites_lines});
+}
+
+}  // namespace
+}  // namespace perf::runtime

@@ -1,0 +1,281 @@
+// The heap sampler (PERF_HEAP_SAMPLE): which allocations are sampled, and what a
+// sampled allocation and the free of a sampled block do. The allocation path's part
+// (a per-thread byte countdown, a filter bit on free) is inline in
+// perf/detail/alloc_counters.hpp; this file holds the out-of-line rest.
+//
+// Each thread's countdown is drawn from an exponential distribution of mean
+// PERF_HEAP_SAMPLE bytes: the sampled points form a Poisson process over the bytes the
+// thread requests, so an allocation of s bytes is sampled with probability
+// p = 1 - exp(-s/mean) whatever came before it, and stands for s/p bytes and 1/p
+// allocations (docs/allocations.md, "Sampling").
+//
+// The tables (heap/internal/) are mapped when sampling starts and guarded by one spin
+// lock, taken only by sampled allocations, frees of sampled blocks (and the rare frees
+// the filter lets through) and copies: no allocation and no free is made under it.
+#include <pthread.h>
+#include <sched.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "alloc/unwound_stack.hpp"
+#include "core/settled_config.hpp"
+#include "core/startup.hpp"
+#include "heap/heap_sample_config.hpp"
+#include "heap/internal/live_blocks.hpp"
+#include "heap/internal/sampling.hpp"
+#include "perf/detail/alloc_counters.hpp"
+#include "sampler/frame_walk.hpp"
+
+namespace perf::alloc::detail {
+uint64_t sampled_filter[(1u << sampled_filter_bits_log2) / 64] = {};
+}  // namespace perf::alloc::detail
+
+namespace perf::runtime {
+namespace {
+
+using heap_internal::live_blocks;
+using heap_internal::site_record;
+using heap_internal::site_table;
+
+// Before start-up has read PERF_HEAP_SAMPLE, a countdown that ran out stays at zero
+// (the thread's next allocation asks again); once it has, a countdown is drawn, or,
+// with sampling off, put out of reach.
+// At exit, sampling stops (the outputs' own allocations are not the program's), while
+// frees still leave the live set.
+enum sampling_state : int { unsettled = 0, off = 1, on = 2, stopped = 3 };
+int state = unsettled;
+uint64_t mean_bytes = 0;
+bool read_through_kernel = false;  // stack_read_through_kernel(), asked at start-up
+
+bool locked = false;
+site_table sites;
+live_blocks live;
+uint64_t samples_beyond_sites = 0;
+uint64_t blocks_beyond_live_set = 0;
+
+// From fork()'s prepare handler to its parent or child handler, the lock is held for
+// the forking thread, whose own allocations meanwhile (other fork handlers', such as
+// ThreadSanitizer's in the child, which come before ours) pass through it: nothing is
+// half-recorded then.
+bool held_for_fork = false;
+pthread_t forking_thread = 0;
+
+bool forking_thread_holds_lock() noexcept {
+  return __atomic_load_n(&held_for_fork, __ATOMIC_ACQUIRE) &&
+         pthread_equal(__atomic_load_n(&forking_thread, __ATOMIC_RELAXED), pthread_self());
+}
+
+void lock() noexcept {
+  if (forking_thread_holds_lock()) return;
+  while (__atomic_test_and_set(&locked, __ATOMIC_ACQUIRE)) sched_yield();
+}
+void unlock() noexcept {
+  if (forking_thread_holds_lock()) return;
+  __atomic_clear(&locked, __ATOMIC_RELEASE);
+}
+
+// The calling thread's part (zero-initialized TLS, nothing to destroy).
+struct thread_sampling {
+  uint64_t random;      // splitmix64's state; 0: not seeded yet
+  uintptr_t stack_top;  // 0: not known yet
+
+  bool drawn;     // its countdown was drawn once
+  unsigned busy;  // nonzero: the sampler's own work, whose allocations are not sampled
+};
+PERF_DETAIL_TLS thread_sampling this_thread;
+
+// Marks the calling thread's sampler work while it lives.
+class sampler_work {
+ public:
+  explicit sampler_work(thread_sampling& t) noexcept : t_(t) { ++t_.busy; }
+  ~sampler_work() { --t_.busy; }
+  sampler_work(const sampler_work&) = delete;
+  sampler_work& operator=(const sampler_work&) = delete;
+
+ private:
+  thread_sampling& t_;
+};
+
+uint64_t next_random(thread_sampling& t) noexcept {
+  if (t.random == 0) {
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    t.random = static_cast<uint64_t>(gettid()) * 0x9E3779B97F4A7C15ull ^
+               static_cast<uint64_t>(now.tv_sec * 1000000000 + now.tv_nsec) ^ reinterpret_cast<uintptr_t>(&t);
+  }
+  uint64_t z = (t.random += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// Bytes to the next sampled point: floor of an exponential variate of mean
+// `mean_bytes`, so that an allocation of s bytes is sampled when the point falls in
+// its s bytes, with probability 1 - exp(-s/mean).
+int64_t draw_countdown(thread_sampling& t) noexcept {
+  const double uniform = static_cast<double>((next_random(t) >> 11) + 1) * 0x1p-53;  // (0, 1]
+  const double bytes = -std::log(uniform) * static_cast<double>(mean_bytes);
+  return bytes < 0x1p62 ? static_cast<int64_t>(bytes) : int64_t{1} << 62;
+}
+
+// The inverse of the probability that an allocation of `requested` bytes is sampled.
+double inverse_probability(uint64_t requested) noexcept {
+  return -1.0 / std::expm1(-static_cast<double>(requested) / static_cast<double>(mean_bytes));
+}
+
+void add_live(site_record& site, uint64_t requested, double sign) noexcept {
+  const double objects = inverse_probability(requested);
+  site.live_objects += sign * objects;
+  site.live_bytes += sign * objects * static_cast<double>(requested);
+  site.live_samples += sign > 0 ? 1 : -1;
+}
+
+// Above every frame of the calling thread, found without a lock (an allocation may
+// come from inside pthread_getattr_np, which holds the thread's lock): the main
+// thread's stack ends at __libc_stack_end; another thread's stack lies below its
+// thread control block (glibc puts it at the top of the stack, the thread's own or
+// one given to pthread_create). A child forked by another thread than main takes its
+// stack for main's: its walks then end early, never read out of bounds.
+extern "C" void* __libc_stack_end;
+uintptr_t stack_top() noexcept {
+  if (gettid() == getpid()) return reinterpret_cast<uintptr_t>(__libc_stack_end);
+  return static_cast<uintptr_t>(pthread_self());
+}
+
+// Records the sampled allocation of `block` with the calling thread's stack.
+__attribute__((noinline)) void record_sample(thread_sampling& t, const void* block, uint64_t requested) noexcept {
+  // Two entries of room at the front (a signal handler's walk puts the instruction and
+  // the leaf's caller there: none here), one past the kept depth to see truncation.
+  constexpr unsigned room = heap_internal::site_frames + 3;
+  uintptr_t frames[room];
+  unsigned walked;
+  if (alloc::detail::mode() == alloc::detail::sanitizer_hooks) {
+    // The sanitizer's allocator, which calls the hook, keeps no frame pointers.
+    walked = 2 + unwind_stack(frames + 2, room - 2);
+  } else {
+    if (t.stack_top == 0) t.stack_top = stack_top();
+    const auto fp = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+    // Valgrind's memcheck would report the walk's reads of the stack: through the kernel then.
+    const stack_bounds bounds = read_through_kernel ? stack_bounds{0, 0} : stack_bounds{fp, t.stack_top};
+    walked = walk_frame_chain(0, 0, fp, fp, bounds, frames, room);
+  }
+  const bool truncated = walked == room;
+  const uint32_t depth = walked < 2 ? 0 : (truncated ? heap_internal::site_frames : walked - 2);
+  const double objects = inverse_probability(requested);
+  lock();
+  const uint32_t index = sites.find_or_add(frames + 2, depth, truncated);
+  if (index == site_table::none) {
+    ++samples_beyond_sites;
+  } else {
+    site_record& site = sites[index];
+    ++site.samples;
+    site.allocated_objects += objects;
+    site.allocated_bytes += objects * static_cast<double>(requested);
+    live_blocks::block replaced{};
+    bool had_stale = false;
+    const bool tracked = live.insert(reinterpret_cast<uintptr_t>(block), {requested, index}, replaced, had_stale);
+    if (had_stale) add_live(sites[replaced.site], replaced.requested, -1);
+    if (tracked) add_live(site, requested, +1);
+    else ++blocks_beyond_live_set;
+  }
+  unlock();
+}
+
+void prepare_fork() {
+  lock();
+  __atomic_store_n(&forking_thread, pthread_self(), __ATOMIC_RELAXED);
+  __atomic_store_n(&held_for_fork, true, __ATOMIC_RELEASE);
+}
+void after_fork() {
+  __atomic_store_n(&held_for_fork, false, __ATOMIC_RELEASE);
+  unlock();
+}
+
+PERF_RUNTIME_ON_START(start_heap_sampling) {
+  const heap_sample_config& config = settled_config<heap_sample_config, parse_heap_sample_config>();
+  if (config.bytes != 0 && sites.make() && live.make()) {
+    mean_bytes = config.bytes;
+    read_through_kernel = stack_read_through_kernel();
+    // The child keeps consistent tables: no fork happens while a sample is half recorded.
+    pthread_atfork(prepare_fork, after_fork, after_fork);
+    add_exit_quiet([] { __atomic_store_n(&state, int{stopped}, __ATOMIC_RELEASE); });
+    alloc::detail::check_frees_of_sampled_blocks();  // before any block is sampled
+    __atomic_store_n(&state, int{on}, __ATOMIC_RELEASE);
+  } else {
+    __atomic_store_n(&state, int{off}, __ATOMIC_RELEASE);
+  }
+}
+
+}  // namespace
+
+namespace heap_internal {
+
+sampled_sites copy_sampled_sites() {
+  sampled_sites copy;
+  const int now = __atomic_load_n(&state, __ATOMIC_ACQUIRE);
+  if (now != on && now != stopped) return copy;
+  copy.sample_bytes = mean_bytes;
+  const sampler_work its_own(this_thread);
+  for (;;) {
+    // Room made before the lock, which no allocation may be made under.
+    lock();
+    const uint32_t wanted = sites.size();
+    unlock();
+    copy.sites.resize(wanted + 16);
+    lock();
+    const uint32_t count = sites.size();
+    const bool fits = count <= copy.sites.size();
+    if (fits) {
+      std::memcpy(static_cast<void*>(copy.sites.data()), sites.records(), count * sizeof(site_record));
+      copy.samples_beyond_sites = samples_beyond_sites;
+      copy.blocks_beyond_live_set = blocks_beyond_live_set;
+    }
+    unlock();
+    if (fits) {
+      copy.sites.resize(count);
+      return copy;
+    }
+  }
+}
+
+}  // namespace heap_internal
+}  // namespace perf::runtime
+
+namespace perf::alloc::detail {
+
+void sample_allocation(thread_counters& record, const void* block, uint64_t requested) noexcept {
+  using runtime::this_thread;
+  const int now = __atomic_load_n(&runtime::state, __ATOMIC_ACQUIRE);
+  if (now != runtime::on) {
+    record.sample_countdown = now == runtime::unsettled ? 0 : INT64_MAX;
+    return;
+  }
+  runtime::thread_sampling& t = this_thread;
+  if (!t.drawn) {  // the countdown ran from zero: the thread's first draw decides
+    t.drawn = true;
+    record.sample_countdown += runtime::draw_countdown(t);
+    if (record.sample_countdown >= 0) return;
+  }
+  record.sample_countdown = runtime::draw_countdown(t);
+  if (t.busy != 0) return;
+  const runtime::sampler_work its_own(t);
+  runtime::record_sample(t, block, requested);
+}
+
+void forget_sampled(const void* block) noexcept {
+  const auto address = reinterpret_cast<uintptr_t>(block);
+  if (runtime::live.find(address) == runtime::live_blocks::not_found) return;  // the filter's false alarm
+  runtime::lock();
+  // Only this free removes this block: it is still there.
+  const size_t slot = runtime::live.find(address);
+  if (slot != runtime::live_blocks::not_found) {
+    const runtime::live_blocks::block gone = runtime::live.remove(slot);
+    runtime::add_live(runtime::sites[gone.site], gone.requested, -1);
+  }
+  runtime::unlock();
+}
+
+}  // namespace perf::alloc::detail

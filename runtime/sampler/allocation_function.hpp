@@ -1,0 +1,19 @@
+// Where a recorded allocation's stack leaves the allocation functions: shared by
+// describe_stack() (the gtest budgets) and the heap sampler's sites.
+#ifndef PERF_RUNTIME_SAMPLER_ALLOCATION_FUNCTION_HPP
+#define PERF_RUNTIME_SAMPLER_ALLOCATION_FUNCTION_HPP
+
+#include <cstdint>
+
+namespace perf::runtime {
+
+// How many of the `depth` return addresses `frames` (innermost first) lie up to and
+// inside the outermost allocation function the program called (operator new, malloc
+// and the rest: perf's, the C library's or a sanitizer's interceptor): the program's
+// stack starts after them. 0 when none is one. Symbolizes (allocates, takes the
+// symbolizer's lock): not in a signal handler, nor under a lock the allocator holds.
+unsigned allocation_function_frames(const uintptr_t* frames, unsigned depth);
+
+}  // namespace perf::runtime
+
+#endif  // PERF_RUNTIME_SAMPLER_ALLOCATION_FUNCTION_HPP
