@@ -3,9 +3,8 @@
 // empty functions, for N = 1, 10, 100, against the same code unmeasured, in one
 // run. Per round, the unmeasured parent and the leaf are timed with the steady
 // clock, and the measured parent's total and self time are read from two snapshots
-// around its calls; each figure is the least over the rounds, the one least
-// disturbed by other load (a median would charge the longer measured calls more of
-// the machine's noise).
+// around its calls; each figure is the least over the rounds (compensation_shapes.hpp,
+// shared with bench/adaptive/).
 //
 // Two kinds of work: throughput-bound (independent loads and adds, as most code
 // is), and latency-bound (one chain of multiplications, which leaves the core idle
@@ -20,49 +19,26 @@
 //
 // Unless PERF_COMPENSATE is set, the bench then runs itself again with
 // PERF_COMPENSATE=off, so one command shows the figures before and after.
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "compensation_shapes.hpp"
 #include "perf/perf.hpp"
+#include "run_again.hpp"
 
 namespace {
 
+using bench::latency_bound_work;
+using bench::least;
+using bench::ns_per_call;
+using bench::throughput_bound_work;
+
 constexpr int rounds = 101;
 constexpr int calls_per_round = 200;
-
-uint64_t work_input[2048];  // 16 KiB: in the L1 cache
-uint64_t work_output = 1;
-
-// About 0.3 us of independent loads and adds on a 2 GHz core.
-__attribute__((noinline)) void throughput_bound_work() {
-  uint64_t a = 0, b = 0, c = 0, d = 0;
-  for (int i = 0; i < 1024; ++i) {
-    a += work_input[4 * i & 2047];
-    b ^= work_input[(4 * i + 1) & 2047];
-    c += work_input[(4 * i + 2) & 2047];
-    d ^= work_input[(4 * i + 3) & 2047];
-    __asm__ __volatile__("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d));
-  }
-  work_output = a + b + c + d;
-}
-
-// About 0.5 us of one chain of multiply-adds on a 2 GHz core.
-__attribute__((noinline)) void latency_bound_work() {
-  uint64_t x = work_output;
-  for (int i = 0; i < 256; ++i) {
-    x = x * 6364136223846793005u + 1442695040888963407u;
-    __asm__ __volatile__("" : "+r"(x));
-  }
-  work_output = x;
-}
 
 __attribute__((noinline)) void plain_leaf() { __asm__ __volatile__(""); }
 
@@ -71,22 +47,11 @@ __attribute__((noinline)) void measured_leaf() {
   __asm__ __volatile__("");
 }
 
-template <void (*Work)(), void (*Leaf)(), int Callees>
-__attribute__((always_inline)) inline void parent_body() {
-  Work();
-  for (int i = 0; i < Callees; ++i) Leaf();
-}
-
-template <void (*Work)(), int Callees>
-__attribute__((noinline)) void plain_parent() {
-  parent_body<Work, plain_leaf, Callees>();
-}
-
 // One site per parent: PERF_MEASURE's name is a string literal.
 #define MEASURED_PARENT(work, callees)                                  \
   __attribute__((noinline)) void measured_parent_##work##_##callees() { \
     PERF_MEASURE(#work " parent of " #callees);                         \
-    parent_body<work##_work, measured_leaf, callees>();                 \
+    bench::parent_body<work##_work, measured_leaf, callees>();          \
   }
 MEASURED_PARENT(throughput_bound, 1)
 MEASURED_PARENT(throughput_bound, 10)
@@ -117,55 +82,10 @@ __attribute__((noinline)) unsigned measured_fib(unsigned n) {
 void plain_fib_n() { plain_fib(fib_n); }
 void measured_fib_n() { measured_fib(fib_n); }
 
-template <class Call>
-double ns_per_call(int calls, Call call) {
-  const auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < calls; ++i) call();
-  return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count() / calls;
-}
-
-const perf::function_stats* find(const perf::snapshot& s, const std::string& name) {
-  for (const perf::function_stats& f : s.functions)
-    if (f.name == name) return &f;
-  return nullptr;
-}
-
-double least(const std::vector<double>& values) { return *std::min_element(values.begin(), values.end()); }
-
-struct figures {
-  std::vector<double> truth_total, plain_leaf, reported_total, reported_self, leaf_mean;
-};
-
-template <void (*Work)(), int Callees>
-figures measure(void (*measured_parent)(), const std::string& name) {
-  figures out;
-  for (int round = 0; round <= rounds; ++round) {
-    const double plain = ns_per_call(calls_per_round, plain_parent<Work, Callees>);
-    const double leaf = ns_per_call(calls_per_round * Callees, plain_leaf);
-    const perf::snapshot before = perf::take_snapshot();
-    for (int i = 0; i < calls_per_round; ++i) measured_parent();
-    const perf::snapshot after = perf::take_snapshot();
-    if (round == 0) continue;  // warm-up
-    const perf::function_stats* parent_after = find(after, name);
-    const perf::function_stats* parent_before = find(before, name);
-    const perf::function_stats* leaf_after = find(after, "leaf");
-    const perf::function_stats* leaf_before = find(before, "leaf");
-    auto delta = [](const perf::function_stats* a, const perf::function_stats* b, double perf::function_stats::*field) {
-      return a->*field - (b == nullptr ? 0.0 : b->*field);
-    };
-    out.truth_total.push_back(plain);
-    out.plain_leaf.push_back(leaf);
-    out.reported_total.push_back(delta(parent_after, parent_before, &perf::function_stats::total_ns) / calls_per_round);
-    out.reported_self.push_back(delta(parent_after, parent_before, &perf::function_stats::self_ns) / calls_per_round);
-    out.leaf_mean.push_back(delta(leaf_after, leaf_before, &perf::function_stats::total_ns) /
-                            static_cast<double>(leaf_after->calls - (leaf_before == nullptr ? 0 : leaf_before->calls)));
-  }
-  return out;
-}
-
 template <void (*Work)(), int Callees>
 void report(void (*measured_parent)(), const std::string& name) {
-  const figures f = measure<Work, Callees>(measured_parent, name);
+  const bench::parent_figures f =
+      bench::measure_parent<Work, plain_leaf, Callees>(measured_parent, name, "leaf", rounds, calls_per_round);
   const double truth_total = least(f.truth_total), truth_self = truth_total - Callees * least(f.plain_leaf);
   const double total = least(f.reported_total), self = least(f.reported_self);
   const double tolerance = std::max(0.05 * truth_self, 2.0 * Callees);
@@ -191,9 +111,8 @@ void report_recursion() {
     measured_fib_n();
     const perf::snapshot after = perf::take_snapshot();
     if (round == 0) continue;  // warm-up
-    const perf::function_stats* fib_before = find(before, "fib");
     truth.push_back(plain);
-    reported.push_back(find(after, "fib")->total_ns - (fib_before == nullptr ? 0.0 : fib_before->total_ns));
+    reported.push_back(bench::growth(before, after, "fib", &perf::function_stats::total_ns));
   }
   const double truth_total = least(truth), total = least(reported);
   const double inner_calls = static_cast<double>(calls - 1);
@@ -231,16 +150,5 @@ int main(int, char** argv) {
   report<latency_bound_work, 100>(measured_parent_latency_bound_100, "latency_bound parent of 100");
   report_recursion();
 
-  if (std::getenv("PERF_COMPENSATE") != nullptr) return 0;
-  std::printf("\nthe same with PERF_COMPENSATE=off:\n");
-  std::fflush(stdout);
-  const pid_t child = fork();
-  if (child == 0) {
-    setenv("PERF_COMPENSATE", "off", 1);
-    execv("/proc/self/exe", argv);
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(child, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  return bench::run_again_with(argv, "PERF_COMPENSATE", "off");
 }

@@ -1,19 +1,19 @@
 # CMake functions of the perf_instrument package (docs/cmake.md).
 
-# perf_instrument_target(<target> [FILTER <regex>...] [NO_TICKS <regex>...])
+# perf_instrument_target(<target> [FILTER <regex>...] [NO_TICKS <regex>...] [TIME_ALL <regex>...])
 #
 # Builds <target>'s C++ sources instrumented, on the fly, without touching them:
 # functions marked [[perf::measure]], and those whose qualified name matches a
 # FILTER regex, are measured (those matching a NO_TICKS regex without tick-log
-# events); <target> links perf::runtime and perf::alloc (allocation counting) and
+# events, those matching a TIME_ALL regex with every call timed); <target> links perf::runtime and perf::alloc (allocation counting) and
 # keeps frame pointers.
 # A compiler launcher already set on the target (ccache) still runs, behind ours.
 function(perf_instrument_target target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "FILTER;NO_TICKS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "FILTER;NO_TICKS;TIME_ALL")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "perf_instrument_target(${target}): unexpected arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
-  perf_instrument_put_launcher(${target} "${arg_FILTER}" "${arg_NO_TICKS}")
+  perf_instrument_put_launcher(${target} "${arg_FILTER}" "${arg_NO_TICKS}" "${arg_TIME_ALL}")
   # Property, not target_link_libraries(): works whichever signature the project uses.
   # First on the link line: the first malloc in the link order is the one the program
   # calls, and an allocator the project links (tcmalloc) must not come before ours.
@@ -53,11 +53,11 @@ function(perf_instrument_installed target type)
   endif()
 endfunction()
 
-# perf_instrument_put_launcher(<target> <filters> <no_ticks>): <target>'s C++ units
+# perf_instrument_put_launcher(<target> <filters> <no_ticks> <time_all>): <target>'s C++ units
 # are compiled through the instrumenting launcher (see perf_instrument_launcher), in
 # front of the launcher the target already has. A target that has it already keeps
 # its own.
-function(perf_instrument_put_launcher target filters no_ticks)
+function(perf_instrument_put_launcher target filters no_ticks time_all)
   get_target_property(existing ${target} CXX_COMPILER_LAUNCHER)
   if(NOT existing)
     set(existing "")
@@ -66,16 +66,16 @@ function(perf_instrument_put_launcher target filters no_ticks)
   if(ours EQUAL 0)
     return()
   endif()
-  perf_instrument_launcher(launcher "${filters}" "${no_ticks}" "${existing}")
+  perf_instrument_launcher(launcher "${filters}" "${no_ticks}" "${time_all}" "${existing}")
   set_property(TARGET ${target} PROPERTY CXX_COMPILER_LAUNCHER "${launcher}")
 endfunction()
 
-# perf_instrument_launcher(<out> <filters> <no_ticks> <launcher>): in <out>, the
-# compiler launcher that instruments with the regexes of the lists <filters> (--filter)
-# and <no_ticks> (--no-ticks) and then runs the list <launcher> (may be empty) in
-# front of the compiler. The variables PERF_INSTRUMENT_SIZE_THRESHOLD
+# perf_instrument_launcher(<out> <filters> <no_ticks> <time_all> <launcher>): in <out>, the
+# compiler launcher that instruments with the regexes of the lists <filters> (--filter),
+# <no_ticks> (--no-ticks) and <time_all> (--time-all) and then runs the list <launcher>
+# (may be empty) in front of the compiler. The variables PERF_INSTRUMENT_SIZE_THRESHOLD
 # (--size-threshold, when set) and PERF_INSTRUMENT_VERBOSE (--verbose) apply too.
-function(perf_instrument_launcher out filters no_ticks launcher)
+function(perf_instrument_launcher out filters no_ticks time_all launcher)
   if(NOT EXISTS "${PERF_INSTRUMENT_EXECUTABLE}")
     message(FATAL_ERROR "perf-instrument: ${PERF_INSTRUMENT_EXECUTABLE} is missing: "
       "this perf-instrument was installed without its rewriter (PERF_BUILD_TOOL=OFF)")
@@ -86,6 +86,9 @@ function(perf_instrument_launcher out filters no_ticks launcher)
   endforeach()
   foreach(expression IN LISTS no_ticks)
     list(APPEND command "--no-ticks=${expression}")
+  endforeach()
+  foreach(expression IN LISTS time_all)
+    list(APPEND command "--time-all=${expression}")
   endforeach()
   if(NOT "${PERF_INSTRUMENT_SIZE_THRESHOLD}" STREQUAL "")
     list(APPEND command "--size-threshold=${PERF_INSTRUMENT_SIZE_THRESHOLD}")

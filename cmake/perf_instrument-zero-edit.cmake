@@ -8,7 +8,8 @@
 # are kept. The project's files are never changed. -DPERF_INSTRUMENT_FILTER=<regex>
 # also measures the functions whose qualified name matches (a list for several;
 # '.*' for all); -DPERF_INSTRUMENT_NO_TICKS=<regex> keeps the matching functions'
-# calls out of the tick log; -DPERF_INSTRUMENT_SIZE_THRESHOLD=<n> leaves out the
+# calls out of the tick log; -DPERF_INSTRUMENT_TIME_ALL=<regex> times every call of the
+# matching functions (never a sample); -DPERF_INSTRUMENT_SIZE_THRESHOLD=<n> leaves out the
 # functions only the filter selects whose body is smaller than n (0: none).
 # A compiler launcher the project has (ccache, given on
 # the command line or set by its own files) still runs, behind perf-instrument.
@@ -22,6 +23,8 @@ set(PERF_INSTRUMENT_SIZE_THRESHOLD "" CACHE STRING
 option(PERF_INSTRUMENT_VERBOSE "perf-instrument: say for each unit whether it was parsed, and list what the size threshold left out" OFF)
 set(PERF_INSTRUMENT_NO_TICKS "" CACHE STRING
   "perf-instrument: keep the calls of the measured functions whose name matches this regex out of the tick log")
+set(PERF_INSTRUMENT_TIME_ALL "" CACHE STRING
+  "perf-instrument: time every call of the measured functions whose name matches this regex, never a sample")
 
 # In the top-level directory's scope: every target below takes them, first on its
 # link line (before an allocator the project links itself: the first malloc wins).
@@ -41,7 +44,8 @@ function(perf_instrument_every_target directory)
   foreach(target IN LISTS targets)
     get_target_property(type ${target} TYPE)
     if(type MATCHES "^(EXECUTABLE|SHARED_LIBRARY|MODULE_LIBRARY|STATIC_LIBRARY|OBJECT_LIBRARY)$")
-      perf_instrument_put_launcher(${target} "${PERF_INSTRUMENT_FILTER}" "${PERF_INSTRUMENT_NO_TICKS}")
+      perf_instrument_put_launcher(${target} "${PERF_INSTRUMENT_FILTER}" "${PERF_INSTRUMENT_NO_TICKS}"
+        "${PERF_INSTRUMENT_TIME_ALL}")
       perf_instrument_installed(${target} ${type})
     endif()
   endforeach()

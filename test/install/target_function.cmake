@@ -1,5 +1,6 @@
 # perf_instrument_target() in a project's own build files: the target it names is
-# measured (its FILTER selects, its NO_TICKS keeps count_down out of the tick log),
+# measured (its FILTER selects, its NO_TICKS keeps count_down out of the tick log, its
+# TIME_ALL gives count_up the form that times every call),
 # the other one is not even linked with the runtime. The measured target links tcmalloc
 # itself: perf::alloc goes first, and allocations are counted.
 include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
@@ -17,6 +18,14 @@ file(READ ${WORK_DIR}/ticks.txt ticks)
 expect_output("${ticks}" ": 10 events of 1 thread,")
 expect_output("${ticks}" "> count_up")
 expect_no_output("${ticks}" "count_down")
+file(GLOB_RECURSE mirrored_main ${WORK_DIR}/build/perf-instrument/mirror/*.cpp)
+list(FILTER mirrored_main INCLUDE REGEX "/main\\.cpp$")
+if(NOT mirrored_main)
+  message(FATAL_ERROR "no mirror of main.cpp under ${WORK_DIR}/build/perf-instrument/mirror")
+endif()
+file(READ ${mirrored_main} measured_source)
+expect_output("${measured_source}" "int count_up(int n) { PERF_INSTRUMENT_TIME_ALL(\"count_up\"); return n + 1; }")
+expect_output("${measured_source}" "int count_down(int n) { PERF_INSTRUMENT_NO_TICKS(\"count_down\"); return n - 1; }")
 run(${CMAKE_COMMAND} -E env PERF_REPORT=${WORK_DIR}/plain.json ${WORK_DIR}/build/plain)
 if(EXISTS ${WORK_DIR}/plain.json)
   message(FATAL_ERROR "the target perf_instrument_target() did not name was measured")

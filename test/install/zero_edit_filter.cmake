@@ -1,10 +1,12 @@
 # A project that knows nothing of perf-instrument, configured with the one -D and
 # PERF_INSTRUMENT_FILTER='.*': every function it defines is measured, in the
 # program, a static library and a shared library; PERF_INSTRUMENT_NO_TICKS keeps
-# geometry::area's calls out of the tick log.
+# geometry::area's calls out of the tick log, and PERF_INSTRUMENT_TIME_ALL gives
+# geometry::scaled the form that times every call.
 include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
 configure_zero_edit(${SOURCE_DIR}/unaware ${WORK_DIR}/build -G ${GENERATOR} "-DPERF_INSTRUMENT_FILTER=.*"
-  "-DPERF_INSTRUMENT_NO_TICKS=geometry::area" -DPERF_INSTRUMENT_SIZE_THRESHOLD=0)  # every function, however small
+  "-DPERF_INSTRUMENT_NO_TICKS=geometry::area" "-DPERF_INSTRUMENT_TIME_ALL=geometry::scaled"
+  -DPERF_INSTRUMENT_SIZE_THRESHOLD=0)  # every function, however small
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run_and_expect_calls(unaware ${WORK_DIR}/build/unaware CALLS
   "main=1" "geometry::scaled=3" "geometry::area=3" "geometry::square::perimeter=3")
@@ -13,3 +15,12 @@ file(READ ${WORK_DIR}/ticks.txt ticks)
 expect_output("${ticks}" ": 14 events of 1 thread,")
 expect_output("${ticks}" "> geometry::scaled")
 expect_no_output("${ticks}" "geometry::area")
+file(GLOB_RECURSE mirrored_shapes ${WORK_DIR}/build/perf-instrument/mirror/*.cpp)
+list(FILTER mirrored_shapes INCLUDE REGEX "/shapes\\.cpp$")
+if(NOT mirrored_shapes)
+  message(FATAL_ERROR "no mirror of shapes.cpp under ${WORK_DIR}/build/perf-instrument/mirror")
+endif()
+foreach(mirrored IN LISTS mirrored_shapes)
+  file(READ ${mirrored} shapes)
+  expect_output("${shapes}" "{ PERF_INSTRUMENT_TIME_ALL(\"geometry::scaled\"); return square{s.side * factor}; }")
+endforeach()

@@ -75,11 +75,27 @@ TEST(InstrumentationText, ScopesOutOfTheTickLogHaveAMacroOfTheirOwn) {
             " PERF_INSTRUMENT_CONSTEXPR_NO_TICKS(\"f\");");
 }
 
+TEST(InstrumentationText, ScopesTimingEveryCallEndInTimeAll) {
+  EXPECT_EQ(scope_statement("f", scope_kind::plain, tick_events::logged, call_timing::every_call),
+            " PERF_INSTRUMENT_TIME_ALL(\"f\");");
+  EXPECT_EQ(scope_statement("f", scope_kind::plain, tick_events::off, call_timing::every_call),
+            " PERF_INSTRUMENT_NO_TICKS_TIME_ALL(\"f\");");
+  EXPECT_EQ(scope_statement("f", scope_kind::constexpr_function, tick_events::logged, call_timing::every_call),
+            " PERF_INSTRUMENT_CONSTEXPR_TIME_ALL(\"f\");");
+  EXPECT_EQ(scope_statement("f", scope_kind::constexpr_function, tick_events::off, call_timing::every_call),
+            " PERF_INSTRUMENT_CONSTEXPR_NO_TICKS_TIME_ALL(\"f\");");
+  EXPECT_EQ(scope_statement("f", scope_kind::plain, tick_events::logged, call_timing::runtime_chooses),
+            " PERF_INSTRUMENT(\"f\");");
+}
+
 TEST(InstrumentationText, RecognisesItsOwnInsertions) {
   EXPECT_EQ(scope_statement_length(" PERF_INSTRUMENT(\"f\"); return 1; }"), 22u);
   EXPECT_EQ(scope_statement_length(" PERF_INSTRUMENT_CONSTEXPR(\"a\\\"b\"); }"), 35u);
   EXPECT_EQ(scope_statement_length(" PERF_INSTRUMENT_NO_TICKS(\"f\"); }"), 31u);
   EXPECT_EQ(scope_statement_length(" PERF_INSTRUMENT_CONSTEXPR_NO_TICKS(\"f\"); }"), 41u);
+  EXPECT_EQ(scope_statement_length(" PERF_INSTRUMENT_TIME_ALL(\"f\"); }"), 31u);
+  EXPECT_EQ(scope_statement_length(" PERF_INSTRUMENT_CONSTEXPR_NO_TICKS_TIME_ALL(\"f\"); }"), 50u);
+  EXPECT_EQ(scope_statement_length(" PERF_MEASURE_TIME_ALL(\"f\"); }"), 0u);
   EXPECT_EQ(scope_statement_length(" PERF_MEASURE(\"f\"); }"), 0u);
   EXPECT_EQ(scope_statement_length("PERF_INSTRUMENT(\"f\"); }"), 0u);
   EXPECT_EQ(scope_statement_length(" PERF_INSTRUMENT(\"f\n\"); }"), 0u);
@@ -92,6 +108,7 @@ TEST(InstrumentationText, RemovalRestoresTheOriginalExactly) {
   const std::string original =
       "int f() { return 1; }\n"
       "int g() {\n  PERF_MEASURE(\"hand-written stays\");\n}\n"
+      "int h() { return 3; }\n"
       "auto l = [] { return \"{ PERF_INSTRUMENT\"; };\n";
   const std::string instrumented =
       file_prefix("/src/a.cpp") + "int f() {" + scope_statement("f", scope_kind::plain, tick_events::off) +
@@ -99,6 +116,9 @@ TEST(InstrumentationText, RemovalRestoresTheOriginalExactly) {
       "int g() {" +
       scope_statement("a \"quoted\" \\ label", scope_kind::constexpr_function, tick_events::logged) +
       "\n  PERF_MEASURE(\"hand-written stays\");\n}\n"
+      "int h() {" +
+      scope_statement("h", scope_kind::constexpr_function, tick_events::off, call_timing::every_call) +
+      " return 3; }\n"
       "auto l = [] { return \"{ PERF_INSTRUMENT\"; };\n";
   EXPECT_EQ(remove_instrumentation(instrumented), original);
   EXPECT_EQ(remove_instrumentation(original), original);

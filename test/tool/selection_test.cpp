@@ -40,6 +40,18 @@ TEST(Selection, ExcludesWinOverFiltersAndAttributes) {
   EXPECT_EQ(chosen.choose("app::run", "app::run", std::nullopt), std::string());
 }
 
+TEST(Selection, TimeAllMatchesEitherNameAndNeverSelects) {
+  selection chosen;
+  EXPECT_FALSE(chosen.times_every_call("box<T>::get", "box::get"));
+  ASSERT_EQ(llvm::toString(chosen.add_time_all("box::get")), "");
+  EXPECT_TRUE(chosen.times_every_call("box<T>::get", "box::get"));
+  EXPECT_FALSE(chosen.times_every_call("box<T>::set", "box::set"));
+  EXPECT_FALSE(chosen.times_every_call("box<T>::get_all", "box::get_all"));  // a whole name
+  EXPECT_FALSE(chosen.has_filters());
+  EXPECT_EQ(chosen.choose("box<T>::get", "box::get", std::nullopt), std::nullopt);
+  EXPECT_EQ(llvm::toString(chosen.add_time_all("a(")).substr(0, 30), "invalid regular expression 'a(");
+}
+
 TEST(Selection, ABadExpressionIsNamed) {
   selection chosen;
   EXPECT_EQ(llvm::toString(chosen.add_filter("a(")).substr(0, 30), "invalid regular expression 'a(");

@@ -50,6 +50,10 @@ struct options {
                                  cl::desc("Keep the calls of measured functions whose name matches REGEX out of "
                                           "the tick log (repeatable)"),
                                  cl::value_desc("REGEX"), cl::cat(category)};
+  cl::list<std::string> time_all{"time-all",
+                                 cl::desc("Time every call of the measured functions whose name matches REGEX, "
+                                          "never a sample of them, whatever PERF_TIMING says (repeatable)"),
+                                 cl::value_desc("REGEX"), cl::cat(category)};
   // cl::desc keeps a StringRef: the text it points at must live as long as the option.
   const std::string size_threshold_text =
       "Leave out the functions only a --filter selects whose body is smaller than N statements and "
@@ -138,6 +142,8 @@ llvm::Expected<run_options> parse_command_line(int argc, const char** argv) {
   if (llvm::Error problem = add_each(given.excludes, "--exclude", &selection::add_exclude, result.chosen))
     return problem;
   if (llvm::Error problem = add_each(given.no_ticks, "--no-ticks", &selection::add_no_ticks, result.chosen))
+    return problem;
+  if (llvm::Error problem = add_each(given.time_all, "--time-all", &selection::add_time_all, result.chosen))
     return problem;
   for (int i = 0; i < argc; ++i) result.invocation += std::string(argv[i]) + "\n";
   result.chosen.set_size_threshold(given.size_threshold);

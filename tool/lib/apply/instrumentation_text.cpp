@@ -11,10 +11,12 @@ constexpr std::string_view include_after_a_line = "\n#include <perf/instrumented
 static_assert(include_after_a_line.substr(1) == include_line);
 constexpr std::string_view line_directive = "#line 1 \"";
 constexpr std::string_view byte_order_mark = "\xEF\xBB\xBF";
-// The statement's opening, by scope_kind and tick_events.
-constexpr std::string_view scope_openings[2][2] = {
-    {" PERF_INSTRUMENT(\"", " PERF_INSTRUMENT_NO_TICKS(\""},
-    {" PERF_INSTRUMENT_CONSTEXPR(\"", " PERF_INSTRUMENT_CONSTEXPR_NO_TICKS(\""}};
+// The statement's opening, by scope_kind, tick_events and call_timing.
+constexpr std::string_view scope_openings[2][2][2] = {
+    {{" PERF_INSTRUMENT(\"", " PERF_INSTRUMENT_TIME_ALL(\""},
+     {" PERF_INSTRUMENT_NO_TICKS(\"", " PERF_INSTRUMENT_NO_TICKS_TIME_ALL(\""}},
+    {{" PERF_INSTRUMENT_CONSTEXPR(\"", " PERF_INSTRUMENT_CONSTEXPR_TIME_ALL(\""},
+     {" PERF_INSTRUMENT_CONSTEXPR_NO_TICKS(\"", " PERF_INSTRUMENT_CONSTEXPR_NO_TICKS_TIME_ALL(\""}}};
 
 // The length of a literal's body and closing `quote` at the start of `text` (for a
 // string, what string_literal_body() writes, then '"'), 0 if the literal does not end
@@ -246,19 +248,21 @@ std::size_t file_prefix_length(std::string_view text) {
   return include_line.size() + line_directive.size() + path + 1;
 }
 
-std::string scope_statement(std::string_view label, scope_kind kind, tick_events events) {
-  const std::string_view opening = scope_openings[kind == scope_kind::constexpr_function][events == tick_events::off];
+std::string scope_statement(std::string_view label, scope_kind kind, tick_events events, call_timing timing) {
+  const std::string_view opening = scope_openings[kind == scope_kind::constexpr_function][events == tick_events::off]
+                                                 [timing == call_timing::every_call];
   return std::string(opening) + string_literal_body(label) + "\");";
 }
 
 std::size_t scope_statement_length(std::string_view body_text) {
-  for (const auto& openings : scope_openings)
-    for (const std::string_view opening : openings) {
-      if (!body_text.starts_with(opening)) continue;
-      const std::size_t literal = literal_rest_length(body_text.substr(opening.size()));
-      if (literal == 0 || body_text.substr(opening.size() + literal, 2) != ");") return 0;
-      return opening.size() + literal + 2;
-    }
+  for (const auto& by_events : scope_openings)
+    for (const auto& by_timing : by_events)
+      for (const std::string_view opening : by_timing) {
+        if (!body_text.starts_with(opening)) continue;
+        const std::size_t literal = literal_rest_length(body_text.substr(opening.size()));
+        if (literal == 0 || body_text.substr(opening.size() + literal, 2) != ");") return 0;
+        return opening.size() + literal + 2;
+      }
   return 0;
 }
 

@@ -51,10 +51,15 @@ enum class scope_kind { plain, constexpr_function };
 // Whether a scope logs its calls' enter and exit events in the tick log.
 enum class tick_events { logged, off };
 
+// Whether a scope times every call (--time-all), or lets the runtime time a sample of
+// a cheap function's calls (PERF_TIMING).
+enum class call_timing { runtime_chooses, every_call };
+
 // What goes right after the opening brace of a measured body:
-// ` PERF_INSTRUMENT("label");` (or PERF_INSTRUMENT_CONSTEXPR, and either with
-// _NO_TICKS).
-std::string scope_statement(std::string_view label, scope_kind kind, tick_events events);
+// ` PERF_INSTRUMENT("label");` (or PERF_INSTRUMENT_CONSTEXPR, either with _NO_TICKS,
+// and any of those with _TIME_ALL: PERF_INSTRUMENT_CONSTEXPR_NO_TICKS_TIME_ALL).
+std::string scope_statement(std::string_view label, scope_kind kind, tick_events events,
+                            call_timing timing = call_timing::runtime_chooses);
 
 // The length of the statement scope_statement() writes, if `body_text` (the text
 // right after a body's opening brace) starts with one; else 0.

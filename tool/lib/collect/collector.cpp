@@ -111,7 +111,8 @@ class function_visitor : public RecursiveASTVisitor<function_visitor> {
       planned.existing.assign(after_brace, scope_statement_length(after_brace));
       if (p.skip_reason.empty())
         planned.statement = scope_statement(
-            planned.name, p.kind, chosen_.logs_ticks(name, qualified_name) ? tick_events::logged : tick_events::off);
+            planned.name, p.kind, chosen_.logs_ticks(name, qualified_name) ? tick_events::logged : tick_events::off,
+            chosen_.times_every_call(name, qualified_name) ? call_timing::every_call : call_timing::runtime_chooses);
     }
     edits_.add(std::move(planned));
   }

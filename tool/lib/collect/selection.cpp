@@ -22,6 +22,8 @@ llvm::Error selection::add_exclude(const std::string& expression) { return add(e
 
 llvm::Error selection::add_no_ticks(const std::string& expression) { return add(no_ticks_, expression); }
 
+llvm::Error selection::add_time_all(const std::string& expression) { return add(time_all_, expression); }
+
 bool selection::any_matches(const std::vector<llvm::Regex>& expressions, const std::string& default_label,
                             const std::string& qualified_name) {
   for (const llvm::Regex& regex : expressions)
@@ -45,6 +47,10 @@ bool selection::named_exactly(const std::string& default_label, const std::strin
 
 bool selection::logs_ticks(const std::string& default_label, const std::string& qualified_name) const {
   return !any_matches(no_ticks_, default_label, qualified_name);
+}
+
+bool selection::times_every_call(const std::string& default_label, const std::string& qualified_name) const {
+  return any_matches(time_all_, default_label, qualified_name);
 }
 
 }  // namespace perf::tool

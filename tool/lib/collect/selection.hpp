@@ -1,5 +1,6 @@
-// Which functions the rewriter measures (the attribute, --filter and --exclude), and
-// which of them keep out of the tick log (--no-ticks).
+// Which functions the rewriter measures (the attribute, --filter and --exclude),
+// which of them keep out of the tick log (--no-ticks), and which have every call
+// timed (--time-all).
 #ifndef PERF_TOOL_SELECTION_HPP
 #define PERF_TOOL_SELECTION_HPP
 
@@ -21,6 +22,7 @@ class selection {
   llvm::Error add_filter(const std::string& expression);
   llvm::Error add_exclude(const std::string& expression);
   llvm::Error add_no_ticks(const std::string& expression);
+  llvm::Error add_time_all(const std::string& expression);
 
   bool has_filters() const { return !filters_.empty(); }
 
@@ -44,6 +46,11 @@ class selection {
   // --no-ticks expression matches one of its names.
   bool logs_ticks(const std::string& default_label, const std::string& qualified_name) const;
 
+  // Whether a selected function has every call timed, whatever PERF_TIMING says: only
+  // when a --time-all expression matches one of its names (else the runtime may time
+  // a sample of a cheap function's calls).
+  bool times_every_call(const std::string& default_label, const std::string& qualified_name) const;
+
  private:
   static llvm::Error add(std::vector<llvm::Regex>& to, const std::string& expression);
   static bool any_matches(const std::vector<llvm::Regex>& expressions, const std::string& default_label,
@@ -53,6 +60,7 @@ class selection {
   std::vector<std::string> exact_names_;  // the filters that are plain names
   std::vector<llvm::Regex> excludes_;
   std::vector<llvm::Regex> no_ticks_;
+  std::vector<llvm::Regex> time_all_;
   unsigned size_threshold_ = 0;
 };
 

@@ -1,0 +1,116 @@
+// The shapes of the compensation bench (a measured parent that does a fixed amount of
+// work, then calls N measured leaves, against the same code unmeasured) and the way it
+// reads the report's figures, shared by compensation_bench.cpp and bench/adaptive/.
+//
+// Each figure is taken per round and the least over the rounds is kept: the one least
+// disturbed by other load (a median would charge the longer measured calls more of the
+// machine's noise). Single-threaded: the figures are read from snapshots taken around
+// the measured calls on the calling thread.
+#ifndef PERF_BENCH_COMPENSATION_SHAPES_HPP
+#define PERF_BENCH_COMPENSATION_SHAPES_HPP
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "perf/perf.hpp"
+
+namespace bench {
+
+inline uint64_t work_input[2048];  // 16 KiB: in the L1 cache
+inline uint64_t work_output = 1;
+
+// About 0.3 us of independent loads and adds on a 2 GHz core.
+__attribute__((noinline)) inline void throughput_bound_work() {
+  uint64_t a = 0, b = 0, c = 0, d = 0;
+  for (int i = 0; i < 1024; ++i) {
+    a += work_input[4 * i & 2047];
+    b ^= work_input[(4 * i + 1) & 2047];
+    c += work_input[(4 * i + 2) & 2047];
+    d ^= work_input[(4 * i + 3) & 2047];
+    __asm__ __volatile__("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d));
+  }
+  work_output = a + b + c + d;
+}
+
+// About 0.5 us of one chain of multiply-adds on a 2 GHz core.
+__attribute__((noinline)) inline void latency_bound_work() {
+  uint64_t x = work_output;
+  for (int i = 0; i < 256; ++i) {
+    x = x * 6364136223846793005u + 1442695040888963407u;
+    __asm__ __volatile__("" : "+r"(x));
+  }
+  work_output = x;
+}
+
+template <void (*Work)(), void (*Leaf)(), int Callees>
+__attribute__((always_inline)) inline void parent_body() {
+  Work();
+  for (int i = 0; i < Callees; ++i) Leaf();
+}
+
+template <void (*Work)(), void (*PlainLeaf)(), int Callees>
+__attribute__((noinline)) void plain_parent() {
+  parent_body<Work, PlainLeaf, Callees>();
+}
+
+template <class Call>
+double ns_per_call(int calls, Call call) {
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < calls; ++i) call();
+  return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count() / calls;
+}
+
+inline const perf::function_stats* find(const perf::snapshot& s, const std::string& name) {
+  for (const perf::function_stats& f : s.functions)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+// What a field of the row `name` grew by from `before` to `after` (the row may be
+// missing from `before`: its first calls).
+inline double growth(const perf::snapshot& before, const perf::snapshot& after, const std::string& name,
+                     double perf::function_stats::*field) {
+  const perf::function_stats* earlier = find(before, name);
+  return find(after, name)->*field - (earlier == nullptr ? 0.0 : earlier->*field);
+}
+inline uint64_t calls_growth(const perf::snapshot& before, const perf::snapshot& after, const std::string& name) {
+  const perf::function_stats* earlier = find(before, name);
+  return find(after, name)->calls - (earlier == nullptr ? 0 : earlier->calls);
+}
+
+inline double least(const std::vector<double>& values) { return *std::min_element(values.begin(), values.end()); }
+
+// Per round (the first a warm-up), in ns per parent call: the plain parent
+// (truth_total), one plain leaf call (plain_leaf), the measured parent's reported
+// total and self time; and the measured leaf's reported mean.
+struct parent_figures {
+  std::vector<double> truth_total, plain_leaf, reported_total, reported_self, leaf_mean;
+};
+
+template <void (*Work)(), void (*PlainLeaf)(), int Callees>
+parent_figures measure_parent(void (*measured_parent)(), const std::string& parent_name, const std::string& leaf_name,
+                              int rounds, int calls_per_round) {
+  parent_figures out;
+  for (int round = 0; round <= rounds; ++round) {
+    const double plain = ns_per_call(calls_per_round, plain_parent<Work, PlainLeaf, Callees>);
+    const double leaf = ns_per_call(calls_per_round * Callees, PlainLeaf);
+    const perf::snapshot before = perf::take_snapshot();
+    for (int i = 0; i < calls_per_round; ++i) measured_parent();
+    const perf::snapshot after = perf::take_snapshot();
+    if (round == 0) continue;  // warm-up
+    out.truth_total.push_back(plain);
+    out.plain_leaf.push_back(leaf);
+    out.reported_total.push_back(growth(before, after, parent_name, &perf::function_stats::total_ns) / calls_per_round);
+    out.reported_self.push_back(growth(before, after, parent_name, &perf::function_stats::self_ns) / calls_per_round);
+    out.leaf_mean.push_back(growth(before, after, leaf_name, &perf::function_stats::total_ns) /
+                            static_cast<double>(calls_growth(before, after, leaf_name)));
+  }
+  return out;
+}
+
+}  // namespace bench
+
+#endif  // PERF_BENCH_COMPENSATION_SHAPES_HPP
