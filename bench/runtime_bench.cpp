@@ -162,7 +162,7 @@ void report_time(int threads) {
     workers.emplace_back([&, t] {
       for (int i = 0; i < sites; ++i)
         for (int call = 0; call < 3; ++call) {
-          perf::detail::basic_scope<true> s(site_table[static_cast<size_t>(i)]);
+          perf::detail::basic_scope<true, false> s(site_table[static_cast<size_t>(i)]);
           // Durations spread over a few histogram blocks, as real functions' do.
           for (int spin = 0; spin < (i + t + call) % 5 * 40; ++spin) benchmark::ClobberMemory();
         }

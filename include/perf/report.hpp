@@ -29,14 +29,23 @@ static constexpr double latency_bucket_bounds_seconds[] = {1e-7, 3e-7, 1e-6, 3e-
 // through another of the row's sites (work<A> calling work<B>), so it never exceeds
 // the time spent in the row; the distribution (mean, min, max, stddev, percentiles)
 // describes every activation.
+//
+// Every call is counted; a probe-dominated leaf may be timed on a random sample of
+// its calls only (PERF_TIMING=adaptive, docs/usage.md): then `timed_calls` is below
+// `calls`, total, self and mean are estimated from the timed calls for all of them
+// (the mean with its 95% interval, mean_ns_low to mean_ns_high; where every call was
+// timed, both are the mean), and the other figures describe the timed calls.
 struct function_stats {
   std::string name;
   std::string file;
   unsigned line = 0;
   uint64_t calls = 0;
+  uint64_t timed_calls = 0;
   double total_ns = 0;
   double self_ns = 0;  // total minus the time spent in measured callees
   double mean_ns = 0;
+  double mean_ns_low = 0;
+  double mean_ns_high = 0;
   double min_ns = 0;
   double max_ns = 0;
   double stddev_ns = 0;
@@ -48,10 +57,11 @@ struct function_stats {
   // 0 when allocation counting is inactive).
   double alloc_count = 0;
   double alloc_bytes = 0;
-  // What merging reports exactly needs (perf-report merge): the sum of squared
-  // deviations from the mean (with `calls` and `mean_ns`, the moments), the
+  // What merging reports exactly needs (perf-report merge): the timed calls' mean
+  // and sum of squared deviations from it (with `timed_calls`, the moments), the
   // allocation totals, and the histogram's nonzero buckets of clock ticks
   // (bucket, count), ascending; bucket bounds in perf/detail/histogram_index.hpp.
+  double timed_mean_ns = 0;
   double m2_ns2 = 0;
   uint64_t alloc_total_count = 0;
   uint64_t alloc_total_bytes = 0;

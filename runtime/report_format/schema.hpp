@@ -35,9 +35,12 @@ enum class function_field : size_t {
   file,
   line,
   calls,
+  timed_calls,
   total_ns,
   self_ns,
   mean_ns,
+  mean_ns_low,
+  mean_ns_high,
   min_ns,
   max_ns,
   stddev_ns,
@@ -64,14 +67,17 @@ struct field_name {
 };
 
 // Every field with its JSON name, in function_field's order (checked below).
-inline constexpr std::array<field_name<function_field>, 21> function_fields = {{
+inline constexpr std::array<field_name<function_field>, 24> function_fields = {{
     {function_field::name, "name"},
     {function_field::file, "file"},
     {function_field::line, "line"},
     {function_field::calls, "calls"},
+    {function_field::timed_calls, "timed_calls"},
     {function_field::total_ns, "total_ns"},
     {function_field::self_ns, "self_ns"},
     {function_field::mean_ns, "mean_ns"},
+    {function_field::mean_ns_low, "mean_ns_low"},
+    {function_field::mean_ns_high, "mean_ns_high"},
     {function_field::min_ns, "min_ns"},
     {function_field::max_ns, "max_ns"},
     {function_field::stddev_ns, "stddev_ns"},

@@ -24,10 +24,10 @@ snapshot example() {
   parse.name = "config::parse";
   parse.file = "/home/me/app/src/config.cpp";
   parse.line = 18;
-  parse.calls = 1234567;
+  parse.calls = parse.timed_calls = 1234567;
   parse.total_ns = 12'345'678'901;
   parse.self_ns = 2'000'000;
-  parse.mean_ns = 10'000.5;
+  parse.mean_ns = parse.mean_ns_low = parse.mean_ns_high = parse.timed_mean_ns = 10'000.5;
   parse.min_ns = 950;
   parse.max_ns = 1'500'000;
   parse.stddev_ns = 85.25;
@@ -41,14 +41,16 @@ snapshot example() {
   parse.histogram = {{5, 1}, {2400, 1234566}};
   function_stats quote;
   quote.name = "say \"hi\"\n";
-  quote.calls = 1;
+  quote.calls = quote.timed_calls = 1;
   quote.total_ns = quote.self_ns = quote.mean_ns = quote.min_ns = quote.max_ns = 7.5;
+  quote.mean_ns_low = quote.mean_ns_high = quote.timed_mean_ns = 7.5;
   function_stats load;
   load.name = "config::load";
   load.file = "/home/me/app/include/config.hpp";
   load.line = 3;
-  load.calls = 1;
+  load.calls = load.timed_calls = 1;
   load.total_ns = load.self_ns = load.mean_ns = load.min_ns = load.max_ns = 1e10;
+  load.mean_ns_low = load.mean_ns_high = load.timed_mean_ns = 1e10;
   s.functions = {parse, load, quote};
   s.threads = {{101, "main", 1234567, false, 65536, 2469070}, {102, "worker", 1, true, 2, 0}};
   s.ticklog = {true, 65538, 2469070, 65536};
@@ -135,7 +137,7 @@ TEST(TextReport, DurationsFinerThanTheClockResolutionAreShownBelowIt) {
   s.clock.resolution_ns = 10.3;
   function_stats quick;
   quick.name = "quick";
-  quick.calls = 2;
+  quick.calls = quick.timed_calls = 2;
   quick.total_ns = quick.self_ns = 30;
   quick.mean_ns = 15;
   quick.min_ns = quick.p50_ns = 0.48;
@@ -244,7 +246,8 @@ TEST(JsonReport, WritesARowByteForByte) {
   ASSERT_NE(start, std::string::npos);
   EXPECT_EQ(json.substr(start, json.find('\n', start) - start),
             R"({"name": "config::parse", "file": "/home/me/app/src/config.cpp", "line": 18, "calls": 1234567, )"
-            R"("total_ns": 12345678901.0, "self_ns": 2000000.0, "mean_ns": 10000.5, "min_ns": 950.0, )"
+            R"("timed_calls": 1234567, "total_ns": 12345678901.0, "self_ns": 2000000.0, "mean_ns": 10000.5, )"
+            R"("mean_ns_low": 10000.5, "mean_ns_high": 10000.5, "min_ns": 950.0, )"
             R"("max_ns": 1500000.0, "stddev_ns": 85.2, "p50_ns": 9990.0, "p90_ns": 12000.0, "p99_ns": 123456.0, )"
             R"("p999_ns": 654321.0, "alloc_count": 0.00, "alloc_bytes": 0.0, )"
             R"("moments": {"mean_ns": 10000.5, "m2_ns2": 8972385.1234567}, "alloc_total_count": 2469134, )"
