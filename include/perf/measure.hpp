@@ -77,9 +77,9 @@ PERF_DETAIL_ALWAYS_INLINE void open(thread_state& thread, unsigned key, frame& f
 // when it is sampled (slot::period), before the clock read.
 //
 // begin() and end() are called, not inlined: a measured function then grows by two
-// calls (and untimed_call's few instructions), not by the scope's whole bookkeeping, so the compiler inlines it where it
-// did without the scope. Inlined, the scope made small functions too large to
-// inline, and GCC's flow-sensitive warnings then saw code the plain build never has
+// calls (and untimed_call's few instructions), not by the scope's whole bookkeeping, so the compiler inlines it where
+// it did without the scope. Inlined, the scope made small functions too large to inline, and GCC's flow-sensitive
+// warnings then saw code the plain build never has
 // (-Wstringop-overflow on a copy into a small buffer, in a function compiled on its
 // own instead of in its caller): an instrumented build printed warnings its plain
 // build does not (lit/warning_free_build.test).
@@ -180,11 +180,11 @@ class constexpr_scope {
   static ::perf::detail::site PERF_DETAIL_CONCAT(perf_site_, n) = {name, __FILE__, __LINE__, 0}; \
   ::perf::detail::basic_scope<logged, time_all> PERF_DETAIL_CONCAT(perf_scope_, n)(PERF_DETAIL_CONCAT(perf_site_, n))
 
-#define PERF_DETAIL_MEASURE_CONSTEXPR(name, n, logged, time_all)             \
-  ::perf::detail::constexpr_scope<logged, time_all> PERF_DETAIL_CONCAT(perf_scope_, n)( \
-      []() noexcept -> ::perf::detail::site& {                                       \
-    static ::perf::detail::site perf_site = {name, __FILE__, __LINE__, 0};                                            \
-    return perf_site;                                                                                                 \
+#define PERF_DETAIL_MEASURE_CONSTEXPR(name, n, logged, time_all)                                                   \
+  ::perf::detail::constexpr_scope<logged, time_all> PERF_DETAIL_CONCAT(perf_scope_,                                \
+                                                                       n)([]() noexcept -> ::perf::detail::site& { \
+    static ::perf::detail::site perf_site = {name, __FILE__, __LINE__, 0};                                         \
+    return perf_site;                                                                                              \
   })
 
 // Measures the rest of the enclosing block under `name` (a string literal).

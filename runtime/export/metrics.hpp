@@ -47,7 +47,7 @@ inline bool before_on_page(const function_location& a, const function_location& 
 
 // One measured function's series.
 struct metrics_function {
-  std::string_view labels;  // function_label_text(), followed by label_padding readable bytes
+  std::string_view labels;   // function_label_text(), followed by label_padding readable bytes
   uint64_t calls = 0;        // every call (the calls counter)
   uint64_t timed_calls = 0;  // the calls timed (adaptive timing): the histogram's count
   uint64_t allocations = 0;

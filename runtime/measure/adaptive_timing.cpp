@@ -109,8 +109,7 @@ timing_config parse_timing_config(const std::function<const char*(const char*)>&
     const std::string_view text = value;
     if (text == "all") result.adaptive = false;
     else if (text != "adaptive")
-      result.warnings.push_back(
-          fmt::format("PERF_TIMING='{}' is neither adaptive nor all; timing adaptively", text));
+      result.warnings.push_back(fmt::format("PERF_TIMING='{}' is neither adaptive nor all; timing adaptively", text));
   }
   return result;
 }
@@ -126,15 +125,19 @@ uint32_t sampling_period(double mean, double inside, double probe) {
 
 void review_timing(detail::thread_state& thread, detail::slot& target) noexcept {
   const uint64_t timed = target.timed;
-  target.next_review = timed + std::clamp(timed, first_review, longest_review_interval);
-  if (timed < first_review || target.had_callees != 0) return;
-  // The current stratum's figures where it has enough timed calls (the first calls,
-  // colder, weigh less there), else all of the thread's.
+  if (timed < first_review || target.had_callees != 0) {
+    target.next_review = std::max(timed + 1, first_review);
+    return;
+  }
+  // The current stratum's figures where it has a few timed calls, else all of the
+  // thread's: the estimate an untimed call adds follows the current rate's calls, so
+  // that the first calls (the census, perhaps a cold or preempted one) weigh on few
+  // untimed calls.
   stratum h = current_stratum(target);
-  if (h.timed < first_review / 2) {
+  if (h.timed < least_stratum) {
     h.timed = timed;
-    h.sum = static_cast<double>(timed) * static_cast<double>(target.reference) +
-            static_cast<double>(target.sum_deviation);
+    h.sum =
+        static_cast<double>(timed) * static_cast<double>(target.reference) + static_cast<double>(target.sum_deviation);
     h.self = static_cast<double>(static_cast<int64_t>(target.self));
   }
   const double n = static_cast<double>(h.timed);
@@ -147,6 +150,9 @@ void review_timing(detail::thread_state& thread, detail::slot& target) noexcept 
   }
   constexpr double units_per_tick = uint64_t{1} << detail::probe_fraction_bits;
   target.untimed_estimate = static_cast<uint64_t>(std::max(1.0, std::round(h.self / n * units_per_tick)));
+  // Reviews come after least_stratum timed calls of a new stratum, then as often as
+  // the stratum doubles, up to longest_review_interval apart.
+  target.next_review = timed + std::clamp(timed - target.stratum_timed, least_stratum, longest_review_interval);
 }
 
 void stop_sampling(detail::slot& target) noexcept {

@@ -35,9 +35,11 @@ const timing_config& current_timing_config();
 constexpr uint32_t max_period = 1024;
 // The share of a sampled function's own time that timing its sampled calls may add.
 constexpr double timing_share = 0.03;
-// The timed calls a site makes on a thread before its first review, and the most
-// between two reviews (the interval doubles from the first).
+// The timed calls a site makes on a thread before its first review; the timed calls
+// of a new stratum before the next one (its estimate from them), and the most between
+// two reviews (the interval doubles with the stratum).
 constexpr uint64_t first_review = 64;
+constexpr uint64_t least_stratum = 8;
 constexpr uint64_t longest_review_interval = 4096;
 
 // The period for a leaf whose timed calls have a mean of `mean` ticks (compensated,

@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "perf/detail/histogram_index.hpp"
 #include "measure/adaptive_timing.hpp"
+#include "perf/detail/histogram_index.hpp"
 #include "perf/detail/thread_state.hpp"
 #include "perf/report.hpp"
 

@@ -150,8 +150,8 @@ struct thread_state {
   // sampled; the state of the generator of their countdowns (xorshift64, never 0).
   uint32_t sampling;
   uint64_t random;
-  uint64_t* arena;           // histogram blocks of histogram_block_size counters
-  uint32_t arena_used;       // blocks handed out; block 0 is never used
+  uint64_t* arena;      // histogram blocks of histogram_block_size counters
+  uint32_t arena_used;  // blocks handed out; block 0 is never used
   uint32_t arena_capacity;
   uint64_t pending[pending_capacity];
 };
