@@ -116,8 +116,9 @@ struct clock_stats {
   bool compensated = false;
 };
 
-// What measuring cost the run: every measured call times clock_stats::probe_ns,
-// and the part of it spent on probe-dominated functions.
+// What measuring cost the run: every timed call times clock_stats::probe_ns, every
+// untimed one (adaptive timing) times untimed_ns, and the part of it spent on
+// probe-dominated functions.
 struct probe_overhead {
   uint64_t calls = 0;
   double ns = 0;
@@ -125,6 +126,9 @@ struct probe_overhead {
   uint64_t dominated_calls = 0;
   double dominated_ns = 0;
   double process_cpu_ns = 0;  // the CPU time of every thread of the process so far
+  // Of `calls`, those adaptive timing counted without timing, and what one costs.
+  uint64_t untimed_calls = 0;
+  double untimed_ns = 0;
 };
 
 // One thread's heap allocations (perf/alloc.hpp): every thread that allocated,

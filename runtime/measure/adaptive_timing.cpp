@@ -35,19 +35,21 @@ struct stratum {
   double variance_of_one = 0;  // of one duration (n - 1 in the denominator)
 };
 
-// The current stratum of `s`: its figures since its marks. Its own thread may still
-// be writing `s`.
-stratum current_stratum(const detail::slot& s) {
+// The current stratum of `s`: its figures since its marks (or, with `whole`, every
+// call of the slot). Its own thread may still be writing `s`.
+stratum current_stratum(const detail::slot& s, bool whole = false) {
   stratum h;
   const uint64_t timed = load_relaxed(s.timed);
-  h.calls = timed + load_relaxed(s.untimed) - load_relaxed(s.stratum_calls);
-  h.timed = timed - load_relaxed(s.stratum_timed);
-  if (h.timed == 0) return h;
+  h.calls = timed + load_relaxed(s.untimed) - (whole ? 0 : load_relaxed(s.stratum_calls));
+  h.timed = timed - (whole ? 0 : load_relaxed(s.stratum_timed));
+  if (h.timed == 0 || h.timed > h.calls) return {h.calls, 0};  // none timed yet, or read mid-review
   const double n = static_cast<double>(h.timed);
-  const double deviation = static_cast<double>(load_relaxed(s.sum_deviation) - load_relaxed(s.stratum_deviation));
-  const double squares = load_relaxed(s.sum_squared_deviation) - load_relaxed(s.stratum_squared_deviation);
-  h.total = static_cast<double>(load_relaxed(s.total) - load_relaxed(s.stratum_total));
-  h.self = static_cast<double>(static_cast<int64_t>(load_relaxed(s.self) - load_relaxed(s.stratum_self)));
+  const double deviation =
+      static_cast<double>(load_relaxed(s.sum_deviation) - (whole ? 0 : load_relaxed(s.stratum_deviation)));
+  const double squares =
+      load_relaxed(s.sum_squared_deviation) - (whole ? 0 : load_relaxed(s.stratum_squared_deviation));
+  h.total = static_cast<double>(load_relaxed(s.total) - (whole ? 0 : load_relaxed(s.stratum_total)));
+  h.self = static_cast<double>(static_cast<int64_t>(load_relaxed(s.self) - (whole ? 0 : load_relaxed(s.stratum_self))));
   h.sum = n * static_cast<double>(load_relaxed(s.reference)) + deviation;
   if (h.timed > 1) h.variance_of_one = std::max(0.0, (squares - deviation * deviation / n) / (n - 1));
   return h;
@@ -164,7 +166,16 @@ void stop_sampling(detail::slot& target) noexcept {
 }
 
 estimated_sums estimate_sums(const detail::slot& s) {
-  const estimated_sums current = scaled(current_stratum(s));
+  stratum h = current_stratum(s);
+  if (h.timed == 0 && h.calls != 0) {
+    // A stratum begun at a review and not timed yet: its calls at the slot's rate.
+    const stratum all = current_stratum(s, true);
+    if (all.timed != 0) {
+      const double share = static_cast<double>(h.calls) / static_cast<double>(all.timed);
+      h = {h.calls, h.calls, all.total * share, all.self * share, all.sum * share, all.variance_of_one};
+    }
+  }
+  const estimated_sums current = scaled(h);
   return {load_relaxed(s.closed_total) + current.total, load_relaxed(s.closed_self) + current.self,
           load_relaxed(s.closed_sum) + current.sum, load_relaxed(s.closed_variance) + current.variance};
 }

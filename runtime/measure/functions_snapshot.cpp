@@ -12,6 +12,7 @@
 #include "measure/probe_cost.hpp"
 #include "measure/totals.hpp"
 #include "perf/report.hpp"
+#include "report_format/schema.hpp"
 
 namespace perf {
 namespace {
@@ -42,7 +43,8 @@ function_stats to_function_stats(runtime::site_info&& where, const runtime::accu
   f.self_ns = estimated ? ns(std::max(0.0, a.estimated.self)) : ns(a.self_ticks());
   f.timed_mean_ns = ns(a.distribution.mean);
   f.mean_ns = estimated ? ns(a.estimated.sum / calls) : f.timed_mean_ns;
-  const double half_interval = estimated ? ns(1.96 * std::sqrt(a.estimated.variance) / calls) : 0;
+  const double half_interval =
+      estimated ? ns(report_format::mean_interval_z * std::sqrt(a.estimated.variance) / calls) : 0;
   f.mean_ns_low = f.mean_ns - half_interval;
   f.mean_ns_high = f.mean_ns + half_interval;
   f.min_ns = ns(static_cast<double>(a.min));

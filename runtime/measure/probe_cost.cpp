@@ -174,6 +174,7 @@ void add_probe_figures(snapshot& s, const compensation& c, double ticks_per_ns) 
   const double empty_call_ns = c.on ? c.cost.empty_call / ticks_per_ns : 0;
   const double untimed_ns = c.cost.untimed / ticks_per_ns;
   probe_overhead& o = s.overhead;
+  o.untimed_ns = untimed_ns;
   for (function_stats& f : s.functions) {
     if (f.calls != 0)
       for (double* figure : {&f.min_ns, &f.mean_ns, &f.mean_ns_low, &f.mean_ns_high, &f.timed_mean_ns, &f.max_ns,
@@ -184,6 +185,7 @@ void add_probe_figures(snapshot& s, const compensation& c, double ticks_per_ns) 
     const double cost_ns = static_cast<double>(f.timed_calls) * s.clock.probe_ns +
                            static_cast<double>(f.calls - f.timed_calls) * untimed_ns;
     o.calls += f.calls;
+    o.untimed_calls += f.calls - f.timed_calls;
     o.ns += cost_ns;
     if (!f.probe_dominated) continue;
     ++o.dominated_functions;

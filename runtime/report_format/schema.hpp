@@ -28,6 +28,10 @@ constexpr int schema_version = json_schema_version;
 // median, unlike the mean, is not moved by a few long calls, so two runs agree.
 bool probe_dominated(double p50_ns, double probe_inside_ns, double probe_ns);
 
+// An estimated mean's 95% interval (mean_ns_low to mean_ns_high, adaptive timing) is
+// this many standard errors either side of it: the normal distribution's 97.5% point.
+inline constexpr double mean_interval_z = 1.959963984540054;
+
 // A field of a functions[] row, in the order the runtime writes them. A new field is
 // an enumerator here and its entry in function_fields, at the same place.
 enum class function_field : size_t {
