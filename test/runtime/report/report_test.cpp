@@ -132,6 +132,48 @@ TEST(TextReport, SaysWhenTheTickLogIsOff) {
   EXPECT_EQ(text.substr(text.rfind('\n', text.size() - 2) + 1), "tick log: off (PERF_TICKS=off)\n");
 }
 
+// A function timed on a sample of its calls (adaptive timing): its total, self and
+// mean are estimates, marked "~" and explained under the table; JSON says how many
+// calls were timed and gives the mean's interval.
+snapshot with_sampled_row() {
+  snapshot s = example();
+  function_stats hot;
+  hot.name = "hash";
+  hot.calls = 1'000'000;
+  hot.timed_calls = 1'000;
+  hot.total_ns = 2'500'000;
+  hot.self_ns = 2'000'000;
+  hot.mean_ns = 2.5;
+  hot.mean_ns_low = 2.25;
+  hot.mean_ns_high = 2.75;
+  hot.timed_mean_ns = 2.4;
+  hot.min_ns = hot.p50_ns = hot.max_ns = hot.p99_ns = 2.4;
+  s.functions = {hot};
+  return s;
+}
+
+TEST(TextReport, EstimatedFiguresAreMarkedAndExplained) {
+  const std::string text = format_text(with_sampled_row());
+  EXPECT_NE(text.find("function      calls     total      self      mean      min      max   stddev      p50      p99  "
+                      "where\n"
+                      "hash      1,000,000  ~2.50 ms  ~2.00 ms  ~2.50 ns  2.40 ns  2.40 ns  0.00 ns  2.40 ns  2.40 ns\n"
+                      "~ estimated: timed on a random sample of its calls, every call counted (PERF_TIMING=adaptive); "
+                      "min, max, stddev and percentiles are the timed calls'\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(format_text(example()).find("~"), std::string::npos) << "no mark where every call was timed";
+}
+
+TEST(JsonReport, AnEstimatedRowSaysHowManyCallsWereTimedAndTheMeansInterval) {
+  const nlohmann::json row = nlohmann::json::parse(format_json(with_sampled_row())).at("functions").at(0);
+  EXPECT_EQ(row.at("calls"), 1'000'000);
+  EXPECT_EQ(row.at("timed_calls"), 1'000);
+  EXPECT_EQ(row.at("mean_ns"), 2.5);
+  EXPECT_EQ(row.at("mean_ns_low"), 2.2);  // written to a tenth, as every time
+  EXPECT_EQ(row.at("mean_ns_high"), 2.8);
+  EXPECT_EQ(row.at("moments").at("mean_ns"), 2.4) << "the moments are the timed calls'";
+}
+
 TEST(TextReport, DurationsFinerThanTheClockResolutionAreShownBelowIt) {
   snapshot s = example();
   s.clock.resolution_ns = 10.3;
