@@ -73,11 +73,14 @@ PERF_DETAIL_ALWAYS_INLINE void open(thread_state& thread, unsigned key, frame& f
 // runtime's own bookkeeping, which a signal handler or the program's allocator
 // interrupted (thread_state::busy).
 //
-// With `Sampled` (every form but the _TIME_ALL ones), draws the site's next countdown
-// when it is sampled (slot::period), before the clock read.
+// With `Sampled` (every form but the _TIME_ALL ones), first takes adaptive timing's
+// fast path (untimed_call): a call not to be timed is counted, and begin() returns
+// null; else it draws the site's next countdown where the site is sampled
+// (slot::period), before the clock read.
 //
-// begin() and end() are called, not inlined: a measured function then grows by two
-// calls (and untimed_call's few instructions), not by the scope's whole bookkeeping, so the compiler inlines it where
+// begin() and end() are called, not inlined, and so is the fast path, inside
+// begin(): a measured function then grows by two calls and a test, not by the
+// scope's whole bookkeeping, so the compiler inlines it where
 // it did without the scope. Inlined, the scope made small functions too large to inline, and GCC's flow-sensitive
 // warnings then saw code the plain build never has
 // (-Wstringop-overflow on a copy into a small buffer, in a function compiled on its
@@ -86,6 +89,7 @@ PERF_DETAIL_ALWAYS_INLINE void open(thread_state& thread, unsigned key, frame& f
 template <bool Logged, bool Sampled>
 PERF_DETAIL_OUT_OF_LINE thread_state* begin(site& s, frame& f) noexcept {
   thread_state* thread = current_thread;
+  if (Sampled && untimed_call(thread, s)) return nullptr;
   if (PERF_DETAIL_UNLIKELY(thread == nullptr) && (thread = attach_thread()) == nullptr) return nullptr;
   if (PERF_DETAIL_UNLIKELY(__atomic_load_n(&thread->busy, __ATOMIC_RELAXED) != 0)) return nullptr;
   unsigned key = __atomic_load_n(&s.key, __ATOMIC_RELAXED);
@@ -118,21 +122,13 @@ PERF_DETAIL_OUT_OF_LINE void end(thread_state* thread, frame& f) noexcept {
 #pragma GCC diagnostic ignored "-Weffc++"
 #endif
 
-// Opens a timed activation of `s` (begin), or returns null: the call was counted
-// untimed (untimed_call, never with `TimeAll`), or the thread is busy.
-template <bool Logged, bool TimeAll>
-PERF_DETAIL_ALWAYS_INLINE thread_state* enter(site& s, frame& f) noexcept {
-  if (!TimeAll && untimed_call(current_thread, s)) return nullptr;
-  return begin<Logged, !TimeAll>(s, f);
-}
-
 // Measures the lifetime of the object: from construction to destruction. With
 // `Logged`, the tick log also gets an enter and an exit event; with `TimeAll`, every
 // call is timed whatever PERF_TIMING says.
 template <bool Logged, bool TimeAll>
 class basic_scope {
  public:
-  PERF_DETAIL_ALWAYS_INLINE explicit basic_scope(site& s) noexcept : thread_(enter<Logged, TimeAll>(s, frame_)) {}
+  PERF_DETAIL_ALWAYS_INLINE explicit basic_scope(site& s) noexcept : thread_(begin<Logged, !TimeAll>(s, frame_)) {}
   PERF_DETAIL_ALWAYS_INLINE ~basic_scope() {
     if (thread_ != nullptr) end<Logged>(thread_, frame_);
   }
@@ -158,7 +154,7 @@ class constexpr_scope {
  public:
   template <class SiteOf>
   constexpr explicit constexpr_scope(SiteOf site_of) noexcept {
-    if (!__builtin_is_constant_evaluated()) thread_ = enter<Logged, TimeAll>(site_of(), frame_);
+    if (!__builtin_is_constant_evaluated()) thread_ = begin<Logged, !TimeAll>(site_of(), frame_);
   }
   constexpr ~constexpr_scope() {
     if (!__builtin_is_constant_evaluated() && thread_ != nullptr) end<Logged>(thread_, frame_);

@@ -27,9 +27,10 @@ PERF_DETAIL_TLS detail::thread_state* calibration_thread = nullptr;
 constinit detail::site calibration_site = {"perf.probe_calibration", "", 0, detail::site_key(1, 1)};
 
 // measure.hpp's begin<true, true>, called as PERF_MEASURE calls it (out of line),
-// with the calibration block for the thread's.
+// with the calibration block for the thread's: adaptive timing's fast path first.
 __attribute__((noinline)) detail::thread_state* calibration_begin(detail::frame& f) noexcept {
   detail::thread_state* thread = calibration_thread;
+  if (detail::untimed_call(thread, calibration_site)) return nullptr;
   const unsigned key = __atomic_load_n(&calibration_site.key, __ATOMIC_RELAXED);
   if (PERF_DETAIL_UNLIKELY(thread == nullptr || key == 0)) return nullptr;
   detail::slot& target = thread->slots[detail::site_id(key)];
@@ -38,12 +39,11 @@ __attribute__((noinline)) detail::thread_state* calibration_begin(detail::frame&
   return thread;
 }
 
-// An empty function measured exactly as PERF_MEASURE measures one (measure.hpp's
-// enter and basic_scope): untimed while the site's countdown is above 1.
+// An empty function measured exactly as PERF_MEASURE measures one (basic_scope):
+// untimed while the site's countdown is above 1.
 __attribute__((noinline)) void measured_empty_function() {
   detail::frame f;
-  detail::thread_state* const thread =
-      detail::untimed_call(calibration_thread, calibration_site) ? nullptr : calibration_begin(f);
+  detail::thread_state* const thread = calibration_begin(f);
   __asm__ __volatile__("");
   if (thread != nullptr) detail::end<true>(thread, f);
 }

@@ -245,7 +245,9 @@ PERF_DETAIL_ALWAYS_INLINE void finish(thread_state& thread, frame& f, uint64_t e
 // caller's self time and compensation stay right; it does not become the thread's
 // innermost site (the sampler's attribution), and leaves no tick-log event. Not when
 // the thread is busy (a signal handler's call inside the probe's bookkeeping), which
-// begin() then sees. A key of 0 (not registered) reads slot 0, whose countdown stays 0.
+// begin() then sees. Its own increments are not marked busy: a signal handler's call
+// of the same site in the middle of them may lose its count (docs/usage.md). A key of
+// 0 (not registered) reads slot 0, whose countdown stays 0.
 PERF_DETAIL_ALWAYS_INLINE bool untimed_call(thread_state* thread, const site& s) noexcept {
   if (PERF_DETAIL_UNLIKELY(thread == nullptr)) return false;
   slot& target = thread->slots[site_id(__atomic_load_n(&s.key, __ATOMIC_RELAXED))];
