@@ -69,7 +69,7 @@ void call_on_threads(const std::vector<perf::detail::site*>& sites, int threads,
   for (int t = 0; t < threads; ++t)
     workers.emplace_back([&] {
       for (int c = 0; c < calls; ++c)
-        for (perf::detail::site* s : sites) perf::detail::basic_scope<true> scope(*s);
+        for (perf::detail::site* s : sites) perf::detail::basic_scope<true, false> scope(*s);
     });
   for (std::thread& w : workers) w.join();
 }
@@ -104,7 +104,7 @@ double scrape_cpu_seconds(uint16_t port, int scrapes) {
 // CPU ns per measured call on this thread, over `calls` calls.
 double probe_ns(perf::detail::site& site, int calls) {
   const double start = thread_cpu_seconds();
-  for (int i = 0; i < calls; ++i) perf::detail::basic_scope<true> scope(site);
+  for (int i = 0; i < calls; ++i) perf::detail::basic_scope<true, false> scope(site);
   return (thread_cpu_seconds() - start) * 1e9 / calls;
 }
 
@@ -173,7 +173,7 @@ void trace_cost(uint16_t port) {
   // 40,000 calls, 80,000 events, fill a ring of 65,536: once before the window (the
   // ring's memory is the program's, not the trace's), once in it.
   const auto fill_ring = [&] {
-    for (int call = 0; call < 40000; ++call) perf::detail::basic_scope<true> scope(site);
+    for (int call = 0; call < 40000; ++call) perf::detail::basic_scope<true, false> scope(site);
   };
   for (int i = 0; i < 32; ++i)
     threads.emplace_back([&] {

@@ -1,7 +1,10 @@
 // The runtime's costs as ratios measured in one run (see docs/performance.md):
 //   probe cost   = (measured empty function - empty function) / one bare clock read,
 //                  with the tick log's enter/exit events and without them (and / one
-//                  bare RDTSC read where the runtime's clock is another)
+//                  bare RDTSC read where the runtime's clock is another); the empty
+//                  function is a probe-dominated leaf, so under PERF_TIMING=adaptive (the
+//                  default) most of its calls are untimed: the PERF_MEASURE_TIME_ALL one
+//                  is timed on every call (as every call is under PERF_TIMING=all)
 //   tick cost    = perf::tick(n), perf::tick(n, label) / one bare clock read, for a
 //                  string literal and for a string_view whose length is known at run time
 //   first pass   = perf::tick(n), perf::tick(n, label) while a fresh thread's ring
@@ -36,6 +39,11 @@ __attribute__((noinline)) void measured_function() {
   __asm__ __volatile__("");
 }
 
+__attribute__((noinline)) void measured_function_time_all() {
+  PERF_MEASURE_TIME_ALL("bench.measured_function_time_all");
+  __asm__ __volatile__("");
+}
+
 __attribute__((noinline)) void measured_function_without_ticks() {
   PERF_MEASURE_NO_TICKS("bench.measured_function_without_ticks");
   __asm__ __volatile__("");
@@ -66,6 +74,10 @@ void empty_call(benchmark::State& state) {
 
 void measured_call(benchmark::State& state) {
   for (auto _ : state) measured_function();
+}
+
+void measured_call_time_all(benchmark::State& state) {
+  for (auto _ : state) measured_function_time_all();
 }
 
 void measured_call_without_ticks(benchmark::State& state) {
@@ -162,7 +174,7 @@ void report_time(int threads) {
     workers.emplace_back([&, t] {
       for (int i = 0; i < sites; ++i)
         for (int call = 0; call < 3; ++call) {
-          perf::detail::basic_scope<true> s(site_table[static_cast<size_t>(i)]);
+          perf::detail::basic_scope<true, false> s(site_table[static_cast<size_t>(i)]);
           // Durations spread over a few histogram blocks, as real functions' do.
           for (int spin = 0; spin < (i + t + call) % 5 * 40; ++spin) benchmark::ClobberMemory();
         }
@@ -194,6 +206,7 @@ void print_probe_ratios(const std::map<std::string, double>& ns) {
   };
   const double empty = ns.at("empty_call/1");
   ratio("measured call, statistics + tick-log events", ns.at("measured_call/1") - empty, 2.50);
+  ratio("measured call, every call timed (PERF_MEASURE_TIME_ALL)", ns.at("measured_call_time_all/1") - empty, 2.50);
   ratio("measured call, statistics only (PERF_MEASURE_NO_TICKS)", ns.at("measured_call_without_ticks/1") - empty, 2.30);
   ratio("perf::tick(n)", ns.at("tick/1"), 1.25);
   ratio("perf::tick(n, \"a 20-byte label\")", ns.at("labelled_tick/1"), 2.50);
@@ -241,6 +254,7 @@ int main(int argc, char** argv) {
 #endif
   benchmark::RegisterBenchmark("empty_call", empty_call)->Repetitions(7);
   benchmark::RegisterBenchmark("measured_call_without_ticks", measured_call_without_ticks)->Repetitions(7);
+  benchmark::RegisterBenchmark("measured_call_time_all", measured_call_time_all)->Repetitions(7);
   benchmark::RegisterBenchmark("tick", tick)->Repetitions(7);
   benchmark::RegisterBenchmark("labelled_tick", labelled_tick)->Repetitions(7);
   benchmark::RegisterBenchmark("string_view_tick", string_view_tick)->Repetitions(7);
@@ -257,7 +271,7 @@ int main(int argc, char** argv) {
   const auto& ns = reporter.best_ns;
   const perf::snapshot s = perf::take_snapshot();
   std::printf("\nclock: %s at %.3f GHz (%s)\n", s.clock.source.c_str(), s.clock.ghz, s.clock.frequency.c_str());
-  if (ns.size() >= 7) {
+  if (ns.size() >= 8) {
     print_probe_ratios(ns);
     if (s.ticklog.enabled) {
       first_pass("perf::tick(n)", ns.at("bare_clock_read/1"), 1.25, s.ticklog.ring_events,

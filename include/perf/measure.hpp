@@ -5,9 +5,12 @@
 //     ...
 //   }
 //
-// Every call of the enclosing block is counted and timed on the calling thread,
+// Every call of the enclosing block is counted on the calling thread, and timed,
 // without a lock, a guard variable or a heap allocation after the thread's first
-// measured call; the exit report merges all threads. A block left by an exception
+// measured call; the exit report merges all threads. Under PERF_TIMING=adaptive (the
+// default), a leaf whose calls are short beside the probe's cost is timed on a random
+// sample of its calls only, every call still counted (untimed_call in
+// perf/detail/thread_state.hpp); the _TIME_ALL forms time every call. A block left by an exception
 // is recorded too; one left by longjmp is dropped, and nothing is written into the
 // stack it leaves. In a signal handler, a call is recorded in full, or not at all
 // where the handler interrupted the probe's own bookkeeping. This header compiles
@@ -70,26 +73,37 @@ PERF_DETAIL_ALWAYS_INLINE void open(thread_state& thread, unsigned key, frame& f
 // runtime's own bookkeeping, which a signal handler or the program's allocator
 // interrupted (thread_state::busy).
 //
-// begin() and end() are called, not inlined: a measured function then grows by two
-// calls, not by the scope's whole bookkeeping, so the compiler inlines it where it
-// did without the scope. Inlined, the scope made small functions too large to
-// inline, and GCC's flow-sensitive warnings then saw code the plain build never has
+// With `Sampled` (every form but the _TIME_ALL ones), first takes adaptive timing's
+// fast path (untimed_call): a call not to be timed is counted, and begin() returns
+// null; else it draws the site's next countdown where the site is sampled
+// (slot::period), before the clock read.
+//
+// begin() and end() are called, not inlined, and so is the fast path, inside
+// begin(): a measured function then grows by two calls and a test, not by the
+// scope's whole bookkeeping, so the compiler inlines it where
+// it did without the scope. Inlined, the scope made small functions too large to inline, and GCC's flow-sensitive
+// warnings then saw code the plain build never has
 // (-Wstringop-overflow on a copy into a small buffer, in a function compiled on its
 // own instead of in its caller): an instrumented build printed warnings its plain
 // build does not (lit/warning_free_build.test).
-template <bool Logged>
+template <bool Logged, bool Sampled>
 PERF_DETAIL_OUT_OF_LINE thread_state* begin(site& s, frame& f) noexcept {
   thread_state* thread = current_thread;
+  if (Sampled && untimed_call(thread, s)) return nullptr;
   if (PERF_DETAIL_UNLIKELY(thread == nullptr) && (thread = attach_thread()) == nullptr) return nullptr;
   if (PERF_DETAIL_UNLIKELY(__atomic_load_n(&thread->busy, __ATOMIC_RELAXED) != 0)) return nullptr;
   unsigned key = __atomic_load_n(&s.key, __ATOMIC_RELAXED);
   if (PERF_DETAIL_UNLIKELY(key == 0)) key = register_site(s);
+  if (Sampled) {
+    slot& target = thread->slots[site_id(key)];
+    if (PERF_DETAIL_UNLIKELY(target.period != 0)) target.countdown = next_countdown(*thread, target.period);
+  }
   open<Logged>(*thread, key, f, PERF_DETAIL_CALLER_STACK());
   return thread;
 }
 
-// Closes the activation opened by open<Logged>() or begin<Logged>() (nothing when
-// begin() returned null). Its bookkeeping is busy (begin_busy): a signal handler's
+// Closes the activation opened by open<Logged>() or begin<Logged, Sampled>() (nothing
+// when begin() returned null). Its bookkeeping is busy (begin_busy): a signal handler's
 // measured call in the middle of it records nothing.
 template <bool Logged>
 PERF_DETAIL_OUT_OF_LINE void end(thread_state* thread, frame& f) noexcept {
@@ -109,12 +123,15 @@ PERF_DETAIL_OUT_OF_LINE void end(thread_state* thread, frame& f) noexcept {
 #endif
 
 // Measures the lifetime of the object: from construction to destruction. With
-// `Logged`, the tick log also gets an enter and an exit event.
-template <bool Logged>
+// `Logged`, the tick log also gets an enter and an exit event; with `TimeAll`, every
+// call is timed whatever PERF_TIMING says.
+template <bool Logged, bool TimeAll>
 class basic_scope {
  public:
-  PERF_DETAIL_ALWAYS_INLINE explicit basic_scope(site& s) noexcept : thread_(begin<Logged>(s, frame_)) {}
-  PERF_DETAIL_ALWAYS_INLINE ~basic_scope() { end<Logged>(thread_, frame_); }
+  PERF_DETAIL_ALWAYS_INLINE explicit basic_scope(site& s) noexcept : thread_(begin<Logged, !TimeAll>(s, frame_)) {}
+  PERF_DETAIL_ALWAYS_INLINE ~basic_scope() {
+    if (thread_ != nullptr) end<Logged>(thread_, frame_);
+  }
 
   basic_scope(const basic_scope&) = delete;
   basic_scope& operator=(const basic_scope&) = delete;
@@ -132,15 +149,15 @@ class basic_scope {
 // The same for a constexpr function: it does nothing during constant evaluation,
 // so the function stays usable in constant expressions. `site_of` returns the site
 // (a lambda holding it, since a constexpr function may not declare a static).
-template <bool Logged>
+template <bool Logged, bool TimeAll>
 class constexpr_scope {
  public:
   template <class SiteOf>
   constexpr explicit constexpr_scope(SiteOf site_of) noexcept {
-    if (!__builtin_is_constant_evaluated()) thread_ = begin<Logged>(site_of(), frame_);
+    if (!__builtin_is_constant_evaluated()) thread_ = begin<Logged, !TimeAll>(site_of(), frame_);
   }
   constexpr ~constexpr_scope() {
-    if (!__builtin_is_constant_evaluated()) end<Logged>(thread_, frame_);
+    if (!__builtin_is_constant_evaluated() && thread_ != nullptr) end<Logged>(thread_, frame_);
   }
 
   constexpr_scope(const constexpr_scope&) = delete;
@@ -155,44 +172,45 @@ class constexpr_scope {
 }  // namespace detail
 }  // namespace perf
 
-#define PERF_DETAIL_MEASURE(name, n, logged)                                                     \
+#define PERF_DETAIL_MEASURE(name, n, logged, time_all)                                           \
   static ::perf::detail::site PERF_DETAIL_CONCAT(perf_site_, n) = {name, __FILE__, __LINE__, 0}; \
-  ::perf::detail::basic_scope<logged> PERF_DETAIL_CONCAT(perf_scope_, n)(PERF_DETAIL_CONCAT(perf_site_, n))
+  ::perf::detail::basic_scope<logged, time_all> PERF_DETAIL_CONCAT(perf_scope_, n)(PERF_DETAIL_CONCAT(perf_site_, n))
 
-#define PERF_DETAIL_MEASURE_CONSTEXPR(name, n, logged)                                                                \
-  ::perf::detail::constexpr_scope<logged> PERF_DETAIL_CONCAT(perf_scope_, n)([]() noexcept -> ::perf::detail::site& { \
-    static ::perf::detail::site perf_site = {name, __FILE__, __LINE__, 0};                                            \
-    return perf_site;                                                                                                 \
+#define PERF_DETAIL_MEASURE_CONSTEXPR(name, n, logged, time_all)                                                   \
+  ::perf::detail::constexpr_scope<logged, time_all> PERF_DETAIL_CONCAT(perf_scope_,                                \
+                                                                       n)([]() noexcept -> ::perf::detail::site& { \
+    static ::perf::detail::site perf_site = {name, __FILE__, __LINE__, 0};                                         \
+    return perf_site;                                                                                              \
   })
 
 // Measures the rest of the enclosing block under `name` (a string literal).
 // Usable several times in one function, in nested blocks. Each call also logs an
 // enter and an exit event in the tick log (perf/tick.hpp) unless PERF_TICKS=off.
-#define PERF_MEASURE(name) PERF_DETAIL_MEASURE(name, __COUNTER__, true)
+#define PERF_MEASURE(name) PERF_DETAIL_MEASURE(name, __COUNTER__, true, false)
 
 // PERF_MEASURE without the tick-log events: for a scope so hot that its events
 // would crowd everything else out of the ring.
-#define PERF_MEASURE_NO_TICKS(name) PERF_DETAIL_MEASURE(name, __COUNTER__, false)
+#define PERF_MEASURE_NO_TICKS(name) PERF_DETAIL_MEASURE(name, __COUNTER__, false, false)
 
 // PERF_MEASURE for the body of a constexpr function (C++20 and later): measured
 // when called at run time, invisible during constant evaluation.
-#define PERF_MEASURE_CONSTEXPR(name) PERF_DETAIL_MEASURE_CONSTEXPR(name, __COUNTER__, true)
+#define PERF_MEASURE_CONSTEXPR(name) PERF_DETAIL_MEASURE_CONSTEXPR(name, __COUNTER__, true, false)
 
 // What perf-instrument inserts; the same as PERF_MEASURE, spelled apart so that
 // `perf-instrument --revert` removes its own insertions and never a hand-written one.
 // The _NO_TICKS forms are for the functions chosen with --no-ticks.
-#define PERF_INSTRUMENT(name) PERF_DETAIL_MEASURE(name, __COUNTER__, true)
-#define PERF_INSTRUMENT_NO_TICKS(name) PERF_DETAIL_MEASURE(name, __COUNTER__, false)
-#define PERF_INSTRUMENT_CONSTEXPR(name) PERF_DETAIL_MEASURE_CONSTEXPR(name, __COUNTER__, true)
-#define PERF_INSTRUMENT_CONSTEXPR_NO_TICKS(name) PERF_DETAIL_MEASURE_CONSTEXPR(name, __COUNTER__, false)
+#define PERF_INSTRUMENT(name) PERF_DETAIL_MEASURE(name, __COUNTER__, true, false)
+#define PERF_INSTRUMENT_NO_TICKS(name) PERF_DETAIL_MEASURE(name, __COUNTER__, false, false)
+#define PERF_INSTRUMENT_CONSTEXPR(name) PERF_DETAIL_MEASURE_CONSTEXPR(name, __COUNTER__, true, false)
+#define PERF_INSTRUMENT_CONSTEXPR_NO_TICKS(name) PERF_DETAIL_MEASURE_CONSTEXPR(name, __COUNTER__, false, false)
 
 // The forms that time every call of the scope, whatever PERF_TIMING says: for a
 // latency check that needs every duration. perf-instrument inserts the
 // PERF_INSTRUMENT_*TIME_ALL forms for the functions chosen with --time-all.
-#define PERF_MEASURE_TIME_ALL(name) PERF_DETAIL_MEASURE(name, __COUNTER__, true)
-#define PERF_INSTRUMENT_TIME_ALL(name) PERF_DETAIL_MEASURE(name, __COUNTER__, true)
-#define PERF_INSTRUMENT_NO_TICKS_TIME_ALL(name) PERF_DETAIL_MEASURE(name, __COUNTER__, false)
-#define PERF_INSTRUMENT_CONSTEXPR_TIME_ALL(name) PERF_DETAIL_MEASURE_CONSTEXPR(name, __COUNTER__, true)
-#define PERF_INSTRUMENT_CONSTEXPR_NO_TICKS_TIME_ALL(name) PERF_DETAIL_MEASURE_CONSTEXPR(name, __COUNTER__, false)
+#define PERF_MEASURE_TIME_ALL(name) PERF_DETAIL_MEASURE(name, __COUNTER__, true, true)
+#define PERF_INSTRUMENT_TIME_ALL(name) PERF_DETAIL_MEASURE(name, __COUNTER__, true, true)
+#define PERF_INSTRUMENT_NO_TICKS_TIME_ALL(name) PERF_DETAIL_MEASURE(name, __COUNTER__, false, true)
+#define PERF_INSTRUMENT_CONSTEXPR_TIME_ALL(name) PERF_DETAIL_MEASURE_CONSTEXPR(name, __COUNTER__, true, true)
+#define PERF_INSTRUMENT_CONSTEXPR_NO_TICKS_TIME_ALL(name) PERF_DETAIL_MEASURE_CONSTEXPR(name, __COUNTER__, false, true)
 
 #endif  // PERF_MEASURE_HPP

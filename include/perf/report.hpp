@@ -29,14 +29,23 @@ static constexpr double latency_bucket_bounds_seconds[] = {1e-7, 3e-7, 1e-6, 3e-
 // through another of the row's sites (work<A> calling work<B>), so it never exceeds
 // the time spent in the row; the distribution (mean, min, max, stddev, percentiles)
 // describes every activation.
+//
+// Every call is counted; a probe-dominated leaf may be timed on a random sample of
+// its calls only (PERF_TIMING=adaptive, docs/usage.md): then `timed_calls` is below
+// `calls`, total, self and mean are estimated from the timed calls for all of them
+// (the mean with its 95% interval, mean_ns_low to mean_ns_high; where every call was
+// timed, both are the mean), and the other figures describe the timed calls.
 struct function_stats {
   std::string name;
   std::string file;
   unsigned line = 0;
   uint64_t calls = 0;
+  uint64_t timed_calls = 0;
   double total_ns = 0;
   double self_ns = 0;  // total minus the time spent in measured callees
   double mean_ns = 0;
+  double mean_ns_low = 0;
+  double mean_ns_high = 0;
   double min_ns = 0;
   double max_ns = 0;
   double stddev_ns = 0;
@@ -48,10 +57,11 @@ struct function_stats {
   // 0 when allocation counting is inactive).
   double alloc_count = 0;
   double alloc_bytes = 0;
-  // What merging reports exactly needs (perf-report merge): the sum of squared
-  // deviations from the mean (with `calls` and `mean_ns`, the moments), the
+  // What merging reports exactly needs (perf-report merge): the timed calls' mean
+  // and sum of squared deviations from it (with `timed_calls`, the moments), the
   // allocation totals, and the histogram's nonzero buckets of clock ticks
   // (bucket, count), ascending; bucket bounds in perf/detail/histogram_index.hpp.
+  double timed_mean_ns = 0;
   double m2_ns2 = 0;
   uint64_t alloc_total_count = 0;
   uint64_t alloc_total_bytes = 0;
@@ -106,8 +116,9 @@ struct clock_stats {
   bool compensated = false;
 };
 
-// What measuring cost the run: every measured call times clock_stats::probe_ns,
-// and the part of it spent on probe-dominated functions.
+// What measuring cost the run: every timed call times clock_stats::probe_ns, every
+// untimed one (adaptive timing) times untimed_ns, and the part of it spent on
+// probe-dominated functions.
 struct probe_overhead {
   uint64_t calls = 0;
   double ns = 0;
@@ -115,6 +126,9 @@ struct probe_overhead {
   uint64_t dominated_calls = 0;
   double dominated_ns = 0;
   double process_cpu_ns = 0;  // the CPU time of every thread of the process so far
+  // Of `calls`, those adaptive timing counted without timing, and what one costs.
+  uint64_t untimed_calls = 0;
+  double untimed_ns = 0;
 };
 
 // One thread's heap allocations (perf/alloc.hpp): every thread that allocated,

@@ -162,13 +162,14 @@ metrics_page::metrics_page(const snapshot& taken, metrics_format format)
     metrics_function& m = c_.functions.emplace_back();
     m.labels = std::string_view(function_labels_).substr(start, ends[row] - start);
     m.calls = f.calls;
+    m.timed_calls = f.timed_calls;
     m.allocations = per_call_total(f.alloc_count, f.calls);
     m.allocated_bytes = per_call_total(f.alloc_bytes, f.calls);
     m.total_ns = f.total_ns;
     m.self_ns = f.self_ns;
-    m.duration_sum_ns = f.mean_ns * static_cast<double>(f.calls);
+    m.duration_sum_ns = f.timed_mean_ns * static_cast<double>(f.timed_calls);
     for (size_t b = 0; b < m.latency.size(); ++b)
-      m.latency[b] = b < f.latency_buckets.size() ? f.latency_buckets[b] : f.calls;
+      m.latency[b] = b < f.latency_buckets.size() ? f.latency_buckets[b] : f.timed_calls;
   }
 }
 
@@ -291,14 +292,14 @@ char* metrics_page::write_row(const family& f, size_t row, char* out) const {
     out = copy_padded(out, buckets_[b].text, buckets_[b].size);
     // The histogram may lag the count by a running thread's last few calls: the
     // buckets are cut to the count, so that they never exceed _count.
-    out = put_count(out, b < fn.latency.size() ? std::min(fn.latency[b], fn.calls) : fn.calls);
+    out = put_count(out, b < fn.latency.size() ? std::min(fn.latency[b], fn.timed_calls) : fn.timed_calls);
     *out++ = '\n';
   }
   out = put_line_start(out, "perf_function_duration_seconds_sum", row_labels);
   out = put_seconds(out, fn.duration_sum_ns);
   out = put(out, "\n");
   out = put_line_start(out, "perf_function_duration_seconds_count", row_labels);
-  out = put_count(out, fn.calls);
+  out = put_count(out, fn.timed_calls);
   *out++ = '\n';
   return out;
 }

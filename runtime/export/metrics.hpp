@@ -47,14 +47,15 @@ inline bool before_on_page(const function_location& a, const function_location& 
 
 // One measured function's series.
 struct metrics_function {
-  std::string_view labels;  // function_label_text(), followed by label_padding readable bytes
-  uint64_t calls = 0;
+  std::string_view labels;   // function_label_text(), followed by label_padding readable bytes
+  uint64_t calls = 0;        // every call (the calls counter)
+  uint64_t timed_calls = 0;  // the calls timed (adaptive timing): the histogram's count
   uint64_t allocations = 0;
   uint64_t allocated_bytes = 0;
   double total_ns = 0;
   double self_ns = 0;
-  double duration_sum_ns = 0;  // the durations of every call
-  // [i]: calls that took at most latency_bucket_bounds_seconds[i] (cumulative).
+  double duration_sum_ns = 0;  // the durations of every timed call
+  // [i]: timed calls that took at most latency_bucket_bounds_seconds[i] (cumulative).
   std::array<uint64_t, std::size(latency_bucket_bounds_seconds)> latency{};
 };
 

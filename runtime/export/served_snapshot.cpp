@@ -45,11 +45,14 @@ std::vector<metrics_function> page_functions(const label_cache& cache, const std
     metrics_function& f = functions.emplace_back();
     f.labels = cache.labels(row).text;
     f.calls = t.calls;
+    f.timed_calls = t.timed;
     f.allocations = t.alloc_count;
     f.allocated_bytes = t.alloc_bytes;
-    f.total_ns = static_cast<double>(t.total) / ticks_per_ns;
-    f.self_ns = self_times.serve(row, t.self_ticks() / ticks_per_ns);
-    f.duration_sum_ns = t.distribution.mean / ticks_per_ns * static_cast<double>(t.calls);
+    // Where calls went untimed (adaptive timing), total and self are estimated.
+    const bool estimated = t.timed < t.calls;
+    f.total_ns = (estimated ? t.estimated.total : static_cast<double>(t.total)) / ticks_per_ns;
+    f.self_ns = self_times.serve(row, (estimated ? std::max(0.0, t.estimated.self) : t.self_ticks()) / ticks_per_ns);
+    f.duration_sum_ns = t.distribution.mean / ticks_per_ns * static_cast<double>(t.timed);
     uint64_t below = 0;
     for (size_t b = 0; b < f.latency.size(); ++b) f.latency[b] = below += t.latency[b];
   }

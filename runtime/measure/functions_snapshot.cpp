@@ -12,6 +12,7 @@
 #include "measure/probe_cost.hpp"
 #include "measure/totals.hpp"
 #include "perf/report.hpp"
+#include "report_format/schema.hpp"
 
 namespace perf {
 namespace {
@@ -33,9 +34,19 @@ function_stats to_function_stats(runtime::site_info&& where, const runtime::accu
   f.file = std::move(where.file);
   f.line = where.line;
   f.calls = a.calls;
-  f.total_ns = ns(static_cast<double>(a.total));
-  f.self_ns = ns(a.self_ticks());
-  f.mean_ns = ns(a.distribution.mean);
+  f.timed_calls = a.timed;
+  // Where calls went untimed, total, self and mean are estimated for every call
+  // (runtime::estimate_sums), the mean with its 95% interval; else they are exact.
+  const bool estimated = a.timed < a.calls;
+  const double calls = static_cast<double>(a.calls);
+  f.total_ns = ns(estimated ? a.estimated.total : static_cast<double>(a.total));
+  f.self_ns = estimated ? ns(std::max(0.0, a.estimated.self)) : ns(a.self_ticks());
+  f.timed_mean_ns = ns(a.distribution.mean);
+  f.mean_ns = estimated ? ns(a.estimated.sum / calls) : f.timed_mean_ns;
+  const double half_interval =
+      estimated ? ns(report_format::mean_interval_z * std::sqrt(a.estimated.variance) / calls) : 0;
+  f.mean_ns_low = f.mean_ns - half_interval;
+  f.mean_ns_high = f.mean_ns + half_interval;
   f.min_ns = ns(static_cast<double>(a.min));
   f.max_ns = ns(static_cast<double>(a.max));
   f.stddev_ns = ns(std::sqrt(a.distribution.variance()));
@@ -43,11 +54,12 @@ function_stats to_function_stats(runtime::site_info&& where, const runtime::accu
   f.p90_ns = quantile_ns(1);
   f.p99_ns = quantile_ns(2);
   f.p999_ns = quantile_ns(3);
-  f.alloc_count = static_cast<double>(a.alloc_count) / static_cast<double>(a.calls);
-  f.alloc_bytes = static_cast<double>(a.alloc_bytes) / static_cast<double>(a.calls);
+  const double timed = static_cast<double>(a.timed);
+  f.alloc_count = static_cast<double>(a.alloc_count) / timed;
+  f.alloc_bytes = static_cast<double>(a.alloc_bytes) / timed;
   f.m2_ns2 = a.distribution.m2 / (ticks_per_ns * ticks_per_ns);
-  f.alloc_total_count = a.alloc_count;
-  f.alloc_total_bytes = a.alloc_bytes;
+  f.alloc_total_count = estimated ? static_cast<uint64_t>(std::llround(f.alloc_count * calls)) : a.alloc_count;
+  f.alloc_total_bytes = estimated ? static_cast<uint64_t>(std::llround(f.alloc_bytes * calls)) : a.alloc_bytes;
   f.latency_buckets = binning.cumulative(buckets);
   f.histogram = std::move(buckets);
   return f;
@@ -73,7 +85,7 @@ void add_functions(snapshot& s, const runtime::thread_list& threads, runtime::sn
   std::vector<ranked_row> rows;
   for (unsigned id = 1; id < sites.size(); ++id)
     if (sites[id].row == id && per_site[id].calls != 0)
-      rows.push_back({static_cast<double>(per_site[id].total) / ticks_per_ns, id});
+      rows.push_back({per_site[id].estimated.total / ticks_per_ns, id});
   std::sort(rows.begin(), rows.end(), [&](const ranked_row& a, const ranked_row& b) {
     if (a.total_ns != b.total_ns) return a.total_ns > b.total_ns;
     const runtime::site_info &at = sites[a.row], &bt = sites[b.row];

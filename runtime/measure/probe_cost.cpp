@@ -26,23 +26,26 @@ namespace {
 PERF_DETAIL_TLS detail::thread_state* calibration_thread = nullptr;
 constinit detail::site calibration_site = {"perf.probe_calibration", "", 0, detail::site_key(1, 1)};
 
-// measure.hpp's begin, called as PERF_MEASURE calls it (out of line), with the
-// calibration block for the thread's.
+// measure.hpp's begin<true, true>, called as PERF_MEASURE calls it (out of line),
+// with the calibration block for the thread's: adaptive timing's fast path first.
 __attribute__((noinline)) detail::thread_state* calibration_begin(detail::frame& f) noexcept {
   detail::thread_state* thread = calibration_thread;
+  if (detail::untimed_call(thread, calibration_site)) return nullptr;
   const unsigned key = __atomic_load_n(&calibration_site.key, __ATOMIC_RELAXED);
   if (PERF_DETAIL_UNLIKELY(thread == nullptr || key == 0)) return nullptr;
+  detail::slot& target = thread->slots[detail::site_id(key)];
+  if (PERF_DETAIL_UNLIKELY(target.period != 0)) target.countdown = detail::next_countdown(*thread, target.period);
   detail::open<true>(*thread, key, f, PERF_DETAIL_CALLER_STACK());
   return thread;
 }
 
-// An empty function measured exactly as PERF_MEASURE measures one.
+// An empty function measured exactly as PERF_MEASURE measures one (basic_scope):
+// untimed while the site's countdown is above 1.
 __attribute__((noinline)) void measured_empty_function() {
   detail::frame f;
-  detail::thread_state* thread = calibration_begin(f);
-  if (thread == nullptr) return;
+  detail::thread_state* const thread = calibration_begin(f);
   __asm__ __volatile__("");
-  detail::end<true>(thread, f);
+  if (thread != nullptr) detail::end<true>(thread, f);
 }
 
 __attribute__((noinline)) void empty_function() { __asm__ __volatile__(""); }
@@ -78,7 +81,7 @@ probe_cost measure_once(detail::clock_source clock, bool ticks) {
   block.arena_capacity = arena_blocks;
   const detail::slot& recorded = slots[1];
 
-  uint64_t plain = UINT64_MAX, measured = UINT64_MAX, inside = UINT64_MAX;
+  uint64_t plain = UINT64_MAX, measured = UINT64_MAX, inside = UINT64_MAX, untimed = UINT64_MAX;
   calibration_thread = &block;
   for (unsigned batch = 0; batch < batches; ++batch) {
     // Inside a measured caller, where a callee's cost matters: finishing a call then
@@ -91,17 +94,24 @@ probe_cost measure_once(detail::clock_source clock, bool ticks) {
     const uint64_t recorded_before = recorded.total;
     for (unsigned i = 0; i < calls; ++i) measured_empty_function();
     const uint64_t measured_end = detail::clock_now(clock);
+    slots[1].countdown = UINT32_MAX;  // every call untimed
+    for (unsigned i = 0; i < calls; ++i) measured_empty_function();
+    const uint64_t untimed_end = detail::clock_now(clock);
+    slots[1].countdown = 0;
     detail::end<false>(&block, caller);
     if (batch == 0) continue;
     plain = std::min(plain, measured_start - plain_start);
     measured = std::min(measured, measured_end - measured_start);
+    untimed = std::min(untimed, untimed_end - measured_end);
     inside = std::min(inside, recorded.total - recorded_before);
   }
   calibration_thread = nullptr;
   // An empty measured function should record what the same function takes unmeasured.
   const double outside = (static_cast<double>(measured) - static_cast<double>(plain)) / calls;
   const double inside_beyond_plain = (static_cast<double>(inside) - static_cast<double>(plain)) / calls;
-  return {std::max(0.0, outside), std::max(0.0, inside_beyond_plain), static_cast<double>(plain) / calls};
+  const double untimed_beyond_plain = (static_cast<double>(untimed) - static_cast<double>(plain)) / calls;
+  return {std::max(0.0, outside), std::max(0.0, inside_beyond_plain), static_cast<double>(plain) / calls,
+          std::max(0.0, untimed_beyond_plain)};
 }
 
 bool agree(const probe_cost& a, const probe_cost& b) {
@@ -147,11 +157,12 @@ compensation_config parse_compensation_config(const std::function<const char*(co
 void set_compensation(detail::thread_state& thread, const probe_cost& cost, bool on) {
   constexpr uint64_t units_per_tick = uint64_t{1} << detail::probe_fraction_bits;
   if (!on) {
-    thread.probe_outside = thread.probe_offset = 0;
+    thread.probe_outside = thread.probe_offset = thread.probe_untimed = 0;
     return;
   }
   const auto units = [](double ticks) { return static_cast<uint64_t>(std::llround(ticks * units_per_tick)); };
   thread.probe_outside = units(cost.outside);
+  thread.probe_untimed = units(cost.untimed);
   // Half a tick less, so that finish()'s truncation of the cost to whole ticks rounds it.
   thread.probe_offset = units(cost.outside) - units(cost.inside) - units_per_tick / 2;
 }
@@ -161,19 +172,26 @@ void add_probe_figures(snapshot& s, const compensation& c, double ticks_per_ns) 
   s.clock.probe_inside_ns = c.cost.inside / ticks_per_ns;
   s.clock.compensated = c.on;
   const double empty_call_ns = c.on ? c.cost.empty_call / ticks_per_ns : 0;
+  const double untimed_ns = c.cost.untimed / ticks_per_ns;
   probe_overhead& o = s.overhead;
+  o.untimed_ns = untimed_ns;
   for (function_stats& f : s.functions) {
     if (f.calls != 0)
-      for (double* figure : {&f.min_ns, &f.mean_ns, &f.max_ns, &f.p50_ns, &f.p90_ns, &f.p99_ns, &f.p999_ns})
+      for (double* figure : {&f.min_ns, &f.mean_ns, &f.mean_ns_low, &f.mean_ns_high, &f.timed_mean_ns, &f.max_ns,
+                             &f.p50_ns, &f.p90_ns, &f.p99_ns, &f.p999_ns})
         *figure = std::max(*figure, empty_call_ns);
     f.probe_dominated = report_format::probe_dominated(f.p50_ns, c.on ? 0 : s.clock.probe_inside_ns, s.clock.probe_ns);
+    // A timed call costs the probe, an untimed one (adaptive timing) its own small cost.
+    const double cost_ns = static_cast<double>(f.timed_calls) * s.clock.probe_ns +
+                           static_cast<double>(f.calls - f.timed_calls) * untimed_ns;
     o.calls += f.calls;
+    o.untimed_calls += f.calls - f.timed_calls;
+    o.ns += cost_ns;
     if (!f.probe_dominated) continue;
     ++o.dominated_functions;
     o.dominated_calls += f.calls;
+    o.dominated_ns += cost_ns;
   }
-  o.ns = static_cast<double>(o.calls) * s.clock.probe_ns;
-  o.dominated_ns = static_cast<double>(o.dominated_calls) * s.clock.probe_ns;
   o.process_cpu_ns = process_cpu_ns();
 }
 

@@ -26,10 +26,13 @@ struct probe_cost {
   // What a call of the empty function takes unmeasured: no compensated duration is
   // shown below it.
   double empty_call = 0;
+  // How much longer a caller takes per untimed call of a sampled leaf (adaptive
+  // timing's fast path, untimed_call) than with the function unmeasured.
+  double untimed = 0;
 };
 
 // Measures the probe of PERF_MEASURE (with its tick-log events when `ticks`) on
-// `clock`: an empty measured function against an empty plain one, called from
+// `clock`: an empty measured function, timed and untimed, against an empty plain one, called from
 // inside a measured caller, in 32 interleaved batches of 128 calls, the least time
 // of each over the batches (an interrupt or a preemption lengthens a batch or two,
 // not the least). Load that lasts longer (another process's burst, a slowed core)

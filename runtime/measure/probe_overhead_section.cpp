@@ -31,9 +31,16 @@ std::string cpu_share(double part, double cpu_ns, bool shown) {
 std::string probe_overhead_lines(const snapshot& s) {
   const probe_overhead& o = s.overhead;
   if (o.calls == 0) return {};
+  // Calls adaptive timing only counted cost their own, smaller probe.
+  const uint64_t timed = o.calls - o.untimed_calls;
+  const std::string calls =
+      o.untimed_calls == 0 ? fmt::format("{} measured call{} x {}", format_count(o.calls), o.calls == 1 ? "" : "s",
+                                         format_duration(s.clock.probe_ns))
+                           : fmt::format("{} measured calls ({} timed x {}, {} counted only x {})",
+                                         format_count(o.calls), format_count(timed), format_duration(s.clock.probe_ns),
+                                         format_count(o.untimed_calls), format_duration(o.untimed_ns));
   std::string out =
-      fmt::format("probe: {} measured call{} x {} = {}, {}\n", format_count(o.calls), o.calls == 1 ? "" : "s",
-                  format_duration(s.clock.probe_ns), format_duration(o.ns), cpu_share(o.ns, o.process_cpu_ns, true));
+      fmt::format("probe: {} = {}, {}\n", calls, format_duration(o.ns), cpu_share(o.ns, o.process_cpu_ns, true));
   if (o.dominated_functions != 0)
     out += fmt::format(
         "  * probe-dominated (median below {} probe costs, {}): {} function{}, {} call{}, {} of probe time: {} of "
@@ -48,10 +55,9 @@ std::string probe_overhead_lines(const snapshot& s) {
 std::string probe_overhead_json(const snapshot& s) {
   const probe_overhead& o = s.overhead;
   return fmt::format(
-      "{{\"calls\": {}, \"ns\": {:.1f}, \"dominated_functions\": {}, \"dominated_calls\": {}, \"dominated_ns\": "
-      "{:.1f}, "
-      "\"process_cpu_ns\": {:.1f}}}",
-      o.calls, o.ns, o.dominated_functions, o.dominated_calls, o.dominated_ns, o.process_cpu_ns);
+      "{{\"calls\": {}, \"untimed_calls\": {}, \"ns\": {:.1f}, \"dominated_functions\": {}, \"dominated_calls\": "
+      "{}, \"dominated_ns\": {:.1f}, \"process_cpu_ns\": {:.1f}}}",
+      o.calls, o.untimed_calls, o.ns, o.dominated_functions, o.dominated_calls, o.dominated_ns, o.process_cpu_ns);
 }
 
 PERF_RUNTIME_ON_START(register_probe_overhead_section) {

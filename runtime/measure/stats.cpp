@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/settings.hpp"
+#include "measure/adaptive_timing.hpp"
 #include "perf/detail/atomic.hpp"
 
 namespace perf::runtime {
@@ -53,7 +54,7 @@ void for_each_pending(const detail::thread_state& thread, size_t sites, Visit vi
   const uint32_t pending = __atomic_load_n(&thread.pending_count, __ATOMIC_ACQUIRE);
   for (uint32_t i = 0; i < pending && i < detail::pending_capacity; ++i) {
     const uint64_t entry = load_relaxed(thread.pending[i]);
-    const uint64_t site = entry >> detail::pending_duration_bits;
+    const uint64_t site = entry >> detail::pending_site_shift;
     if (site < sites) visit(site, detail::bucket_index(entry & detail::pending_duration_mask));
   }
 }
@@ -167,9 +168,23 @@ const latency_binning& fixed_latency_binning() {
 }
 
 bool call_totals::add(const detail::slot& s) {
-  const uint64_t n = load_relaxed(s.calls);
-  if (n == 0) return false;
-  calls += n;
+  const uint64_t n = load_relaxed(s.timed);
+  if (n == 0) return false;  // a slot's first calls are timed
+  const uint64_t untimed = load_relaxed(s.untimed);
+  calls += n + untimed;
+  timed += n;
+  if (untimed != 0) {
+    const estimated_sums e = estimate_sums(s);
+    estimated.total += e.total;
+    estimated.self += e.self;
+    estimated.sum += e.sum;
+    estimated.variance += e.variance;
+  } else {
+    estimated.total += static_cast<double>(load_relaxed(s.total));
+    estimated.self += static_cast<double>(static_cast<int64_t>(load_relaxed(s.self)));
+    estimated.sum += static_cast<double>(n) * static_cast<double>(load_relaxed(s.reference)) +
+                     static_cast<double>(load_relaxed(s.sum_deviation));
+  }
   total += load_relaxed(s.total);
   self += load_relaxed(s.self);
   min = std::min(min, load_relaxed(s.min));
@@ -184,6 +199,11 @@ bool call_totals::add(const detail::slot& s) {
 bool call_totals::merge(const call_totals& other) {
   if (other.calls == 0) return false;
   calls += other.calls;
+  timed += other.timed;
+  estimated.total += other.estimated.total;
+  estimated.self += other.estimated.self;
+  estimated.sum += other.estimated.sum;
+  estimated.variance += other.estimated.variance;
   total += other.total;
   self += other.self;
   min = std::min(min, other.min);

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "measure/adaptive_timing.hpp"
 #include "perf/detail/histogram_index.hpp"
 #include "perf/detail/thread_state.hpp"
 #include "perf/report.hpp"
@@ -88,8 +89,13 @@ class latency_binning {
 const latency_binning& fixed_latency_binning();
 
 // Everything the report shows of one function but its distribution's buckets, in ticks.
+// Every figure but `calls` and `estimated` is of the timed calls.
 struct call_totals {
-  uint64_t calls = 0;
+  uint64_t calls = 0;  // every call, timed or not
+  uint64_t timed = 0;  // the calls timed: the count of the moments and the histogram
+  // The sums over every call, estimated from the timed ones per thread and stratum of
+  // one sampling rate (measure/adaptive_timing.hpp); the exact sums where all were timed.
+  estimated_sums estimated;
   uint64_t total = 0;
   uint64_t self = 0;  // a sum of signed parts, modulo 2^64 (see detail::finish): read it with self_ticks()
   uint64_t min = UINT64_MAX;

@@ -11,6 +11,7 @@
 #include "core/sites.hpp"
 #include "core/startup.hpp"
 #include "core/warnings.hpp"
+#include "measure/adaptive_timing.hpp"
 #include "perf/detail/atomic.hpp"
 
 namespace perf::runtime {
@@ -47,7 +48,10 @@ void* reserve(size_t bytes) {
 
 uint64_t thread_calls(const thread_record& thread, unsigned site_count) {
   uint64_t calls = 0;
-  for (unsigned id = 1; id < site_count; ++id) calls += detail::load_relaxed(thread.state.slots[id].calls);
+  for (unsigned id = 1; id < site_count; ++id) {
+    const detail::slot& s = thread.state.slots[id];
+    calls += detail::load_relaxed(s.timed) + detail::load_relaxed(s.untimed);
+  }
   return calls;
 }
 
@@ -108,13 +112,13 @@ std::vector<accumulator> site_totals(const thread_list& threads, unsigned site_c
   std::vector<accumulator> totals = exited().per_site;
   totals.resize(site_count);
   // A living thread may finish calls while it is read: its slots first, then its
-  // pending durations. The living threads' calls are taken as the durations read of
-  // them (histograms and pending), so that each count agrees with its histogram,
-  // which perf-report checks; but where an arena is full its histograms miss
-  // durations, and the slots' counts stay. calls_not_read[id]: the exited threads'
-  // calls less their durations.
-  std::vector<uint64_t> calls_not_read(site_count);
-  for (unsigned id = 1; id < site_count; ++id) calls_not_read[id] = totals[id].calls - totals[id].durations.count();
+  // pending durations. The living threads' timed calls are taken as the durations
+  // read of them (histograms and pending), so that each count agrees with its
+  // histogram, which perf-report checks; but where an arena is full its histograms
+  // miss durations, and the slots' counts stay. timed_not_read[id]: the exited
+  // threads' timed calls less their durations.
+  std::vector<uint64_t> timed_not_read(site_count);
+  for (unsigned id = 1; id < site_count; ++id) timed_not_read[id] = totals[id].timed - totals[id].durations.count();
   bool histograms_whole = true;
   for (const thread_record* thread : threads.living)
     histograms_whole &= detail::load_relaxed(thread->state.arena_used) < thread->state.arena_capacity;
@@ -122,8 +126,13 @@ std::vector<accumulator> site_totals(const thread_list& threads, unsigned site_c
     for (const thread_record* thread : threads.living) totals[id].add(thread->state.slots[id], thread->state.arena);
   for (const thread_record* thread : threads.living) add_pending_durations(thread->state, totals);
   if (histograms_whole)
-    for (unsigned id = 1; id < site_count; ++id)
-      if (totals[id].calls != 0) totals[id].calls = calls_not_read[id] + totals[id].durations.count();
+    for (unsigned id = 1; id < site_count; ++id) {
+      accumulator& a = totals[id];
+      if (a.timed == 0) continue;
+      const uint64_t untimed = a.calls - a.timed;
+      a.timed = timed_not_read[id] + a.durations.count();
+      a.calls = a.timed + untimed;
+    }
   return totals;
 }
 
@@ -149,7 +158,7 @@ binned_function_totals read_binned_totals(const thread_list& threads, const std:
     uint64_t calls = 0;
     for (unsigned id = 1; id < count; ++id) {
       const detail::slot& s = thread->state.slots[id];
-      calls += detail::load_relaxed(s.calls);
+      calls += detail::load_relaxed(s.timed) + detail::load_relaxed(s.untimed);
       read.per_site[id].add(s, thread->state.arena, binning);
     }
     read.thread_calls.push_back(calls);
@@ -171,10 +180,16 @@ std::vector<uint64_t> calls_per_thread(const thread_list& threads) {
 
 }  // namespace perf::runtime
 
+// Also adaptive timing's bookkeeping (measure/adaptive_timing.hpp), on the owner
+// thread: a site whose call had measured callees is never sampled; one whose timed
+// calls reached its next review is reviewed.
 void perf::detail::drain_pending(thread_state& thread) noexcept {
   for (uint32_t i = 0; i < thread.pending_count; ++i) {
     const uint64_t entry = thread.pending[i];
-    slot& target = thread.slots[entry >> pending_duration_bits];
+    slot& target = thread.slots[entry >> pending_site_shift];
+    if (PERF_DETAIL_UNLIKELY((entry & pending_callees_bit) != 0) && target.had_callees == 0)
+      runtime::stop_sampling(target);
+    if (thread.sampling != 0 && target.timed >= target.next_review) runtime::review_timing(thread, target);
     const unsigned bucket = bucket_index(entry & pending_duration_mask);
     const unsigned block = bucket / histogram_block_size;
     if (target.blocks[block] == 0) {

@@ -31,9 +31,12 @@ void append_function(std::string& out, const function_stats& f) {
       case function_field::file: out += json_string(f.file); break;
       case function_field::line: fmt::format_to(to, "{}", f.line); break;
       case function_field::calls: fmt::format_to(to, "{}", f.calls); break;
+      case function_field::timed_calls: fmt::format_to(to, "{}", f.timed_calls); break;
       case function_field::total_ns: fmt::format_to(to, "{:.1f}", f.total_ns); break;
       case function_field::self_ns: fmt::format_to(to, "{:.1f}", f.self_ns); break;
       case function_field::mean_ns: fmt::format_to(to, "{:.1f}", f.mean_ns); break;
+      case function_field::mean_ns_low: fmt::format_to(to, "{:.1f}", f.mean_ns_low); break;
+      case function_field::mean_ns_high: fmt::format_to(to, "{:.1f}", f.mean_ns_high); break;
       case function_field::min_ns: fmt::format_to(to, "{:.1f}", f.min_ns); break;
       case function_field::max_ns: fmt::format_to(to, "{:.1f}", f.max_ns); break;
       case function_field::stddev_ns: fmt::format_to(to, "{:.1f}", f.stddev_ns); break;
@@ -44,7 +47,7 @@ void append_function(std::string& out, const function_stats& f) {
       case function_field::alloc_count: fmt::format_to(to, "{:.2f}", f.alloc_count); break;
       case function_field::alloc_bytes: fmt::format_to(to, "{:.1f}", f.alloc_bytes); break;
       case function_field::moments:  // exact, for merging (perf-report)
-        fmt::format_to(to, "{{\"{}\": {}, \"{}\": {}}}", json_name(moments_field::mean_ns), f.mean_ns,
+        fmt::format_to(to, "{{\"{}\": {}, \"{}\": {}}}", json_name(moments_field::mean_ns), f.timed_mean_ns,
                        json_name(moments_field::m2_ns2), f.m2_ns2);
         break;
       case function_field::alloc_total_count: fmt::format_to(to, "{}", f.alloc_total_count); break;

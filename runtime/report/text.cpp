@@ -54,13 +54,18 @@ std::string function_table(const std::vector<function_stats>& functions, double 
   const std::string directory = common_directory(functions);
   if (!directory.empty()) out += fmt::format("sources under {}\n", printable(directory));
   std::vector<std::vector<std::string>> rows;
+  bool any_estimated = false;
   for (const function_stats& f : functions) {
     const std::string name = shortened(printable(f.name), max_name_width) + (f.probe_dominated ? " *" : "");
+    // Figures estimated from a sample of the calls (adaptive timing) read "~".
+    const bool estimated = f.timed_calls < f.calls;
+    any_estimated |= estimated;
+    auto estimate = [&](double ns) { return (estimated ? "~" : "") + duration(ns); };
     std::vector<std::string> row = {name,
                                     format_count(f.calls),
-                                    duration(f.total_ns),
-                                    duration(f.self_ns),
-                                    duration(f.mean_ns),
+                                    estimate(f.total_ns),
+                                    estimate(f.self_ns),
+                                    estimate(f.mean_ns),
                                     duration(f.min_ns),
                                     duration(f.max_ns),
                                     duration(f.stddev_ns),
@@ -89,6 +94,10 @@ std::string function_table(const std::vector<function_stats>& functions, double 
   };
   append_row(headings);
   for (const auto& row : rows) append_row(row);
+  if (any_estimated)
+    out +=
+        "~ estimated: timed on a random sample of its calls, every call counted (PERF_TIMING=adaptive); min, max, "
+        "stddev and percentiles are the timed calls'\n";
   return out;
 }
 

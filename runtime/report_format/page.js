@@ -152,6 +152,7 @@ function fromReport(r) {
   const F = {share: [], h: []};
   for (const k in cols) F[k] = r.functions.map(f => f[cols[k]]);
   F.probe = r.functions.map(f => f.probe_dominated ? 1 : 0);
+  F.timed = r.functions.map(f => f.timed_calls === undefined ? f.calls : f.timed_calls);
   const measured = {}; ((r.samples || {}).measured || []).forEach(m => measured[m.name] = m.share);
   for (const f of r.functions) {
     F.share.push(measured[f.name] || 0);
@@ -179,11 +180,17 @@ function reportPage() {
   if (D.distributions < n) facts.push('distributions of the ' + D.distributions + ' functions with the most time');
   const probe = F.probe || [];
   if (probe.some(p => p)) facts.push('* probe-dominated: the probe costs a third or more of the time (' + probe.filter(p => p).length + ' functions)');
+  // Rows timed on a sample of their calls (adaptive timing): total, self and mean estimated.
+  const timed = F.timed || F.calls, estimated = i => timed[i] < F.calls[i];
+  const estimatedRows = F.calls.filter((_, i) => estimated(i)).length;
+  if (estimatedRows) facts.push('~ estimated: timed on a random sample of the calls (' + estimatedRows + ' functions)');
   facts.forEach(t => add(header, 'span', {}, t));
   const rows = []; for (let i = 0; i < n; ++i) rows.push({key: i, i: i});
   const num = (title, col, show) => ({title: title, value: r => F[col][r.i], show: r => show(F[col][r.i])});
+  const estimate = (title, col) => ({title: title, value: r => F[col][r.i],
+    show: r => (estimated(r.i) ? '~' : '') + fmtNs(F[col][r.i])});
   const columns = [{title: 'function', cls: 'name', value: r => F.name[r.i], show: r => F.name[r.i] + (probe[r.i] ? ' *' : '')},
-    num('calls', 'calls', v => String(v)), num('total', 'total', fmtNs), num('self', 'self', fmtNs), num('mean', 'mean', fmtNs),
+    num('calls', 'calls', v => String(v)), estimate('total', 'total'), estimate('self', 'self'), estimate('mean', 'mean'),
     num('stddev', 'sd', fmtNs), num('min', 'min', fmtNs), num('p50', 'p50', fmtNs), num('p90', 'p90', fmtNs),
     num('p99', 'p99', fmtNs), num('max', 'max', fmtNs), num('allocs/call', 'ac', v => v.toFixed(2)),
     num('bytes/call', 'ab', fmtBytes), num('samples', 'share', v => (100 * v).toFixed(1) + '%'),

@@ -28,6 +28,10 @@ constexpr int schema_version = json_schema_version;
 // median, unlike the mean, is not moved by a few long calls, so two runs agree.
 bool probe_dominated(double p50_ns, double probe_inside_ns, double probe_ns);
 
+// An estimated mean's 95% interval (mean_ns_low to mean_ns_high, adaptive timing) is
+// this many standard errors either side of it: the normal distribution's 97.5% point.
+inline constexpr double mean_interval_z = 1.959963984540054;
+
 // A field of a functions[] row, in the order the runtime writes them. A new field is
 // an enumerator here and its entry in function_fields, at the same place.
 enum class function_field : size_t {
@@ -35,9 +39,12 @@ enum class function_field : size_t {
   file,
   line,
   calls,
+  timed_calls,
   total_ns,
   self_ns,
   mean_ns,
+  mean_ns_low,
+  mean_ns_high,
   min_ns,
   max_ns,
   stddev_ns,
@@ -64,14 +71,17 @@ struct field_name {
 };
 
 // Every field with its JSON name, in function_field's order (checked below).
-inline constexpr std::array<field_name<function_field>, 21> function_fields = {{
+inline constexpr std::array<field_name<function_field>, 24> function_fields = {{
     {function_field::name, "name"},
     {function_field::file, "file"},
     {function_field::line, "line"},
     {function_field::calls, "calls"},
+    {function_field::timed_calls, "timed_calls"},
     {function_field::total_ns, "total_ns"},
     {function_field::self_ns, "self_ns"},
     {function_field::mean_ns, "mean_ns"},
+    {function_field::mean_ns_low, "mean_ns_low"},
+    {function_field::mean_ns_high, "mean_ns_high"},
     {function_field::min_ns, "min_ns"},
     {function_field::max_ns, "max_ns"},
     {function_field::stddev_ns, "stddev_ns"},

@@ -99,7 +99,7 @@ nlohmann::json with_probe(nlohmann::json report, double probe_ns, double inside_
 
 TEST(Merge, KeepsAFunctionWithoutCallsUnderItsName) {
   nlohmann::json idle = function_row("idle", {100}, 2.0);
-  idle["calls"] = 0;
+  idle["calls"] = idle["timed_calls"] = 0;
   idle["histogram"] = nlohmann::json::array();
   idle["moments"] = {{"mean_ns", 0.0}, {"m2_ns2", 0.0}};
   const report merged = merge_reports({parsed(report_json(11, 2.0, {function_row("f", {100}, 2.0), idle})),

@@ -37,9 +37,12 @@ inline nlohmann::json function_row(const std::string& name, const std::vector<ui
           {"file", "/src/" + name + ".cpp"},
           {"line", 10},
           {"calls", ticks.size()},
+          {"timed_calls", ticks.size()},
           {"total_ns", sum / ghz},
           {"self_ns", sum / ghz / 2},
           {"mean_ns", mean / ghz},
+          {"mean_ns_low", mean / ghz},
+          {"mean_ns_high", mean / ghz},
           {"min_ns", static_cast<double>(low) / ghz},
           {"max_ns", static_cast<double>(high) / ghz},
           {"stddev_ns", std::sqrt(m2 / n) / ghz},
@@ -53,6 +56,24 @@ inline nlohmann::json function_row(const std::string& name, const std::vector<ui
           {"alloc_total_count", allocations * ticks.size()},
           {"alloc_total_bytes", 16 * allocations * ticks.size()},
           {"histogram", histogram}};
+}
+
+// A row of a function timed on a sample of its calls (adaptive timing): `ticks` are
+// the timed calls' durations, `calls` every call; total and mean estimated from them,
+// the mean with its 95% interval (the finite-population correction included).
+inline nlohmann::json sampled_row(const std::string& name, const std::vector<uint64_t>& ticks, uint64_t calls,
+                                  double ghz) {
+  nlohmann::json row = function_row(name, ticks, ghz);
+  const double n = static_cast<double>(ticks.size()), mean = row["mean_ns"].get<double>();
+  const double m2 = row["moments"]["m2_ns2"].get<double>(), c = static_cast<double>(calls);
+  const double half = 1.959963984540054 * std::sqrt((1 - n / c) * m2 / (n - 1) / n);
+  row["calls"] = calls;
+  row["timed_calls"] = ticks.size();
+  row["total_ns"] = mean * c;
+  row["self_ns"] = mean * c / 2;
+  row["mean_ns_low"] = mean - half;
+  row["mean_ns_high"] = mean + half;
+  return row;
 }
 
 inline nlohmann::json report_json(long pid, double ghz, nlohmann::json functions) {

@@ -29,7 +29,7 @@ inline probe_result run_probe_program(const std::string& program, const std::str
                                       const std::string& args = "") {
   const std::string command =
       "env -u PERF_REPORT -u PERF_CLOCK -u PERF_TICKS -u PERF_RING_EVENTS -u PERF_TICKLOG "
-      "-u PERF_TRACE -u PERF_HEAP_SAMPLE " +
+      "-u PERF_TRACE -u PERF_HEAP_SAMPLE -u PERF_TIMING " +
       environment + " " + program + " " + args + " 2>&1 >/dev/null";
   FILE* pipe = popen(command.c_str(), "r");
   probe_result result;

@@ -12,6 +12,7 @@
 #include "merge.hpp"
 #include "noise.hpp"
 #include "perf/detail/histogram_index.hpp"
+#include "report_format/schema.hpp"
 #include "sample_lists.hpp"
 
 namespace perf::report_tool {
@@ -69,7 +70,7 @@ struct side {
     const double calls = static_cast<double>(std::max<uint64_t>(f.calls, 1));
     switch (figure) {
       case metric::calls: return static_cast<double>(f.calls);
-      case metric::mean: return f.mean_ns;
+      case metric::mean: return f.call_mean_ns;
       case metric::p50: return f.quantile_ns(0.5);
       case metric::p99: return f.quantile_ns(0.99);
       case metric::self: return f.self_ns / calls;
@@ -110,9 +111,17 @@ bool significant(const side& base, const side& now, const function_diff& d, metr
     return means_differ(sample_moments::of(base.per_run(where, m)), sample_moments::of(now.per_run(where, m)));
   }
   auto call_moments = [](const function_record& f) {
-    const double n = static_cast<double>(f.calls);
+    const double n = static_cast<double>(f.timed_calls);
     return sample_moments{n, f.mean_ns, n < 2 ? 0 : f.m2_ns2 / (n - 1)};
   };
+  // An estimated mean (adaptive timing) carries its sampling error: a change inside
+  // the two intervals combined (sqrt(h_base^2 + h_now^2) for half-widths h) is none.
+  // Self time per call is estimated from the same timed calls, with the same error.
+  if ((m == metric::mean || m == metric::self) && (d.base.estimated() || d.now.estimated())) {
+    const double error = std::hypot(d.base.call_mean_standard_error_ns(), d.now.call_mean_standard_error_ns());
+    const change& c = d[m];
+    if (std::abs(c.now - c.base) <= report_format::mean_interval_z * error) return false;
+  }
   switch (m) {
     case metric::p50: return quantiles_differ(d.base.durations, d.now.durations, 0.5);
     case metric::p99: return quantiles_differ(d.base.durations, d.now.durations, 0.99);
@@ -123,7 +132,7 @@ bool significant(const side& base, const side& now, const function_diff& d, metr
       const double median_ratio = d.now.quantile_ns(0.5) / d.base.quantile_ns(0.5);
       return means_differ(call_moments(d.base), call_moments(d.now)) &&
              quantiles_differ(d.base.durations, d.now.durations, 0.5) && std::abs(median_ratio - 1) > floor &&
-             (d.now.mean_ns > d.base.mean_ns) == (median_ratio > 1);
+             (d.now.call_mean_ns > d.base.call_mean_ns) == (median_ratio > 1);
     }
   }
 }
@@ -180,6 +189,7 @@ bool breaks(const fail_rule& rule, const function_diff& d) {
 void scale_times(report& r, double factor) {
   for (function_record& f : r.functions) {
     f.total_ns *= factor, f.self_ns *= factor, f.mean_ns *= factor, f.min_ns *= factor, f.max_ns *= factor;
+    f.call_mean_ns *= factor, f.call_mean_low_ns *= factor, f.call_mean_high_ns *= factor;
     f.m2_ns2 *= factor * factor;
     f.probe_ns *= factor, f.probe_inside_ns *= factor;
     f.durations.ghz /= factor;
@@ -306,9 +316,10 @@ diff_result diff_reports(std::vector<report> base_reports, std::vector<report> n
   size_t changed = 0, compared = 0;
   for (function_diff& d : rows) {
     judge(base, now, d, options, result);
-    d.impact_ns = d.where == presence::added     ? d.now.total_ns
-                  : d.where == presence::removed ? -d.base.total_ns
-                                                 : (d.now.mean_ns - d.base.mean_ns) * static_cast<double>(d.now.calls);
+    d.impact_ns = d.where == presence::added ? d.now.total_ns
+                  : d.where == presence::removed
+                      ? -d.base.total_ns
+                      : (d.now.call_mean_ns - d.base.call_mean_ns) * static_cast<double>(d.now.calls);
     compared += d.where == presence::both;
     changed += d.slower_or_faster();
   }

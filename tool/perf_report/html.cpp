@@ -102,11 +102,11 @@ json stack_tree(const std::string& folded) {
 }  // namespace
 
 json report_page_data(const report& r, const std::string& folded, size_t distribution_bytes) {
-  json columns = {{"name", json::array()},  {"file", json::array()}, {"line", json::array()}, {"calls", json::array()},
-                  {"total", json::array()}, {"self", json::array()}, {"mean", json::array()}, {"sd", json::array()},
-                  {"min", json::array()},   {"max", json::array()},  {"p50", json::array()},  {"p90", json::array()},
-                  {"p99", json::array()},   {"ac", json::array()},   {"ab", json::array()},   {"share", json::array()},
-                  {"probe", json::array()}, {"h", json::array()}};
+  json columns = {{"name", json::array()},  {"file", json::array()},  {"line", json::array()}, {"calls", json::array()},
+                  {"total", json::array()}, {"self", json::array()},  {"mean", json::array()}, {"sd", json::array()},
+                  {"min", json::array()},   {"max", json::array()},   {"p50", json::array()},  {"p90", json::array()},
+                  {"p99", json::array()},   {"ac", json::array()},    {"ab", json::array()},   {"share", json::array()},
+                  {"probe", json::array()}, {"timed", json::array()}, {"h", json::array()}};
   const std::unordered_map<std::string, double> shares = r.sample_shares();
   file_table files;
   std::vector<json> histograms;
@@ -121,7 +121,7 @@ json report_page_data(const report& r, const std::string& folded, size_t distrib
     columns["calls"].push_back(f.calls);
     columns["total"].push_back(tenth(f.total_ns));
     columns["self"].push_back(tenth(f.self_ns));
-    columns["mean"].push_back(tenth(f.mean_ns));
+    columns["mean"].push_back(tenth(f.call_mean_ns));
     columns["sd"].push_back(tenth(f.stddev_ns()));
     columns["min"].push_back(tenth(f.min_ns));
     columns["max"].push_back(tenth(f.max_ns));
@@ -132,6 +132,7 @@ json report_page_data(const report& r, const std::string& folded, size_t distrib
     columns["ab"].push_back(tenth(static_cast<double>(f.alloc_total_bytes) / calls));
     columns["share"].push_back(share == shares.end() ? 0.0 : std::round(share->second * 10000) / 10000);
     columns["probe"].push_back(f.probe_dominated ? 1 : 0);
+    columns["timed"].push_back(f.timed_calls);
     histograms.push_back(page_histogram(f.durations));
     totals.push_back(f.total_ns);
     sizes.push_back(text_size(histograms.back()));

@@ -140,6 +140,8 @@ json merged_probe_overhead(const std::vector<report>& reports, const std::vector
     const json& o = r.document["probe_overhead"];
     if (out.is_null()) out = {{"calls", 0}, {"ns", 0.0}};
     out["calls"] = out["calls"].get<uint64_t>() + o.value("calls", uint64_t{0});
+    if (o.contains("untimed_calls"))  // adaptive timing's (reports before it timed every call)
+      out["untimed_calls"] = out.value("untimed_calls", uint64_t{0}) + o.value("untimed_calls", uint64_t{0});
     out["ns"] = out["ns"].get<double>() + o.value("ns", 0.0);
     out["process_cpu_ns"] = out.value("process_cpu_ns", 0.0) + o.value("process_cpu_ns", 0.0);
   }
@@ -150,7 +152,7 @@ json merged_probe_overhead(const std::vector<report>& reports, const std::vector
     if (!f.probe_dominated) continue;
     ++dominated_functions;
     dominated_calls += f.calls;
-    dominated_ns += static_cast<double>(f.calls) * f.probe_ns;
+    dominated_ns += static_cast<double>(f.timed_calls) * f.probe_ns;  // untimed calls' small cost left out
   }
   out["dominated_functions"] = dominated_functions;
   out["dominated_calls"] = dominated_calls;
@@ -190,11 +192,20 @@ void merge_function(function_record& a, const function_record& b) {
     return;
   }
   if (b.calls == 0) return;
-  const double n_a = static_cast<double>(a.calls), n_b = static_cast<double>(b.calls), n = n_a + n_b;
+  // The moments are the timed calls' (Chan et al.'s merge). The mean of every call is
+  // the calls-weighted mean of the two, its standard error that of a sum of two
+  // independent estimates: sqrt((C_a se_a)^2 + (C_b se_b)^2) / (C_a + C_b).
+  const double t_a = static_cast<double>(a.timed_calls), t_b = static_cast<double>(b.timed_calls), t = t_a + t_b;
   const double delta = b.mean_ns - a.mean_ns;
-  a.mean_ns += delta * n_b / n;
-  a.m2_ns2 += b.m2_ns2 + delta * delta * n_a * n_b / n;
+  a.mean_ns += delta * t_b / t;
+  a.m2_ns2 += b.m2_ns2 + delta * delta * t_a * t_b / t;
+  const double n_a = static_cast<double>(a.calls), n_b = static_cast<double>(b.calls), n = n_a + n_b;
+  const double error = std::hypot(n_a * a.call_mean_standard_error_ns(), n_b * b.call_mean_standard_error_ns()) / n;
+  a.call_mean_ns = (n_a * a.call_mean_ns + n_b * b.call_mean_ns) / n;
+  a.call_mean_low_ns = a.call_mean_ns - report_format::mean_interval_z * error;
+  a.call_mean_high_ns = a.call_mean_ns + report_format::mean_interval_z * error;
   a.calls += b.calls;
+  a.timed_calls += b.timed_calls;
   a.total_ns += b.total_ns;
   a.self_ns += b.self_ns;
   a.min_ns = std::min(a.min_ns, b.min_ns);

@@ -17,7 +17,13 @@ namespace perf::report_tool {
 
 using nlohmann::json;
 
-double function_record::stddev_ns() const { return calls < 2 ? 0.0 : std::sqrt(m2_ns2 / static_cast<double>(calls)); }
+double function_record::stddev_ns() const {
+  return timed_calls < 2 ? 0.0 : std::sqrt(m2_ns2 / static_cast<double>(timed_calls));
+}
+
+double function_record::call_mean_standard_error_ns() const {
+  return (call_mean_high_ns - call_mean_low_ns) / (2 * report_format::mean_interval_z);
+}
 
 bool function_record::probe_dominates() const {
   return report_format::probe_dominated(quantile_ns(0.5), probe_inside_ns, probe_ns);
@@ -54,9 +60,12 @@ json to_json(const report& r) {
                          {"file", f.file},
                          {"line", f.line},
                          {"calls", f.calls},
+                         {"timed_calls", f.timed_calls},
                          {"total_ns", tenth(f.total_ns)},
                          {"self_ns", tenth(f.self_ns)},
-                         {"mean_ns", tenth(f.mean_ns)},
+                         {"mean_ns", tenth(f.call_mean_ns)},
+                         {"mean_ns_low", tenth(f.call_mean_low_ns)},
+                         {"mean_ns_high", tenth(f.call_mean_high_ns)},
                          {"min_ns", tenth(f.min_ns)},
                          {"max_ns", tenth(f.max_ns)},
                          {"stddev_ns", tenth(f.stddev_ns())},

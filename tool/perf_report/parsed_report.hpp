@@ -34,11 +34,17 @@ struct function_record {
   std::string name;
   std::string file;
   unsigned line = 0;
-  uint64_t calls = 0;
-  double total_ns = 0;
+  uint64_t calls = 0;        // every call
+  uint64_t timed_calls = 0;  // the calls timed: the moments' and the histogram's count (`calls` where absent)
+  double total_ns = 0;       // estimated where timed_calls < calls (adaptive timing), as self_ns
   double self_ns = 0;
-  double mean_ns = 0;
-  double m2_ns2 = 0;  // sum of squared deviations from the mean
+  double mean_ns = 0;  // of the timed calls (the moments)
+  double m2_ns2 = 0;   // sum of squared deviations from the mean
+  // The mean of every call with its 95% interval: the report's mean_ns, mean_ns_low and
+  // mean_ns_high where estimated (timed_calls < calls), else mean_ns with no width.
+  double call_mean_ns = 0;
+  double call_mean_low_ns = 0;
+  double call_mean_high_ns = 0;
   double min_ns = 0;
   double max_ns = 0;
   uint64_t alloc_total_count = 0;
@@ -52,6 +58,10 @@ struct function_record {
   bool probe_dominated = false;
 
   double stddev_ns() const;
+  // Whether total, self and the mean of every call are estimated from a sample of the
+  // calls (PERF_TIMING=adaptive), and the standard error of that mean (0 when not).
+  bool estimated() const { return timed_calls < calls; }
+  double call_mean_standard_error_ns() const;
   // report_format::probe_dominated of this row's median and probe figures: the rule the
   // runtime applies (false without a probe cost).
   bool probe_dominates() const;

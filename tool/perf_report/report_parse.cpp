@@ -189,6 +189,18 @@ class function_fields {
         case function_field::file: take(state_of(*field), typed(v, v.get_string(), where), record_.file); break;
         case function_field::line: take(state_of(*field), typed(v, v.get_uint64(), where), line_); break;
         case function_field::calls: take(state_of(*field), typed(v, v.get_uint64(), where), record_.calls); break;
+        case function_field::timed_calls:
+          take(state_of(*field), typed(v, v.get_uint64(), where), record_.timed_calls);
+          break;
+        case function_field::mean_ns:
+          take(state_of(*field), typed(v, v.get_double(), where), record_.call_mean_ns);
+          break;
+        case function_field::mean_ns_low:
+          take(state_of(*field), typed(v, v.get_double(), where), record_.call_mean_low_ns);
+          break;
+        case function_field::mean_ns_high:
+          take(state_of(*field), typed(v, v.get_double(), where), record_.call_mean_high_ns);
+          break;
         case function_field::total_ns: take(state_of(*field), typed(v, v.get_double(), where), record_.total_ns); break;
         case function_field::self_ns: take(state_of(*field), typed(v, v.get_double(), where), record_.self_ns); break;
         case function_field::min_ns: take(state_of(*field), typed(v, v.get_double(), where), record_.min_ns); break;
@@ -205,7 +217,6 @@ class function_fields {
           take(state_of(*field), typed(v, v.get_bool(), where), record_.probe_dominated);
           break;
         // Derived from the fields above (function_record computes them): not read.
-        case function_field::mean_ns:
         case function_field::stddev_ns:
         case function_field::p50_ns:
         case function_field::p90_ns:
@@ -269,8 +280,23 @@ class function_fields {
       fail(in_moments, fmt::format("\"{}\" is negative (a sum of squares)", json_name(moments_field::m2_ns2)));
     if (!histogram_problem_.empty())
       throw input_error(fmt::format("{}: {}.histogram{}", path, where, histogram_problem_));
-    if (histogram_count_ != record_.calls)
-      fail(where, fmt::format("\"histogram\" counts {} calls, \"calls\" says {}", histogram_count_, record_.calls));
+    // Adaptive timing's fields: a report older than them timed every call.
+    if (state_of(timed_calls) == state::missing) record_.timed_calls = record_.calls;
+    else check(timed_calls, where, non_negative);
+    if (record_.timed_calls > record_.calls)
+      fail(where, fmt::format("\"{}\" is above \"{}\"", json_name(timed_calls), json_name(calls)));
+    const char* counted = record_.timed_calls < record_.calls ? "timed_calls" : "calls";
+    if (histogram_count_ != record_.timed_calls)
+      fail(where, fmt::format("\"histogram\" counts {} calls, \"{}\" says {}", histogram_count_, counted,
+                              record_.timed_calls));
+    if (record_.estimated()) {
+      for (function_field f : {mean_ns, mean_ns_low, mean_ns_high}) check(f, where, number);
+      if (!(record_.call_mean_low_ns <= record_.call_mean_ns && record_.call_mean_ns <= record_.call_mean_high_ns))
+        fail(where, fmt::format("\"{}\" is not between \"{}\" and \"{}\"", json_name(mean_ns), json_name(mean_ns_low),
+                                json_name(mean_ns_high)));
+    } else {
+      record_.call_mean_ns = record_.call_mean_low_ns = record_.call_mean_high_ns = record_.mean_ns;
+    }
     record_.line = static_cast<unsigned>(line_);
     return std::move(record_);
   }

@@ -40,9 +40,20 @@ PERF_DETAIL_ALWAYS_INLINE constexpr unsigned site_key(unsigned id, unsigned row)
   return row << site_id_bits | id;
 }
 
-// Statistics of one site in one thread, in clock ticks.
+// Statistics of one site in one thread, in clock ticks. Durations, extremes,
+// moments, totals and histograms are of the timed calls; `untimed` counts the calls
+// an adaptive site only counted (see untimed_call), so that timed + untimed is the
+// exact count.
 struct alignas(64) slot {
-  uint64_t calls;
+  uint64_t timed;    // calls timed: durations recorded
+  uint64_t untimed;  // calls counted without a duration
+  // Adaptive timing (owner only; docs/performance.md, "Adaptive timing"): the calls
+  // left until the next timed one (at most 1: the next call is timed), the mean of
+  // the geometric draws of that countdown (0: every call timed), and what an untimed
+  // call adds to its caller's callee time (fixed point, see probe_fraction_bits).
+  uint32_t countdown;
+  uint32_t period;
+  uint64_t untimed_estimate;
   uint64_t total;  // outermost activations of the row only: recursion is counted once
   uint64_t self;   // minus the time of measured callees: a sum of signed parts, modulo 2^64 (see finish)
   uint64_t min;
@@ -60,6 +71,25 @@ struct alignas(64) slot {
   // null; possibly one a longjmp abandoned (see open() in perf/measure.hpp). Only
   // compared with a frame's address, never dereferenced.
   const struct frame* outermost;
+  // Adaptive timing's bookkeeping, done when pending durations are drained (owner
+  // only): the timed count at which the site's timing is next reviewed, and whether a
+  // timed call of it ever had a measured callee (then it is never sampled).
+  uint64_t next_review;
+  uint32_t had_callees;
+  // Strata of calls timed at one rate (written by the owner at the reviews that change
+  // the period, read by snapshots): where the current one began (the calls, timed
+  // calls, total, self, and shifted sums then), and the estimated sums of the closed
+  // ones (total, self, durations, and the variance of the durations' sum), in ticks.
+  uint64_t stratum_calls;
+  uint64_t stratum_timed;
+  uint64_t stratum_total;
+  uint64_t stratum_self;
+  int64_t stratum_deviation;
+  double stratum_squared_deviation;
+  double closed_total;
+  double closed_self;
+  double closed_sum;
+  double closed_variance;
   uint32_t blocks[histogram_blocks];  // arena block per bucket block; 0 = none
 };
 
@@ -79,12 +109,14 @@ struct frame {
   unsigned parent_site;  // the thread's innermost site before this activation
 };
 
-// Durations wait here, packed as (site id << 48) | duration, until a batch of them
-// is added to the histograms: bucketing right after the clock read costs several
-// times what it costs in a loop of its own.
+// Durations wait here, packed as (site id << 48) | callees bit | duration, until a
+// batch of them is added to the histograms: bucketing right after the clock read costs
+// several times what it costs in a loop of its own. The callees bit says that the
+// call had measured callees (adaptive timing samples only leaves).
 constexpr unsigned pending_capacity = 64;
-constexpr unsigned pending_duration_bits = 48;
-constexpr uint64_t pending_duration_mask = (uint64_t{1} << pending_duration_bits) - 1;  // and the longest
+constexpr unsigned pending_site_shift = 48;
+constexpr uint64_t pending_callees_bit = uint64_t{1} << 47;
+constexpr uint64_t pending_duration_mask = pending_callees_bit - 1;  // and the longest
 
 // Probe compensation (PERF_COMPENSATE) counts in fixed point: 2^probe_fraction_bits
 // units per clock tick, so that a cost of 47.6 ticks is not rounded per call.
@@ -96,10 +128,12 @@ struct thread_state {
   // or in a program's allocator the runtime called) records nothing. Written by the
   // owner and read by the owner's signal handlers only.
   uint32_t busy;
-  unsigned site;  // the innermost open activation's site, or 0: the sampler reads it
-  // Self time without a chain of frames: each finished call sets this to its frame's
-  // callee_mark plus its compensated duration (signed, modulo 2^64: see finish), so
-  // that an open activation's measured callees took callee_time - its callee_mark.
+  unsigned site;  // the innermost open activation's timed site, or 0: the sampler reads it
+  // Self time without a chain of frames, in fixed point (probe_fraction_bits): each
+  // finished timed call sets this to its frame's callee_mark plus its compensated
+  // duration (signed, modulo 2^64: see finish) and one unit, each untimed call adds
+  // its site's untimed_estimate, so that an open activation's measured callees took
+  // callee_time - its callee_mark, which is nonzero when it had any.
   uint64_t callee_time;
   slot* slots;      // indexed by site id
   tick_ring* ring;  // null when tick logging is off (PERF_TICKS=off)
@@ -110,9 +144,14 @@ struct thread_state {
   // duration. Set when the thread attaches; only the owner reads them.
   uint64_t probe_outside;
   uint64_t probe_offset;     // probe_outside - probe_inside - half a tick (finish() then rounds), modulo 2^64
-  uint64_t probes_finished;  // probe_outside summed over the thread's finished calls
-  uint64_t* arena;           // histogram blocks of histogram_block_size counters
-  uint32_t arena_used;       // blocks handed out; block 0 is never used
+  uint64_t probes_finished;  // probe_outside (probe_untimed) summed over the thread's finished (untimed) calls
+  uint64_t probe_untimed;    // an untimed call's cost to its caller, in fixed point (0 when compensation is off)
+  // Adaptive timing (PERF_TIMING=adaptive): nonzero when this thread's leaves may be
+  // sampled; the state of the generator of their countdowns (xorshift64, never 0).
+  uint32_t sampling;
+  uint64_t random;
+  uint64_t* arena;      // histogram blocks of histogram_block_size counters
+  uint32_t arena_used;  // blocks handed out; block 0 is never used
   uint32_t arena_capacity;
   uint64_t pending[pending_capacity];
 };
@@ -129,11 +168,16 @@ PERF_DETAIL_EXPORT unsigned register_site(site& s) noexcept;
 // Adds the pending durations of `thread` to their histograms; called by the owner.
 PERF_DETAIL_EXPORT void drain_pending(thread_state& thread) noexcept;
 
-// Adds one duration to the distribution of `target`, the slot of site `site`.
-PERF_DETAIL_ALWAYS_INLINE void add_sample(thread_state& thread, slot& target, unsigned site,
-                                          uint64_t duration) noexcept {
-  const uint64_t calls = target.calls;
-  store_relaxed(target.calls, calls + 1);
+// Draws the next countdown of a sampled site whose period is `period` (above 0): a
+// geometric number of calls with mean `period`, at least 1. Called by the owner.
+PERF_DETAIL_EXPORT uint32_t next_countdown(thread_state& thread, uint32_t period) noexcept;
+
+// Adds one duration to the distribution of `target`, the slot of site `site`;
+// `callees` (pending_callees_bit or 0) says whether the call had measured callees.
+PERF_DETAIL_ALWAYS_INLINE void add_sample(thread_state& thread, slot& target, unsigned site, uint64_t duration,
+                                          uint64_t callees = 0) noexcept {
+  const uint64_t calls = target.timed;
+  store_relaxed(target.timed, calls + 1);
   if (PERF_DETAIL_UNLIKELY(calls == 0)) {
     store_relaxed(target.reference, duration);
     store_relaxed(target.min, duration);
@@ -148,7 +192,7 @@ PERF_DETAIL_ALWAYS_INLINE void add_sample(thread_state& thread, slot& target, un
   store_relaxed(target.sum_squared_deviation, target.sum_squared_deviation + d * d);
 
   const uint32_t pending = thread.pending_count;
-  store_relaxed(thread.pending[pending], (uint64_t{site} << pending_duration_bits) |
+  store_relaxed(thread.pending[pending], (uint64_t{site} << pending_site_shift) | callees |
                                              (duration < pending_duration_mask ? duration : pending_duration_mask));
   __atomic_store_n(&thread.pending_count, pending + 1, __ATOMIC_RELEASE);
   if (PERF_DETAIL_UNLIKELY(pending + 1 == pending_capacity)) drain_pending(thread);
@@ -173,11 +217,14 @@ PERF_DETAIL_ALWAYS_INLINE void finish(thread_state& thread, frame& f, uint64_t e
   const uint64_t elapsed = (end - f.start) & (0 - static_cast<uint64_t>(end > f.start));
   const uint64_t compensated = elapsed - ((probes - f.probe_mark) >> probe_fraction_bits);
   const uint64_t duration = static_cast<int64_t>(compensated) > 0 ? compensated : 0;
+  // The callees' time in fixed point, rounded to whole ticks (an arithmetic shift).
   const uint64_t callees = thread.callee_time - f.callee_mark;
-  thread.callee_time = f.callee_mark + compensated;
+  const uint64_t callee_ticks = static_cast<uint64_t>(
+      static_cast<int64_t>(callees + (uint64_t{1} << (probe_fraction_bits - 1))) >> probe_fraction_bits);
+  thread.callee_time = f.callee_mark + (compensated << probe_fraction_bits) + 1;
   thread.site = f.parent_site;
   slot& target = *f.target;
-  store_relaxed(target.self, target.self + (compensated - callees));
+  store_relaxed(target.self, target.self + (compensated - callee_ticks));
   // The outermost activation of the row holds the inner ones' time and allocations.
   slot& row = thread.slots[f.row];
   if (row.outermost == &f) {
@@ -187,7 +234,30 @@ PERF_DETAIL_ALWAYS_INLINE void finish(thread_state& thread, frame& f, uint64_t e
     store_relaxed(target.alloc_count, target.alloc_count + (allocations.allocations - f.alloc_count));
     store_relaxed(target.alloc_bytes, target.alloc_bytes + (allocations.bytes - f.alloc_bytes));
   }
-  add_sample(thread, target, f.site, duration);
+  add_sample(thread, target, f.site, duration, callees != 0 ? pending_callees_bit : 0);
+}
+
+// The fast path of an adaptive site (PERF_TIMING=adaptive): when the call of site `s`
+// on `thread` (the calling thread's block, or null) is not to be timed, counts it and
+// returns true; else returns false, having done nothing, and the call is timed
+// (begin). An untimed call is a leaf's: it adds its site's estimated duration to its
+// caller's callee time and its own small cost to the probes finished, so that the
+// caller's self time and compensation stay right; it does not become the thread's
+// innermost site (the sampler's attribution), and leaves no tick-log event. Not when
+// the thread is busy (a signal handler's call inside the probe's bookkeeping), which
+// begin() then sees. Its own increments are not marked busy: a signal handler's call
+// of the same site in the middle of them may lose its count (docs/usage.md). A key of
+// 0 (not registered) reads slot 0, whose countdown stays 0.
+PERF_DETAIL_ALWAYS_INLINE bool untimed_call(thread_state* thread, const site& s) noexcept {
+  if (PERF_DETAIL_UNLIKELY(thread == nullptr)) return false;
+  slot& target = thread->slots[site_id(__atomic_load_n(&s.key, __ATOMIC_RELAXED))];
+  const uint32_t left = target.countdown;
+  if (PERF_DETAIL_UNLIKELY(left <= 1) || __atomic_load_n(&thread->busy, __ATOMIC_RELAXED) != 0) return false;
+  target.countdown = left - 1;
+  store_relaxed(target.untimed, target.untimed + 1);
+  thread->callee_time += target.untimed_estimate;
+  thread->probes_finished += thread->probe_untimed;
+  return true;
 }
 
 // Mark the owner's bookkeeping, from the statement after begin_busy() to the one

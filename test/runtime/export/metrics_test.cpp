@@ -16,10 +16,10 @@ snapshot one_function() {
   f.name = "ns::f<\"a\\b\">\n";
   f.file = "/src/x\xff.cpp";
   f.line = 25;
-  f.calls = 10;
+  f.calls = f.timed_calls = 10;
   f.total_ns = 2e9;
   f.self_ns = 1.5e9;
-  f.mean_ns = 2e8;
+  f.mean_ns = f.timed_mean_ns = 2e8;
   f.latency_buckets.assign(std::size(latency_bucket_bounds_seconds), 4);
   f.latency_buckets.back() = 12;  // more than calls: a running thread's histogram ran ahead
   s.functions.push_back(f);
@@ -76,6 +76,25 @@ TEST(Metrics, PrometheusTextWithEscapedLabelsAndFixedBuckets) {
   EXPECT_NE(text.find("perf_ticklog_events 20\n"), std::string::npos);
   EXPECT_EQ(text.find("# EOF"), std::string::npos);
   EXPECT_EQ(text.find("allocat"), std::string::npos) << "counting is inactive: no allocation metrics";
+}
+
+// A function timed on a sample of its calls (adaptive timing): the calls counter
+// counts every call, the duration histogram the timed ones (its _count, +Inf bucket
+// and _sum: the timed calls' durations), the seconds counters the estimates.
+TEST(Metrics, ASampledFunctionsHistogramCountsItsTimedCallsAndItsCounterEveryCall) {
+  snapshot s = one_function();
+  function_stats& f = s.functions[0];
+  f.calls = 1'000'000;
+  f.timed_calls = 10;
+  f.mean_ns = 2.5;
+  f.timed_mean_ns = 2e8;
+  const std::string text = format_metrics(s, metrics_format::prometheus);
+  EXPECT_NE(text.find("perf_function_calls_total{" + labels + "} 1000000\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("perf_function_seconds_total{" + labels + "} 2\n"), std::string::npos);
+  EXPECT_NE(text.find("perf_function_duration_seconds_bucket{" + labels + ",le=\"+Inf\"} 10\n" +
+                      "perf_function_duration_seconds_sum{" + labels + "} 2\n" +
+                      "perf_function_duration_seconds_count{" + labels + "} 10\n"),
+            std::string::npos);
 }
 
 // The frame's families first, then the components' (core/metric_families.hpp) by
@@ -165,7 +184,7 @@ TEST(Metrics, SecondsToTheNanosecond) {
   snapshot s = one_function();
   s.functions[0].total_ns = 12345.4;
   s.functions[0].self_ns = 0;
-  s.functions[0].mean_ns = 123456789012.5 / 10;  // sum: 123.456789012(5) s
+  s.functions[0].mean_ns = s.functions[0].timed_mean_ns = 123456789012.5 / 10;  // sum: 123.456789012(5) s
   const std::string text = format_metrics(s, metrics_format::prometheus);
   EXPECT_NE(text.find("perf_function_seconds_total{" + labels + "} 0.000012345\n"), std::string::npos) << text;
   EXPECT_NE(text.find("perf_function_self_seconds_total{" + labels + "} 0\n"), std::string::npos);

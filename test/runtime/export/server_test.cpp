@@ -103,7 +103,7 @@ TEST_F(Server, ALargePageGoesOutWhole) {
     names->push_back("export_test::large_page_" + std::string(200, 'x') + std::to_string(i));
     sites->push_back(perf::detail::site{names->back().c_str(), "/src/large_page.cpp", i + 1, 0});
   }
-  for (perf::detail::site& site : *sites) perf::detail::basic_scope<true> scope(site);
+  for (perf::detail::site& site : *sites) perf::detail::basic_scope<true, false> scope(site);
   const auto count_rows = [](const std::string& body) {
     size_t rows = 0;
     for (size_t at = body.find("\nperf_function_calls_total{function=\"export_test::large_page_");

@@ -51,7 +51,7 @@ TEST(Compensation, EachDurationLosesItsOwnProbeAndTheWholeProbeOfEveryMeasuredCa
   open_at(thread, 1, 1200, second);
   detail::finish(thread.state, second, 1260);  // 60, 50 without the probe
   detail::finish(thread.state, caller, 1500);  // 500, less its own 10 and 2 x 30 for the callees
-  EXPECT_EQ(thread.target.calls, 2u);
+  EXPECT_EQ(thread.target.timed, 2u);
   EXPECT_EQ(thread.target.total, 90u);
   EXPECT_EQ(thread.target.self, 90u);
   EXPECT_EQ(thread.target.min, 40u);
@@ -78,7 +78,7 @@ TEST(Compensation, ARecursiveCallCostsEveryActivationAroundItTheWholeProbeLikeAn
   detail::finish(thread.state, first, 1300);      // 200, less its own 10 and 30 for second
   detail::finish(thread.state, outermost, 2000);  // 1000, less its own 10 and 2 x 30
   detail::finish(thread.state, caller, 3000);     // 3000, less its own 10 and 3 x 30
-  EXPECT_EQ(thread.target.calls, 3u);
+  EXPECT_EQ(thread.target.timed, 3u);
   EXPECT_EQ(thread.target.min, 40u);
   EXPECT_EQ(thread.target.max, 930u);
   EXPECT_EQ(thread.target.total, 930u) << "the outermost activation only";
@@ -115,7 +115,7 @@ TEST(Compensation, CallsCompensatedBelowZeroDoNotRaiseTheTotalOfTheRecursionArou
   shorter.start = 1050;
   detail::finish(thread.state, shorter, 1052);    // 2, less its own 10: -8, recorded as 0
   detail::finish(thread.state, outermost, 1080);  // 80, less its own 10 and 2 x 30: 10
-  EXPECT_EQ(thread.target.calls, 3u);
+  EXPECT_EQ(thread.target.timed, 3u);
   EXPECT_EQ(thread.target.min, 0u);
   EXPECT_EQ(thread.target.max, 20u);
   EXPECT_EQ(thread.target.total, 10u) << "not raised to its callees' 20 + 0";
@@ -260,11 +260,11 @@ snapshot two_functions(double below_ns, double above_ns) {
   snapshot s;
   s.functions.resize(2);
   s.functions[0].name = "small";
-  s.functions[0].calls = 5;
+  s.functions[0].calls = s.functions[0].timed_calls = 5;
   s.functions[0].p50_ns = below_ns;
   s.functions[0].mean_ns = 10 * below_ns;
   s.functions[1].name = "large";
-  s.functions[1].calls = 7;
+  s.functions[1].calls = s.functions[1].timed_calls = 7;
   s.functions[1].p50_ns = above_ns;
   s.functions[1].mean_ns = 10 * above_ns;
   return s;

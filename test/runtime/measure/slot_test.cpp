@@ -71,7 +71,7 @@ TEST(Slot, FinishChargesTheCallerAndCountsRecursionOnce) {
   detail::finish(thread.state, inner, 1200);  // 100 ticks, 20 of them in the callee
   detail::finish(thread.state, outer, 1500);  // 500 ticks, 100 of them in the inner activation
   EXPECT_EQ(thread.state.site, 0u);
-  EXPECT_EQ(thread.target.calls, 2u);
+  EXPECT_EQ(thread.target.timed, 2u);
   EXPECT_EQ(thread.target.total, 500u);  // the outermost activation only
   EXPECT_EQ(thread.target.self, 480u);   // 80 + 400: everything but the other function's 20
   EXPECT_EQ(other.self, 20u);
@@ -98,7 +98,7 @@ TEST(Slot, AnAbandonedOutermostActivationIsReplaced) {
   EXPECT_EQ(thread.target.outermost, &next);
   detail::finish(thread.state, next, 1450);
   EXPECT_EQ(thread.target.total, 60u);
-  EXPECT_EQ(thread.target.calls, 3u);
+  EXPECT_EQ(thread.target.timed, 3u);
 }
 
 TEST(Slot, ABatchIsDrainedWhenItIsFull) {
@@ -153,7 +153,7 @@ TEST(Slot, AClockThatStepsBackCountsZero) {
   detail::frame f;
   open_from(thread, 1, UINTPTR_MAX, 1000, f);
   detail::finish(thread.state, f, 990);
-  EXPECT_EQ(thread.target.calls, 1u);
+  EXPECT_EQ(thread.target.timed, 1u);
   EXPECT_EQ(thread.target.total, 0u);
   EXPECT_EQ(thread.target.max, 0u);
 }

@@ -24,10 +24,10 @@ snapshot example() {
   parse.name = "config::parse";
   parse.file = "/home/me/app/src/config.cpp";
   parse.line = 18;
-  parse.calls = 1234567;
+  parse.calls = parse.timed_calls = 1234567;
   parse.total_ns = 12'345'678'901;
   parse.self_ns = 2'000'000;
-  parse.mean_ns = 10'000.5;
+  parse.mean_ns = parse.mean_ns_low = parse.mean_ns_high = parse.timed_mean_ns = 10'000.5;
   parse.min_ns = 950;
   parse.max_ns = 1'500'000;
   parse.stddev_ns = 85.25;
@@ -41,14 +41,16 @@ snapshot example() {
   parse.histogram = {{5, 1}, {2400, 1234566}};
   function_stats quote;
   quote.name = "say \"hi\"\n";
-  quote.calls = 1;
+  quote.calls = quote.timed_calls = 1;
   quote.total_ns = quote.self_ns = quote.mean_ns = quote.min_ns = quote.max_ns = 7.5;
+  quote.mean_ns_low = quote.mean_ns_high = quote.timed_mean_ns = 7.5;
   function_stats load;
   load.name = "config::load";
   load.file = "/home/me/app/include/config.hpp";
   load.line = 3;
-  load.calls = 1;
+  load.calls = load.timed_calls = 1;
   load.total_ns = load.self_ns = load.mean_ns = load.min_ns = load.max_ns = 1e10;
+  load.mean_ns_low = load.mean_ns_high = load.timed_mean_ns = 1e10;
   s.functions = {parse, load, quote};
   s.threads = {{101, "main", 1234567, false, 65536, 2469070}, {102, "worker", 1, true, 2, 0}};
   s.ticklog = {true, 65538, 2469070, 65536};
@@ -130,12 +132,54 @@ TEST(TextReport, SaysWhenTheTickLogIsOff) {
   EXPECT_EQ(text.substr(text.rfind('\n', text.size() - 2) + 1), "tick log: off (PERF_TICKS=off)\n");
 }
 
+// A function timed on a sample of its calls (adaptive timing): its total, self and
+// mean are estimates, marked "~" and explained under the table; JSON says how many
+// calls were timed and gives the mean's interval.
+snapshot with_sampled_row() {
+  snapshot s = example();
+  function_stats hot;
+  hot.name = "hash";
+  hot.calls = 1'000'000;
+  hot.timed_calls = 1'000;
+  hot.total_ns = 2'500'000;
+  hot.self_ns = 2'000'000;
+  hot.mean_ns = 2.5;
+  hot.mean_ns_low = 2.25;
+  hot.mean_ns_high = 2.75;
+  hot.timed_mean_ns = 2.4;
+  hot.min_ns = hot.p50_ns = hot.max_ns = hot.p99_ns = 2.4;
+  s.functions = {hot};
+  return s;
+}
+
+TEST(TextReport, EstimatedFiguresAreMarkedAndExplained) {
+  const std::string text = format_text(with_sampled_row());
+  EXPECT_NE(text.find("function      calls     total      self      mean      min      max   stddev      p50      p99  "
+                      "where\n"
+                      "hash      1,000,000  ~2.50 ms  ~2.00 ms  ~2.50 ns  2.40 ns  2.40 ns  0.00 ns  2.40 ns  2.40 ns\n"
+                      "~ estimated: timed on a random sample of its calls, every call counted (PERF_TIMING=adaptive); "
+                      "min, max, stddev and percentiles are the timed calls'\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(format_text(example()).find("~"), std::string::npos) << "no mark where every call was timed";
+}
+
+TEST(JsonReport, AnEstimatedRowSaysHowManyCallsWereTimedAndTheMeansInterval) {
+  const nlohmann::json row = nlohmann::json::parse(format_json(with_sampled_row())).at("functions").at(0);
+  EXPECT_EQ(row.at("calls"), 1'000'000);
+  EXPECT_EQ(row.at("timed_calls"), 1'000);
+  EXPECT_EQ(row.at("mean_ns"), 2.5);
+  EXPECT_EQ(row.at("mean_ns_low"), 2.2);  // written to a tenth, as every time
+  EXPECT_EQ(row.at("mean_ns_high"), 2.8);
+  EXPECT_EQ(row.at("moments").at("mean_ns"), 2.4) << "the moments are the timed calls'";
+}
+
 TEST(TextReport, DurationsFinerThanTheClockResolutionAreShownBelowIt) {
   snapshot s = example();
   s.clock.resolution_ns = 10.3;
   function_stats quick;
   quick.name = "quick";
-  quick.calls = 2;
+  quick.calls = quick.timed_calls = 2;
   quick.total_ns = quick.self_ns = 30;
   quick.mean_ns = 15;
   quick.min_ns = quick.p50_ns = 0.48;
@@ -244,7 +288,8 @@ TEST(JsonReport, WritesARowByteForByte) {
   ASSERT_NE(start, std::string::npos);
   EXPECT_EQ(json.substr(start, json.find('\n', start) - start),
             R"({"name": "config::parse", "file": "/home/me/app/src/config.cpp", "line": 18, "calls": 1234567, )"
-            R"("total_ns": 12345678901.0, "self_ns": 2000000.0, "mean_ns": 10000.5, "min_ns": 950.0, )"
+            R"("timed_calls": 1234567, "total_ns": 12345678901.0, "self_ns": 2000000.0, "mean_ns": 10000.5, )"
+            R"("mean_ns_low": 10000.5, "mean_ns_high": 10000.5, "min_ns": 950.0, )"
             R"("max_ns": 1500000.0, "stddev_ns": 85.2, "p50_ns": 9990.0, "p90_ns": 12000.0, "p99_ns": 123456.0, )"
             R"("p999_ns": 654321.0, "alloc_count": 0.00, "alloc_bytes": 0.0, )"
             R"("moments": {"mean_ns": 10000.5, "m2_ns2": 8972385.1234567}, "alloc_total_count": 2469134, )"
@@ -306,7 +351,8 @@ TEST(JsonReport, CarriesTheProbeItsOverheadAndTheFunctionsItDominates) {
   EXPECT_EQ(report.at("clock").at("compensated"), true);
   EXPECT_EQ(report.at("functions").at(0).at("probe_dominated"), false);
   EXPECT_EQ(report.at("functions").at(2).at("probe_dominated"), true);
-  EXPECT_EQ(report.at("probe_overhead"), nlohmann::json::parse(R"({"calls": 1234569, "ns": 27777802.5,
+  EXPECT_EQ(report.at("probe_overhead"),
+            nlohmann::json::parse(R"({"calls": 1234569, "untimed_calls": 0, "ns": 27777802.5,
       "dominated_functions": 1, "dominated_calls": 1000000, "dominated_ns": 22500000.0, "process_cpu_ns": 4000000000.0})"));
 }
 

@@ -163,8 +163,9 @@ TEST_F(Sampling, TheExitReportNamesTheHottestFunctionsAndLinesOfEveryThread) {
 // measured function that called them, at its lines, and are counted apart.
 TEST_F(Sampling, SamplesInsideTheProbeGoToTheMeasuredFunctionAndAreCountedApart) {
   const std::string path = (dir / "report.json").string();
+  // Every call timed: adaptive timing would time few calls of this probe-dominated leaf.
   const probe_result run =
-      run_probe_program(PERF_SAMPLE_PROBE, "PERF_SAMPLE_HZ=1000 PERF_REPORT=" + path, "measured-calls");
+      run_probe_program(PERF_SAMPLE_PROBE, "PERF_TIMING=all PERF_SAMPLE_HZ=1000 PERF_REPORT=" + path, "measured-calls");
   ASSERT_EQ(run.status, 0) << run.output;
   const auto samples = nlohmann::json::parse(read_file(path)).at("samples");
   const uint64_t total = samples.at("total"), in_probes = samples.at("probe_samples");
