@@ -245,18 +245,20 @@ PERF_DETAIL_ALWAYS_INLINE void finish(thread_state& thread, frame& f, uint64_t e
 // caller's self time and compensation stay right; it does not become the thread's
 // innermost site (the sampler's attribution), and leaves no tick-log event. Not when
 // the thread is busy (a signal handler's call inside the probe's bookkeeping), which
-// begin() then sees. Its own increments are not marked busy: a signal handler's call
-// of the same site in the middle of them may lose its count (docs/usage.md). A key of
-// 0 (not registered) reads slot 0, whose countdown stays 0.
+// begin() then sees. Its updates are not marked busy (two stores more on the fast
+// path): each is one instruction (add_relaxed), so a signal handler's measured call
+// in the middle of them lands wholly before or after each, and its count and its time
+// are kept (a countdown it took may be taken again: only a rate). A key of 0 (not
+// registered) reads slot 0, whose countdown stays 0.
 PERF_DETAIL_ALWAYS_INLINE bool untimed_call(thread_state* thread, const site& s) noexcept {
   if (PERF_DETAIL_UNLIKELY(thread == nullptr)) return false;
   slot& target = thread->slots[site_id(__atomic_load_n(&s.key, __ATOMIC_RELAXED))];
   const uint32_t left = target.countdown;
   if (PERF_DETAIL_UNLIKELY(left <= 1) || __atomic_load_n(&thread->busy, __ATOMIC_RELAXED) != 0) return false;
   target.countdown = left - 1;
-  store_relaxed(target.untimed, target.untimed + 1);
-  thread->callee_time += target.untimed_estimate;
-  thread->probes_finished += thread->probe_untimed;
+  add_relaxed(target.untimed, 1);
+  add_relaxed(thread->callee_time, target.untimed_estimate);
+  add_relaxed(thread->probes_finished, thread->probe_untimed);
   return true;
 }
 

@@ -18,11 +18,23 @@ namespace {
 
 void in_main() { PERF_MEASURE("signal_handler_test.in_main"); }
 void in_handler() { PERF_MEASURE("signal_handler_test.in_handler"); }
+// A leaf cheap enough that adaptive timing times only a sample of its calls.
+void shared_leaf() { PERF_MEASURE_NO_TICKS("signal_handler_test.shared_leaf"); }
 
 volatile sig_atomic_t handled = 0;
+volatile sig_atomic_t shared_leaf_recorded = 0;  // the handler's calls of shared_leaf that were not dropped
 
 void on_alarm(int) {
   in_handler();
+  handled = handled + 1;
+}
+
+// Calls shared_leaf, counting the call where the runtime records it: everywhere but
+// inside the probe's bookkeeping (the thread busy), where it is dropped whole.
+void on_alarm_call_shared_leaf(int) {
+  const bool busy = __atomic_load_n(&detail::current_thread->busy, __ATOMIC_RELAXED) != 0;
+  shared_leaf();
+  if (!busy) shared_leaf_recorded = shared_leaf_recorded + 1;
   handled = handled + 1;
 }
 
@@ -30,9 +42,9 @@ void on_alarm(int) {
 // on_alarm, for the lifetime of the object.
 class alarm_on_this_thread {
  public:
-  explicit alarm_on_this_thread(std::chrono::nanoseconds period) {
+  explicit alarm_on_this_thread(std::chrono::nanoseconds period, void (*handler)(int) = on_alarm) {
     struct sigaction action {};
-    action.sa_handler = on_alarm;
+    action.sa_handler = handler;
     action.sa_flags = SA_RESTART;
     sigemptyset(&action.sa_mask);
     sigaction(SIGALRM, &action, &previous_);
@@ -95,6 +107,36 @@ TEST(SignalHandler, MeasuredCallsInAHandlerKeepEveryCountEqualToItsHistogram) {
   // A call is left unrecorded only where the signal interrupted bookkeeping.
   EXPECT_LE(in_handler_calls, 1 + static_cast<uint64_t>(handled));
   EXPECT_GT(in_handler_calls, 0u);
+}
+
+// An untimed call's updates are single instructions: a handler that interrupts one,
+// anywhere, and calls the same function keeps its own count, and the thread's.
+TEST(SignalHandler, AHandlerInterruptingAnUntimedCallOfTheSameFunctionKeepsEveryCount) {
+  constexpr uint64_t warm_up = 200000, per_round = 1000;
+  constexpr sig_atomic_t signals = 4000;
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  for (uint64_t i = 0; i < warm_up; ++i) shared_leaf();
+  handled = 0;
+  uint64_t main_calls = warm_up;
+  {
+    const alarm_on_this_thread alarm(std::chrono::microseconds(50), on_alarm_call_shared_leaf);  // 20 kHz
+    while (handled < signals && std::chrono::steady_clock::now() < give_up) {
+      for (uint64_t i = 0; i < per_round; ++i) shared_leaf();
+      main_calls += per_round;
+      usleep(0);  // lets the signals ThreadSanitizer holds in
+    }
+  }
+  ASSERT_GE(handled, signals) << "the timer's signals did not arrive";
+  for (const function_stats& f : take_snapshot().functions) {
+    if (f.name != "signal_handler_test.shared_leaf") continue;
+#if !defined(__SANITIZE_THREAD__)  // whose instrumentation makes the leaf too slow to sample
+    ASSERT_LT(f.timed_calls, f.calls / 4) << "the leaf is sampled";
+#endif
+    EXPECT_EQ(f.calls, main_calls + static_cast<uint64_t>(shared_leaf_recorded));
+    EXPECT_EQ(f.timed_calls, histogram_sum(f));
+    return;
+  }
+  ADD_FAILURE() << "no row for signal_handler_test.shared_leaf";
 }
 
 }  // namespace
