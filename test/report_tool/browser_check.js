@@ -2,8 +2,9 @@
 // a person would see: no console error, no network request, the table, the plots
 // and the flame graph with the numbers of the report they were made from. Saves a
 // screenshot of each page.
-//   node browser_check.js CHROMIUM REPORT.json FOLDED.txt DIFF.json REPORT.html DIFF.html EXIT.html
+//   node browser_check.js CHROMIUM REPORT.json SLOW.json FOLDED.txt DIFF.json REPORT.html DIFF.html EXIT.html
 //        BARE_REPORT.html BARE_DIFF.html OUT_DIR
+// DIFF.json: the diff of REPORT.json (base) and SLOW.json (new).
 // EXIT.html: the page the program wrote itself (PERF_REPORT=x.html) for REPORT.json's work.
 // BARE_*.html: the same pages with no distribution embedded (--distribution-kb 0).
 'use strict';
@@ -11,16 +12,18 @@ const fs = require('fs');
 const path = require('path');
 const puppeteer = require('puppeteer-core');
 
-const [chromium, reportJson, folded, diffJson, reportPage, diffPage, exitPage, bareReportPage, bareDiffPage, screenshots] =
+const [chromium, reportJson, slowJson, folded, diffJson, reportPage, diffPage, exitPage, bareReportPage, bareDiffPage, screenshots] =
   process.argv.slice(2);
 // What the pages must show, from the files they were made from.
 function shownNs(v) { return v >= 1e6 ? (v / 1e6).toFixed(2) + ' ms' : v >= 1e3 ? (v / 1e3).toFixed(2) + ' us' : v.toFixed(1) + ' ns'; }
 const report = JSON.parse(fs.readFileSync(reportJson, 'utf8'));
+const slow = JSON.parse(fs.readFileSync(slowJson, 'utf8'));
 const diff = JSON.parse(fs.readFileSync(diffJson, 'utf8'));
-const expected = {functions: {}, shown: {}, p50: {}, p99: {}, verdict: diff.verdict, first_change: diff.functions[0].name,
+const expected = {functions: {}, timed: {}, shown: {}, p50: {}, p99: {}, verdict: diff.verdict, first_change: diff.functions[0].name,
   stack_samples: fs.readFileSync(folded, 'utf8').split('\n').filter(l => l).reduce((n, l) => n + Number(l.split(' ').pop()), 0)};
 for (const f of report.functions) {
   expected.functions[f.name] = f.calls;
+  expected.timed[f.name] = f.timed_calls;  // what the histogram holds: a sampled row's timed calls
   expected.shown[f.name] = f.name + (f.probe_dominated ? ' *' : '');  // the table marks probe-dominated functions
   expected.p50[f.name] = 'p50 ' + shownNs(f.p50_ns);
   expected.p99[f.name] = 'p99 ' + shownNs(f.p99_ns);
@@ -75,9 +78,9 @@ async function checkReport(browser) {
   for (const plot of plots) {
     check(plot.bars > 0 && plot.marks, `report: plot of ${plot.name} has ${plot.bars} bars, marks ${plot.marks}`);
     if (expected.p50[plot.name]) check(plot.p50 === expected.p50[plot.name], `report: ${plot.name} ${plot.p50}, expected ${expected.p50[plot.name]}`);
-    // The histogram as the page decoded it: every call in a bar or beyond the axis.
-    check(plot.calls + plot.beyond === expected.functions[plot.name],
-      `report: plot of ${plot.name} shows ${plot.calls} + ${plot.beyond} calls, expected ${expected.functions[plot.name]}`);
+    // The histogram as the page decoded it: every timed call in a bar or beyond the axis.
+    check(plot.calls + plot.beyond === expected.timed[plot.name],
+      `report: plot of ${plot.name} shows ${plot.calls} + ${plot.beyond} calls, expected ${expected.timed[plot.name]}`);
   }
   const root = await page.$eval('#flamegraph rect', r => Number(r.dataset.samples)).catch(() => -1);
   check(root === expected.stack_samples, `report: flame graph root ${root} samples, expected ${expected.stack_samples}`);
@@ -87,6 +90,10 @@ async function checkReport(browser) {
   check(await page.$('#thread-bars rect.bar') !== null, 'report: thread bars');
   const header = await page.$eval('#header', h => h.textContent);
   check(header.includes('clock ') && header.includes(' GHz'), `report: header "${header}"`);
+  // The tiny probe-dominated function is timed on a sample of its calls: its row is estimated.
+  const sampled = report.functions.filter(f => f.timed_calls < f.calls).length;
+  check(sampled > 0 && header.includes(`~ estimated: timed on a random sample of the calls (${sampled} functions)`),
+    `report: ${sampled} sampled functions, header "${header}"`);
   // Sorting by calls, ascending on the second click; a row click shows its plot.
   const callsHeader = (await page.$$('#functions thead th'))[1];
   await callsHeader.click();
@@ -108,8 +115,8 @@ async function checkDiff(browser) {
   const overlaid = await page.$$eval('#distributions svg.dist-plot', svgs => svgs.map(s =>
     new Set([...s.querySelectorAll('rect.bar')].map(r => r.getAttribute('fill'))).size));
   check(overlaid.length > 0 && overlaid.every(n => n === 2), `diff: overlaid series per plot ${overlaid}`);
-  const calls = {};
-  for (const f of diff.functions) calls[f.name] = f.figures.calls.base + f.figures.calls.new;
+  const calls = {};  // the two runs' timed calls: what their overlaid histograms hold
+  for (const f of report.functions.concat(slow.functions)) calls[f.name] = (calls[f.name] || 0) + f.timed_calls;
   for (const plot of await page.$$eval('#distributions svg.dist-plot', plotFigures))
     check(plot.calls + plot.beyond === calls[plot.name],
       `diff: plot of ${plot.name} shows ${plot.calls} + ${plot.beyond} calls, expected ${calls[plot.name]}`);

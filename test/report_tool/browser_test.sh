@@ -20,5 +20,5 @@ PERF_SAMPLE_HZ=0 PERF_REPORT=exit.html "$probe"  # the same calls: its page must
 "$perf_report" diff base.json slow.json --format json -o diff.json > /dev/null
 "$perf_report" html base.json --distribution-kb 0 -o bare-report.html
 "$perf_report" diff base.json slow.json --format html --distribution-kb 0 -o bare-diff.html > /dev/null
-NODE_PATH=$node_modules timeout 60 node "$here/browser_check.js" "$chromium" base.json stacks.txt diff.json \
+NODE_PATH=$node_modules timeout 60 node "$here/browser_check.js" "$chromium" base.json slow.json stacks.txt diff.json \
   report.html diff.html exit.html bare-report.html bare-diff.html "$work"
