@@ -47,18 +47,7 @@ __attribute__((noinline)) void measured_leaf() {
   __asm__ __volatile__("");
 }
 
-// One site per parent: PERF_MEASURE's name is a string literal.
-#define MEASURED_PARENT(work, callees)                                  \
-  __attribute__((noinline)) void measured_parent_##work##_##callees() { \
-    PERF_MEASURE(#work " parent of " #callees);                         \
-    bench::parent_body<work##_work, measured_leaf, callees>();          \
-  }
-MEASURED_PARENT(throughput_bound, 1)
-MEASURED_PARENT(throughput_bound, 10)
-MEASURED_PARENT(throughput_bound, 100)
-MEASURED_PARENT(latency_bound, 1)
-MEASURED_PARENT(latency_bound, 10)
-MEASURED_PARENT(latency_bound, 100)
+BENCH_MEASURED_PARENTS(measured_leaf, "")
 
 // Recursion: fib(n) as written, measured, against its twin without the scope. The
 // barrier keeps the compiler from turning one of the two recursive calls into a

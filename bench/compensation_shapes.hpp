@@ -51,6 +51,22 @@ __attribute__((always_inline)) inline void parent_body() {
   for (int i = 0; i < Callees; ++i) Leaf();
 }
 
+// The six measured parents, measured_parent_<work>_<callees> for the two works and
+// N = 1, 10, 100, each calling `leaf` and named "<work> parent of <callees><suffix>"
+// (PERF_MEASURE's name is a string literal: one site per parent).
+#define BENCH_MEASURED_PARENT(work, callees, leaf, suffix)              \
+  __attribute__((noinline)) void measured_parent_##work##_##callees() { \
+    PERF_MEASURE(#work " parent of " #callees suffix);                  \
+    bench::parent_body<bench::work##_work, leaf, callees>();            \
+  }
+#define BENCH_MEASURED_PARENTS(leaf, suffix)                 \
+  BENCH_MEASURED_PARENT(throughput_bound, 1, leaf, suffix)   \
+  BENCH_MEASURED_PARENT(throughput_bound, 10, leaf, suffix)  \
+  BENCH_MEASURED_PARENT(throughput_bound, 100, leaf, suffix) \
+  BENCH_MEASURED_PARENT(latency_bound, 1, leaf, suffix)      \
+  BENCH_MEASURED_PARENT(latency_bound, 10, leaf, suffix)     \
+  BENCH_MEASURED_PARENT(latency_bound, 100, leaf, suffix)
+
 template <void (*Work)(), void (*PlainLeaf)(), int Callees>
 __attribute__((noinline)) void plain_parent() {
   parent_body<Work, PlainLeaf, Callees>();

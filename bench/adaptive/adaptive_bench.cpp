@@ -153,18 +153,7 @@ __attribute__((noinline)) void measured_leaf_of_parent() {
   leaf_state = bench::two_ns_body(leaf_state);
 }
 
-// One site per parent: PERF_MEASURE's name is a string literal.
-#define MEASURED_PARENT(work, callees)                                          \
-  __attribute__((noinline)) void measured_parent_##work##_##callees() {         \
-    PERF_MEASURE(#work " parent of " #callees " 2 ns leaves");                  \
-    bench::parent_body<bench::work##_work, measured_leaf_of_parent, callees>(); \
-  }
-MEASURED_PARENT(throughput_bound, 1)
-MEASURED_PARENT(throughput_bound, 10)
-MEASURED_PARENT(throughput_bound, 100)
-MEASURED_PARENT(latency_bound, 1)
-MEASURED_PARENT(latency_bound, 10)
-MEASURED_PARENT(latency_bound, 100)
+BENCH_MEASURED_PARENTS(measured_leaf_of_parent, " 2 ns leaves")
 
 template <void (*Work)(), int Callees>
 void report_parent(void (*measured_parent)(), const char* work) {
