@@ -14,13 +14,13 @@
 // the filter lets through) and copies: no allocation and no free is made under it.
 #include <pthread.h>
 #include <sched.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cmath>
 #include <cstring>
 
 #include "alloc/unwound_stack.hpp"
+#include "core/random_bits.hpp"
 #include "core/settled_config.hpp"
 #include "core/startup.hpp"
 #include "heap/heap_sample_config.hpp"
@@ -99,25 +99,17 @@ class sampler_work {
   thread_sampling& t_;
 };
 
+// splitmix64: a Weyl sequence, mixed.
 uint64_t next_random(thread_sampling& t) noexcept {
-  if (t.random == 0) {
-    timespec now{};
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    t.random = static_cast<uint64_t>(gettid()) * 0x9E3779B97F4A7C15ull ^
-               static_cast<uint64_t>(now.tv_sec * 1000000000 + now.tv_nsec) ^ reinterpret_cast<uintptr_t>(&t);
-  }
-  uint64_t z = (t.random += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
+  if (t.random == 0) t.random = fresh_seed(&t);
+  return mix64(t.random += 0x9E3779B97F4A7C15ull);
 }
 
 // Bytes to the next sampled point: floor of an exponential variate of mean
 // `mean_bytes`, so that an allocation of s bytes is sampled when the point falls in
 // its s bytes, with probability 1 - exp(-s/mean).
 int64_t draw_countdown(thread_sampling& t) noexcept {
-  const double uniform = static_cast<double>((next_random(t) >> 11) + 1) * 0x1p-53;  // (0, 1]
-  const double bytes = -std::log(uniform) * static_cast<double>(mean_bytes);
+  const double bytes = -std::log(uniform_above_zero(next_random(t))) * static_cast<double>(mean_bytes);
   return bytes < 0x1p62 ? static_cast<int64_t>(bytes) : int64_t{1} << 62;
 }
 

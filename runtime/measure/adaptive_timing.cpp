@@ -2,14 +2,13 @@
 // countdowns' random draws, and the stratified estimates of the sampled sites' sums.
 #include "measure/adaptive_timing.hpp"
 
-#include <time.h>
-
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <string_view>
 
+#include "core/random_bits.hpp"
 #include "core/settled_config.hpp"
 #include "core/startup.hpp"
 #include "core/threads.hpp"
@@ -79,21 +78,9 @@ void close_stratum(detail::slot& s) {
   store_relaxed(s.stratum_squared_deviation, s.sum_squared_deviation);
 }
 
-uint64_t seed_for(const void* thread) {
-  timespec now{};
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  // splitmix64's finalizer of the block's address and the time: distinct per thread.
-  uint64_t z = reinterpret_cast<uintptr_t>(thread) ^ (static_cast<uint64_t>(now.tv_nsec) << 20) ^
-               static_cast<uint64_t>(now.tv_sec);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-  z ^= z >> 31;
-  return z != 0 ? z : 1;
-}
-
 void start_sampling_thread(thread_record& thread) {
   thread.state.sampling = current_timing_config().adaptive ? 1 : 0;
-  thread.state.random = seed_for(&thread.state);
+  thread.state.random = fresh_seed(&thread.state);
 }
 
 // Whether two periods differ enough to start a new stratum: a change of the mean by a
@@ -195,7 +182,7 @@ uint32_t perf::detail::next_countdown(thread_state& thread, uint32_t period) noe
   x ^= x >> 7;
   x ^= x << 17;
   thread.random = x;
-  const double u = static_cast<double>((x >> 11) + 1) * 0x1p-53;
+  const double u = runtime::uniform_above_zero(x);
   const double trials = std::ceil(std::log(u) / std::log1p(-1.0 / period));
   return trials < 1 ? 1u : trials > 1e9 ? 1000000000u : static_cast<uint32_t>(trials);
 }
