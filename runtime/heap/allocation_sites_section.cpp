@@ -1,6 +1,6 @@
 // The heap sampler's section of the report (PERF_HEAP_SAMPLE): the top allocation
 // sites by bytes allocated and by live bytes, each with its estimates and its
-// innermost program frames, as describe_stack() writes a gtest budget's stack. JSON
+// innermost program frames, as a gtest budget's stack shows them (program_frame_lines). JSON
 // "allocation_sites": every site, by bytes allocated. Nothing while sampling is off.
 #include <fmt/format.h>
 
@@ -11,9 +11,9 @@
 #include "core/report_sections.hpp"
 #include "core/startup.hpp"
 #include "heap/heap_profile.hpp"
-#include "perf/detail/allocation_stack.hpp"
 #include "report_format/escaping.hpp"
 #include "report_format/text_format.hpp"
+#include "sampler/allocation_function.hpp"
 
 namespace perf::runtime {
 
@@ -26,20 +26,6 @@ constexpr size_t sites_shown = 10;  // per list of the text section
 constexpr size_t frames_shown = 4;  // lines of each site's stack in the text section
 
 uint64_t whole(double estimate) { return estimate <= 0 ? 0 : static_cast<uint64_t>(std::llround(estimate)); }
-
-// describe_stack's lines without their "\n    " lead: "at f (file:line)" or "...".
-std::vector<std::string> stack_lines(const heap_site& site) {
-  const std::string text = alloc::detail::describe_stack(site.frames.data(), static_cast<unsigned>(site.frames.size()));
-  std::vector<std::string> lines;
-  for (size_t at = 0; at < text.size();) {
-    const size_t start = text.find_first_not_of(" \n", at);
-    if (start == std::string::npos) break;
-    const size_t end = std::min(text.find('\n', start), text.size());
-    lines.push_back(text.substr(start, end - start));
-    at = end;
-  }
-  return lines;
-}
 
 std::vector<const heap_site*> by(const heap_profile& profile, double heap_site::*figure) {
   std::vector<const heap_site*> order;
@@ -55,7 +41,8 @@ std::string site_lines(const heap_site& site) {
                                 format_count(whole(site.allocated_bytes)), format_count(whole(site.allocated_objects)),
                                 format_count(site.samples), format_count(whole(site.live_bytes)),
                                 format_count(whole(site.live_objects)));
-  const std::vector<std::string> lines = stack_lines(site);
+  const std::vector<std::string> lines =
+      program_frame_lines(site.frames.data(), static_cast<unsigned>(site.frames.size()));
   for (size_t i = 0; i < lines.size() && i < frames_shown; ++i) out += "      " + lines[i] + "\n";
   if (lines.empty()) out += "      (no frame of the program's)\n";
   return out;
@@ -97,7 +84,8 @@ std::string allocation_sites_json(const snapshot&) {
         "\"live_samples\": {}, \"truncated\": {}, \"stack\": [",
         i == 0 ? "" : ",", whole(site.allocated_bytes), whole(site.allocated_objects), whole(site.live_bytes),
         whole(site.live_objects), site.samples, site.live_samples, site.truncated);
-    const std::vector<std::string> lines = stack_lines(site);
+    const std::vector<std::string> lines =
+        program_frame_lines(site.frames.data(), static_cast<unsigned>(site.frames.size()));
     for (size_t j = 0; j < lines.size(); ++j) {
       std::string_view line = lines[j];
       if (line.substr(0, 3) == "at ") line.remove_prefix(3);

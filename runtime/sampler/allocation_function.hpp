@@ -1,9 +1,12 @@
 // Where a recorded allocation's stack leaves the allocation functions: shared by
-// describe_stack() (the gtest budgets) and the heap sampler's sites.
+// describe_stack() (the gtest budgets) and the heap sampler's sites, and the lines
+// both show.
 #ifndef PERF_RUNTIME_SAMPLER_ALLOCATION_FUNCTION_HPP
 #define PERF_RUNTIME_SAMPLER_ALLOCATION_FUNCTION_HPP
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace perf::runtime {
 
@@ -13,6 +16,13 @@ namespace perf::runtime {
 // stack starts after them. 0 when none is one. Symbolizes (allocates, takes the
 // symbolizer's lock): not in a signal handler, nor under a lock the allocator holds.
 unsigned allocation_function_frames(const uintptr_t* frames, unsigned depth);
+
+// The program's frames among `frames` (as above), one line each, from the innermost
+// frame of the program's own code out to main: "at function (file:line)" (file:line
+// where the debug information gives them), each run of frames of the standard library,
+// another library or perf itself folded into "...". What describe_stack() writes and
+// the heap sampler's sites show. Symbolizes, as above.
+std::vector<std::string> program_frame_lines(const uintptr_t* frames, unsigned depth);
 
 }  // namespace perf::runtime
 

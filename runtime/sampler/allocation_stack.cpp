@@ -40,34 +40,40 @@ bool own_code(const runtime::source_frame& frame) {
 }  // namespace
 
 std::string describe_stack(const uintptr_t* frames, unsigned depth) {
-  std::vector<runtime::source_frame> stack;
-  for (unsigned i = 0; i < depth; ++i)
-    for (runtime::source_frame& frame : runtime::symbolize_return_address(frames[i])) stack.push_back(std::move(frame));
-  size_t first = 0;
-  for (size_t i = 0; i < stack.size(); ++i)
-    if (allocation_function(stack[i].function)) first = i + 1;
   std::string text;
-  bool seen_own = false;
-  bool folded = false;  // the last line is "..."
-  for (size_t i = first; i < stack.size(); ++i) {
-    const runtime::source_frame& frame = stack[i];
-    if (!own_code(frame)) {
-      if (seen_own && !folded) text += "\n    ...";
-      folded = true;
-      continue;
-    }
-    seen_own = true;
-    folded = false;
-    text += "\n    at " + frame.function;
-    if (!frame.file.empty()) text += fmt::format(" ({}:{})", frame.file, frame.line);
-    if (frame.function == "main") break;  // what runs before it is the C library's
-  }
+  for (const std::string& line : runtime::program_frame_lines(frames, depth)) text += "\n    " + line;
   return text;
 }
 
 }  // namespace perf::alloc::detail
 
 namespace perf::runtime {
+
+std::vector<std::string> program_frame_lines(const uintptr_t* frames, unsigned depth) {
+  std::vector<source_frame> stack;
+  for (unsigned i = 0; i < depth; ++i)
+    for (source_frame& frame : symbolize_return_address(frames[i])) stack.push_back(std::move(frame));
+  size_t first = 0;
+  for (size_t i = 0; i < stack.size(); ++i)
+    if (alloc::detail::allocation_function(stack[i].function)) first = i + 1;
+  std::vector<std::string> lines;
+  bool seen_own = false;
+  bool folded = false;  // the last line is "..."
+  for (size_t i = first; i < stack.size(); ++i) {
+    const source_frame& frame = stack[i];
+    if (!alloc::detail::own_code(frame)) {
+      if (seen_own && !folded) lines.push_back("...");
+      folded = true;
+      continue;
+    }
+    seen_own = true;
+    folded = false;
+    lines.push_back("at " + frame.function);
+    if (!frame.file.empty()) lines.back() += fmt::format(" ({}:{})", frame.file, frame.line);
+    if (frame.function == "main") break;  // what runs before it is the C library's
+  }
+  return lines;
+}
 
 unsigned allocation_function_frames(const uintptr_t* frames, unsigned depth) {
   unsigned first = 0;
