@@ -68,6 +68,23 @@ PERF_DETAIL_ALWAYS_INLINE void open(thread_state& thread, unsigned key, frame& f
 // takes, read where the caller's frame ends.
 #define PERF_DETAIL_CALLER_STACK() reinterpret_cast<uintptr_t>(__builtin_dwarf_cfa())
 
+// begin()'s timed path: opens an activation of `s` on `thread` (the calling
+// thread's block, or null before its first measured call), `stack` being the measured
+// function's stack pointer, or returns null as begin() says.
+template <bool Logged, bool Sampled>
+PERF_DETAIL_OUT_OF_LINE thread_state* begin_timed(thread_state* thread, site& s, frame& f, uintptr_t stack) noexcept {
+  if (PERF_DETAIL_UNLIKELY(thread == nullptr) && (thread = attach_thread()) == nullptr) return nullptr;
+  if (PERF_DETAIL_UNLIKELY(__atomic_load_n(&thread->busy, __ATOMIC_RELAXED) != 0)) return nullptr;
+  unsigned key = __atomic_load_n(&s.key, __ATOMIC_RELAXED);
+  if (PERF_DETAIL_UNLIKELY(key == 0)) key = register_site(s);
+  if (Sampled) {
+    slot& target = thread->slots[site_id(key)];
+    if (PERF_DETAIL_UNLIKELY(target.period != 0)) target.countdown = next_countdown(*thread, target.period);
+  }
+  open<Logged>(*thread, key, f, stack);
+  return thread;
+}
+
 // Opens an activation of `s` on the calling thread (see open), or returns null,
 // having recorded nothing, when the thread is busy: inside the probe's or the
 // runtime's own bookkeeping, which a signal handler or the program's allocator
@@ -86,28 +103,15 @@ PERF_DETAIL_ALWAYS_INLINE void open(thread_state& thread, unsigned key, frame& f
 // (-Wstringop-overflow on a copy into a small buffer, in a function compiled on its
 // own instead of in its caller): an instrumented build printed warnings its plain
 // build does not (lit/warning_free_build.test).
-template <bool Logged, bool Sampled>
-PERF_DETAIL_OUT_OF_LINE thread_state* begin_timed(site& s, frame& f, uintptr_t stack) noexcept {
-  thread_state* thread = current_thread;
-  if (PERF_DETAIL_UNLIKELY(thread == nullptr) && (thread = attach_thread()) == nullptr) return nullptr;
-  if (PERF_DETAIL_UNLIKELY(__atomic_load_n(&thread->busy, __ATOMIC_RELAXED) != 0)) return nullptr;
-  unsigned key = __atomic_load_n(&s.key, __ATOMIC_RELAXED);
-  if (PERF_DETAIL_UNLIKELY(key == 0)) key = register_site(s);
-  if (Sampled) {
-    slot& target = thread->slots[site_id(key)];
-    if (PERF_DETAIL_UNLIKELY(target.period != 0)) target.countdown = next_countdown(*thread, target.period);
-  }
-  open<Logged>(*thread, key, f, stack);
-  return thread;
-}
-
-// The timed path is a function of its own so that the fast path saves no register:
-// in one function, GCC pushed the six that the timed path uses before the fast path's
-// first test, and the untimed call cost twice its work.
+//
+// The timed path is a function of its own (begin_timed) so that the fast path saves
+// no register: in one function, GCC pushed the six that the timed path uses before the
+// fast path's first test, and the untimed call cost twice its work.
 template <bool Logged, bool Sampled>
 PERF_DETAIL_OUT_OF_LINE thread_state* begin(site& s, frame& f) noexcept {
-  if (Sampled && untimed_call(current_thread, s)) return nullptr;
-  return begin_timed<Logged, Sampled>(s, f, PERF_DETAIL_CALLER_STACK());
+  thread_state* const thread = current_thread;
+  if (Sampled && untimed_call(thread, s)) return nullptr;
+  return begin_timed<Logged, Sampled>(thread, s, f, PERF_DETAIL_CALLER_STACK());
 }
 
 // Closes the activation opened by open<Logged>() or begin<Logged, Sampled>() (nothing
