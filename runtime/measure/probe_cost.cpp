@@ -62,8 +62,10 @@ double process_cpu_ns() {
 }
 
 // One measurement: interleaved batches of calls to the empty plain function and the
-// empty measured one, each loop's least time over the batches (the cost undisturbed
-// by interrupts and other load, as a benchmark's minimum is).
+// empty measured one; each figure is the median over the batches of a measured loop
+// less the plain loop of its own batch (an interrupt lengthens a batch or two, not the
+// median; two minima from different batches differed by more than a 2 ns function's
+// tenth between processes).
 probe_cost measure_once(detail::clock_source clock, bool ticks) {
   constexpr unsigned batches = 33;  // the first one only warms up
   constexpr unsigned calls = 128;   // per batch
@@ -81,7 +83,8 @@ probe_cost measure_once(detail::clock_source clock, bool ticks) {
   block.arena_capacity = arena_blocks;
   const detail::slot& recorded = slots[1];
 
-  uint64_t plain = UINT64_MAX, measured = UINT64_MAX, inside = UINT64_MAX, untimed = UINT64_MAX;
+  uint64_t plain = UINT64_MAX;
+  std::vector<double> outside, inside, untimed;  // per batch, beyond its plain loop
   calibration_thread = &block;
   for (unsigned batch = 0; batch < batches; ++batch) {
     // Inside a measured caller, where a callee's cost matters: finishing a call then
@@ -100,18 +103,20 @@ probe_cost measure_once(detail::clock_source clock, bool ticks) {
     slots[1].countdown = 0;
     detail::end<false>(&block, caller);
     if (batch == 0) continue;
-    plain = std::min(plain, measured_start - plain_start);
-    measured = std::min(measured, measured_end - measured_start);
-    untimed = std::min(untimed, untimed_end - measured_end);
-    inside = std::min(inside, recorded.total - recorded_before);
+    const uint64_t plain_loop = measured_start - plain_start;
+    plain = std::min(plain, plain_loop);
+    const auto beyond = [&](uint64_t loop) { return (static_cast<double>(loop) - static_cast<double>(plain_loop)) / calls; };
+    outside.push_back(beyond(measured_end - measured_start));
+    untimed.push_back(beyond(untimed_end - measured_end));
+    inside.push_back(beyond(recorded.total - recorded_before));
   }
   calibration_thread = nullptr;
+  const auto median = [](std::vector<double>& v) {
+    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+    return std::max(0.0, v[v.size() / 2]);
+  };
   // An empty measured function should record what the same function takes unmeasured.
-  const double outside = (static_cast<double>(measured) - static_cast<double>(plain)) / calls;
-  const double inside_beyond_plain = (static_cast<double>(inside) - static_cast<double>(plain)) / calls;
-  const double untimed_beyond_plain = (static_cast<double>(untimed) - static_cast<double>(plain)) / calls;
-  return {std::max(0.0, outside), std::max(0.0, inside_beyond_plain), static_cast<double>(plain) / calls,
-          std::max(0.0, untimed_beyond_plain)};
+  return {median(outside), median(inside), static_cast<double>(plain) / calls, median(untimed)};
 }
 
 bool agree(const probe_cost& a, const probe_cost& b) {
