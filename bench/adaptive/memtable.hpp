@@ -1,8 +1,9 @@
 // A memtable modelled on leveldb's (db/skiplist.h, db/memtable.cc): a skip list of
 // length-prefixed keys in an arena, ordered by a comparator functor, read through an
-// iterator's Seek/Valid/key/Next. memtable.cpp is compiled twice into one program:
-// plain, and with the comparator's operator() and the iterator's Seek, key and Next
-// measured as `perf-instrument --filter` would measure them (PERF_INSTRUMENT).
+// iterator's Seek/Valid/key/Next. memtable.cpp is compiled three times into one
+// program: plain, with the comparator's operator() and the iterator's Seek, key and
+// Next measured as `perf-instrument --filter` would measure them (PERF_INSTRUMENT),
+// and measured so with PERF_INLINE_FAST_PATH.
 #ifndef PERF_BENCH_ADAPTIVE_MEMTABLE_HPP
 #define PERF_BENCH_ADAPTIVE_MEMTABLE_HPP
 
@@ -18,6 +19,9 @@ namespace plain_memtable {
 uint64_t round(const uint64_t* keys, std::size_t count);
 }
 namespace measured_memtable {
+uint64_t round(const uint64_t* keys, std::size_t count);
+}
+namespace inlined_memtable {  // measured, with PERF_INLINE_FAST_PATH
 uint64_t round(const uint64_t* keys, std::size_t count);
 }
 

@@ -96,21 +96,24 @@ PERF_DETAIL_OUT_OF_LINE thread_state* begin_timed(thread_state* thread, site& s,
 // (slot::period), before the clock read.
 //
 // begin() and end() are called, not inlined, and so is the fast path, inside
-// begin(): a measured function then grows by two calls and a test, not by the
-// scope's whole bookkeeping, so the compiler inlines it where
-// it did without the scope. Inlined, the scope made small functions too large to inline, and GCC's flow-sensitive
-// warnings then saw code the plain build never has
+// begin() (unless PERF_INLINE_FAST_PATH, below): a measured function then grows by
+// two calls and a test, not by the scope's whole bookkeeping, so the compiler inlines
+// it where it did without the scope. Inlined, the scope made small functions too large
+// to inline, and GCC's flow-sensitive warnings then saw code the plain build never has
 // (-Wstringop-overflow on a copy into a small buffer, in a function compiled on its
 // own instead of in its caller): an instrumented build printed warnings its plain
-// build does not (lit/warning_free_build.test).
+// build does not (lit/warning_free_build.test). Even the fast path alone, inlined,
+// is enough to do that.
 //
 // The timed path is a function of its own (begin_timed) so that the fast path saves
 // no register: in one function, GCC pushed the six that the timed path uses before the
 // fast path's first test, and the untimed call cost twice its work.
-template <bool Logged, bool Sampled>
+//
+// With `FastPath` false, the caller has taken the fast path itself (inlined).
+template <bool Logged, bool Sampled, bool FastPath = Sampled>
 PERF_DETAIL_OUT_OF_LINE thread_state* begin(site& s, frame& f) noexcept {
   thread_state* const thread = current_thread;
-  if (Sampled && untimed_call(thread, s)) return nullptr;
+  if (FastPath && untimed_call(thread, s)) return nullptr;
   return begin_timed<Logged, Sampled>(thread, s, f, PERF_DETAIL_CALLER_STACK());
 }
 
@@ -134,13 +137,25 @@ PERF_DETAIL_OUT_OF_LINE void end(thread_state* thread, frame& f) noexcept {
 #pragma GCC diagnostic ignored "-Weffc++"
 #endif
 
+// Opens the activation of a scope (begin), taking adaptive timing's fast path where
+// the scope inlines it (InlineFastPath) or leaving it to begin(); every call is timed
+// with `TimeAll`.
+template <bool Logged, bool TimeAll, bool InlineFastPath>
+PERF_DETAIL_ALWAYS_INLINE thread_state* begin_scope(site& s, frame& f) noexcept {
+  if (TimeAll) return begin<Logged, false>(s, f);
+  if (InlineFastPath) return untimed_call(current_thread, s) ? nullptr : begin<Logged, true, false>(s, f);
+  return begin<Logged, true>(s, f);
+}
+
 // Measures the lifetime of the object: from construction to destruction. With
 // `Logged`, the tick log also gets an enter and an exit event; with `TimeAll`, every
-// call is timed whatever PERF_TIMING says.
-template <bool Logged, bool TimeAll>
+// call is timed whatever PERF_TIMING says; with `InlineFastPath`, an untimed call
+// costs no call (see PERF_INLINE_FAST_PATH).
+template <bool Logged, bool TimeAll, bool InlineFastPath = false>
 class basic_scope {
  public:
-  PERF_DETAIL_ALWAYS_INLINE explicit basic_scope(site& s) noexcept : thread_(begin<Logged, !TimeAll>(s, frame_)) {}
+  PERF_DETAIL_ALWAYS_INLINE explicit basic_scope(site& s) noexcept
+      : thread_(begin_scope<Logged, TimeAll, InlineFastPath>(s, frame_)) {}
   PERF_DETAIL_ALWAYS_INLINE ~basic_scope() {
     if (thread_ != nullptr) end<Logged>(thread_, frame_);
   }
@@ -161,12 +176,12 @@ class basic_scope {
 // The same for a constexpr function: it does nothing during constant evaluation,
 // so the function stays usable in constant expressions. `site_of` returns the site
 // (a lambda holding it, since a constexpr function may not declare a static).
-template <bool Logged, bool TimeAll>
+template <bool Logged, bool TimeAll, bool InlineFastPath>
 class constexpr_scope {
  public:
   template <class SiteOf>
   constexpr explicit constexpr_scope(SiteOf site_of) noexcept {
-    if (!__builtin_is_constant_evaluated()) thread_ = begin<Logged, !TimeAll>(site_of(), frame_);
+    if (!__builtin_is_constant_evaluated()) thread_ = begin_scope<Logged, TimeAll, InlineFastPath>(site_of(), frame_);
   }
   constexpr ~constexpr_scope() {
     if (!__builtin_is_constant_evaluated() && thread_ != nullptr) end<Logged>(thread_, frame_);
@@ -184,12 +199,27 @@ class constexpr_scope {
 }  // namespace detail
 }  // namespace perf
 
+// PERF_INLINE_FAST_PATH: defined to 1 before this header is included (or with
+// -DPERF_INLINE_FAST_PATH=1), every scope of the translation unit inlines adaptive
+// timing's fast path, so that an untimed call costs a few instructions and no call:
+// a leveldb-like memtable measured runs at 0.91x its plain speed instead of 0.85x
+// (docs/performance.md, "Adaptive timing"). The price: a measured function grows by
+// the fast path, so the compiler may no longer inline it where it did, and GCC's
+// flow-sensitive warnings (-Wstringop-overflow and the like) may then see it
+// compiled on its own and warn where the plain build did not. Off by default.
+#if defined(PERF_INLINE_FAST_PATH) && PERF_INLINE_FAST_PATH
+#define PERF_DETAIL_INLINE_FAST_PATH true
+#else
+#define PERF_DETAIL_INLINE_FAST_PATH false
+#endif
+
 #define PERF_DETAIL_MEASURE(name, n, logged, time_all)                                           \
   static ::perf::detail::site PERF_DETAIL_CONCAT(perf_site_, n) = {name, __FILE__, __LINE__, 0}; \
-  ::perf::detail::basic_scope<logged, time_all> PERF_DETAIL_CONCAT(perf_scope_, n)(PERF_DETAIL_CONCAT(perf_site_, n))
+  ::perf::detail::basic_scope<logged, time_all, PERF_DETAIL_INLINE_FAST_PATH> PERF_DETAIL_CONCAT(perf_scope_, n)( \
+      PERF_DETAIL_CONCAT(perf_site_, n))
 
 #define PERF_DETAIL_MEASURE_CONSTEXPR(name, n, logged, time_all)                                                   \
-  ::perf::detail::constexpr_scope<logged, time_all> PERF_DETAIL_CONCAT(perf_scope_,                                \
+  ::perf::detail::constexpr_scope<logged, time_all, PERF_DETAIL_INLINE_FAST_PATH> PERF_DETAIL_CONCAT(perf_scope_,  \
                                                                        n)([]() noexcept -> ::perf::detail::site& { \
     static ::perf::detail::site perf_site = {name, __FILE__, __LINE__, 0};                                         \
     return perf_site;                                                                                              \
