@@ -2,7 +2,11 @@
 # Every figure issue 14 asks of a many-core Intel machine with RDTSCP, in one command
 # (docs/performance.md, "Intel"):
 #
-#   bench/intel_figures.sh [BUILD_DIR]      (default: build-figures)
+#   bench/intel_figures.sh [BUILD_DIR]               build (default: build-figures) and run
+#   bench/intel_figures.sh --stage DIR [BUILD_DIR]   build here, copy the benches and the
+#                                                    shared libraries they load into DIR
+#   bench/intel_figures.sh --prebuilt DIR            run the benches staged in DIR (on a
+#                                                    machine without the build's packages)
 #
 # Builds runtime_bench, compensation_bench, adaptive_bench and memtable_bench (RelWithDebInfo, no rewriter, no tests),
 # prints the processor and its clock features, then runs runtime_bench with the
@@ -15,11 +19,43 @@
 set -eu
 
 source_dir=$(cd "$(dirname "$0")/.." && pwd)
-build_dir=${1:-build-figures}
+benches="bench/runtime_bench bench/compensation_bench bench/adaptive/adaptive_bench bench/adaptive/memtable_bench"
 
-cmake -S "$source_dir" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DPERF_BUILD_TOOL=OFF -DPERF_BUILD_TESTS=OFF -DPERF_BUILD_BENCH=ON >/dev/null
-cmake --build "$build_dir" --target runtime_bench compensation_bench adaptive_bench memtable_bench
+build() {
+  cmake -S "$source_dir" -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DPERF_BUILD_TOOL=OFF -DPERF_BUILD_TESTS=OFF -DPERF_BUILD_BENCH=ON >/dev/null
+  cmake --build "$1" --target runtime_bench compensation_bench adaptive_bench memtable_bench
+}
+
+case "${1:-}" in
+  --stage)
+    stage=$2
+    build_dir=${3:-build-figures}
+    build "$build_dir"
+    mkdir -p "$stage/lib"
+    for bench in $benches; do
+      mkdir -p "$stage/$(dirname "$bench")"
+      cp "$build_dir/$bench" "$stage/$bench"
+      # Every library it loads but the C and C++ runtimes, which the other machine has.
+      ldd "$build_dir/$bench" | awk '$3 ~ /^\// {print $3}' | while read -r library; do
+        case $(basename "$library") in
+          libc.so* | libm.so* | libstdc++.so* | libgcc_s.so*) ;;
+          *) cp -L "$library" "$stage/lib/" ;;
+        esac
+      done
+    done
+    echo "staged in $stage: bench/intel_figures.sh --prebuilt $stage"
+    exit 0
+    ;;
+  --prebuilt)
+    build_dir=$2
+    export LD_LIBRARY_PATH="$(cd "$build_dir" && pwd)/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    ;;
+  *)
+    build_dir=${1:-build-figures}
+    build "$build_dir"
+    ;;
+esac
 
 echo "== processor"
 lscpu | grep -E '^(Model name|CPU\(s\)|Thread\(s\) per core|Hypervisor vendor):' || true
