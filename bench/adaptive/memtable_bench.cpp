@@ -58,7 +58,9 @@ int main(int, char** argv) {
       "memtable: %zu inserts, lookups and scanned keys a round, %.1f M measured calls a round: measured "
       "throughput / plain throughput %.3fx, %.3fx with PERF_INLINE_FAST_PATH (target >= 0.90x): %s\n",
       keys_per_round, static_cast<double>(measured_calls) / 2 / (rounds + 1) / 1e6, ratio, inlined_ratio,
-      ratio >= 0.90 ? "met" : inlined_ratio >= 0.90 ? "met with PERF_INLINE_FAST_PATH" : "NOT MET");
+      ratio >= 0.90           ? "met"
+      : inlined_ratio >= 0.90 ? "met with PERF_INLINE_FAST_PATH"
+                              : "NOT MET");
   if (checksum == 0) return 1;
   return bench::run_again_with(argv, "PERF_TIMING", "all");
 }

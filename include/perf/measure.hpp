@@ -221,16 +221,16 @@ class constexpr_scope {
 #define PERF_DETAIL_INLINE_FAST_PATH false
 #endif
 
-#define PERF_DETAIL_MEASURE(name, n, logged, time_all)                                           \
-  static ::perf::detail::site PERF_DETAIL_CONCAT(perf_site_, n) = {name, __FILE__, __LINE__, 0}; \
-  ::perf::detail::basic_scope<logged, time_all, PERF_DETAIL_INLINE_FAST_PATH> PERF_DETAIL_CONCAT(perf_scope_, n)( \
-      PERF_DETAIL_CONCAT(perf_site_, n))
+#define PERF_DETAIL_MEASURE(name, n, logged, time_all)                                            \
+  static ::perf::detail::site PERF_DETAIL_CONCAT(perf_site_, n) = {name, __FILE__, __LINE__, 0};  \
+  ::perf::detail::basic_scope<logged, time_all, PERF_DETAIL_INLINE_FAST_PATH> PERF_DETAIL_CONCAT( \
+      perf_scope_, n)(PERF_DETAIL_CONCAT(perf_site_, n))
 
-#define PERF_DETAIL_MEASURE_CONSTEXPR(name, n, logged, time_all)                                                   \
-  ::perf::detail::constexpr_scope<logged, time_all, PERF_DETAIL_INLINE_FAST_PATH> PERF_DETAIL_CONCAT(perf_scope_,  \
-                                                                       n)([]() noexcept -> ::perf::detail::site& { \
-    static ::perf::detail::site perf_site = {name, __FILE__, __LINE__, 0};                                         \
-    return perf_site;                                                                                              \
+#define PERF_DETAIL_MEASURE_CONSTEXPR(name, n, logged, time_all)                                      \
+  ::perf::detail::constexpr_scope<logged, time_all, PERF_DETAIL_INLINE_FAST_PATH> PERF_DETAIL_CONCAT( \
+      perf_scope_, n)([]() noexcept -> ::perf::detail::site& {                                        \
+    static ::perf::detail::site perf_site = {name, __FILE__, __LINE__, 0};                            \
+    return perf_site;                                                                                 \
   })
 
 // Measures the rest of the enclosing block under `name` (a string literal).

@@ -115,7 +115,9 @@ probe_cost measure_once(detail::clock_source clock, bool ticks) {
     if (batch == 0) continue;
     const uint64_t plain_loop = measured_start - plain_start;
     plain = std::min(plain, plain_loop);
-    const auto beyond = [&](uint64_t loop) { return (static_cast<double>(loop) - static_cast<double>(plain_loop)) / calls; };
+    const auto beyond = [&](uint64_t loop) {
+      return (static_cast<double>(loop) - static_cast<double>(plain_loop)) / calls;
+    };
     outside.push_back(beyond(measured_end - measured_start));
     untimed.push_back(beyond(untimed_end - measured_end));
     inside.push_back(beyond(recorded.total - recorded_before));

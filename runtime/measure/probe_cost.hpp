@@ -39,11 +39,11 @@ struct probe_cost {
 // `clock`: an empty measured function, timed, untimed and sampled, against an empty
 // plain one, called from inside a measured caller, in 32 interleaved batches, each
 // figure the median over the batches of a measured loop less its batch's plain loop
-// (an interrupt or a preemption lengthens a batch or two, not the median). Load that lasts longer (another process's burst, a slowed core)
-// lengthens every batch: settle_probe_cost() repeats the measurement until two
-// agree. Runs the real inline probe on a private thread block, so no site, thread
-// or statistics of the program are touched. A fraction of a millisecond on a quiet
-// machine, a few on a busy one.
+// (an interrupt or a preemption lengthens a batch or two, not the median). Load that
+// lasts longer (another process's burst, a slowed core) lengthens every batch:
+// settle_probe_cost() repeats the measurement until two agree. Runs the real inline
+// probe on a private thread block, so no site, thread or statistics of the program
+// are touched. A fraction of a millisecond on a quiet machine, a few on a busy one.
 probe_cost measure_probe_cost(detail::clock_source clock, bool ticks);
 
 // Calls `measure` until a figure agrees with the lowest before it within 3% (the

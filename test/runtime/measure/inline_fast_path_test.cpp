@@ -51,6 +51,18 @@ TEST(InlineFastPath, EveryCallOfASampledLeafIsCountedAndASampleTimed) {
   }
 }
 
+// Calls `call` (given the call's index) `calls` times on a thread of its own, then
+// expects the row `name` to have counted and timed every call.
+template <class Call>
+void expect_every_call_timed(const char* name, uint64_t calls, Call call) {
+  std::thread([&] {
+    for (uint64_t i = 0; i < calls; ++i) call(i);
+  }).join();
+  const function_stats f = stats_of(name);
+  EXPECT_EQ(f.calls, calls) << name;
+  EXPECT_EQ(f.timed_calls, calls) << name;
+}
+
 __attribute__((noinline)) void inline_expensive_leaf() {
   PERF_MEASURE_NO_TICKS("inline_fast_path_test.expensive_leaf");
   const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(2);
@@ -58,13 +70,7 @@ __attribute__((noinline)) void inline_expensive_leaf() {
 }
 
 TEST(InlineFastPath, AFunctionThatIsNotProbeDominatedIsTimedOnEveryCall) {
-  constexpr uint64_t calls = 2'000;
-  std::thread([] {
-    for (uint64_t i = 0; i < calls; ++i) inline_expensive_leaf();
-  }).join();
-  const function_stats f = stats_of("inline_fast_path_test.expensive_leaf");
-  EXPECT_EQ(f.calls, calls);
-  EXPECT_EQ(f.timed_calls, calls);
+  expect_every_call_timed("inline_fast_path_test.expensive_leaf", 2'000, [](uint64_t) { inline_expensive_leaf(); });
 }
 
 __attribute__((noinline)) void inline_time_all_leaf() {
@@ -73,13 +79,7 @@ __attribute__((noinline)) void inline_time_all_leaf() {
 }
 
 TEST(InlineFastPath, TheTimeAllFormsTimeEveryCall) {
-  constexpr uint64_t calls = 200'000;
-  std::thread([] {
-    for (uint64_t i = 0; i < calls; ++i) inline_time_all_leaf();
-  }).join();
-  const function_stats f = stats_of("inline_fast_path_test.time_all");
-  EXPECT_EQ(f.calls, calls);
-  EXPECT_EQ(f.timed_calls, calls);
+  expect_every_call_timed("inline_fast_path_test.time_all", 200'000, [](uint64_t) { inline_time_all_leaf(); });
 }
 
 __attribute__((noinline)) void inline_leaf_on_a_thread_timing_all() {
@@ -87,16 +87,12 @@ __attribute__((noinline)) void inline_leaf_on_a_thread_timing_all() {
   __asm__ __volatile__("");
 }
 
+// PERF_TIMING=all leaves a thread's `sampling` at 0 when it attaches.
 TEST(InlineFastPath, AThreadThatTimesAllTimesEveryCall) {
-  constexpr uint64_t calls = 200'000;
-  std::thread([] {
-    inline_leaf_on_a_thread_timing_all();  // attaches the thread
-    detail::current_thread->sampling = 0;
-    for (uint64_t i = 1; i < calls; ++i) inline_leaf_on_a_thread_timing_all();
-  }).join();
-  const function_stats f = stats_of("inline_fast_path_test.leaf_timing_all");
-  EXPECT_EQ(f.calls, calls);
-  EXPECT_EQ(f.timed_calls, calls);
+  expect_every_call_timed("inline_fast_path_test.leaf_timing_all", 200'000, [](uint64_t i) {
+    inline_leaf_on_a_thread_timing_all();
+    if (i == 0) detail::current_thread->sampling = 0;  // the first call attached the thread
+  });
 }
 
 }  // namespace
