@@ -11,7 +11,7 @@
 
 namespace perf::runtime {
 
-using report_format::format_count;
+using report_format::format_count_of;
 using report_format::json_string;
 using report_format::thread_title;
 
@@ -31,14 +31,15 @@ std::string allocation_lines(const snapshot& s) {
     total.frees += t.frees;
     total.bytes_freed += t.bytes_freed;
   }
-  std::string out = fmt::format("allocations ({}): {} allocations of {} bytes, {} frees of {} bytes, in all\n",
-                                counting_name(a.counting), format_count(total.allocations), format_count(total.bytes),
-                                format_count(total.frees), format_count(total.bytes_freed));
+  std::string out = fmt::format(
+      "allocations ({}): {} of {}, {} of {}, in all\n", counting_name(a.counting),
+      format_count_of(total.allocations, "allocation"), format_count_of(total.bytes, "byte"),
+      format_count_of(total.frees, "free"), format_count_of(total.bytes_freed, "byte"));
   for (const thread_allocations& t : a.threads)
-    out += fmt::format("  {}: {} allocations, {} bytes; {} frees, {} bytes; peak {} live bytes\n",
-                       thread_title(t.tid, t.name, t.threads, t.exited), format_count(t.allocations),
-                       format_count(t.bytes), format_count(t.frees), format_count(t.bytes_freed),
-                       format_count(t.peak_live_bytes));
+    out += fmt::format("  {}: {}, {}; {}, {}; peak {}\n", thread_title(t.tid, t.name, t.threads, t.exited),
+                       format_count_of(t.allocations, "allocation"), format_count_of(t.bytes, "byte"),
+                       format_count_of(t.frees, "free"), format_count_of(t.bytes_freed, "byte"),
+                       format_count_of(t.peak_live_bytes, "live byte"));
   return out;
 }
 

@@ -91,7 +91,7 @@ http_response heap_response(const http_request& request, heap_pprof_view view) {
       return pprof_error(
           400, "no delta profile over seconds=N: fetch the profile twice and compare with pprof -diff_base\n");
   const heap_profile p = heap_profile_snapshot();
-  if (p.sample_bytes == 0) return pprof_error(404, "heap sampling is off (PERF_HEAP_SAMPLE is 0 or unset)\n");
+  if (p.sample_bytes == 0) return pprof_error(404, std::string(heap_sampling_off) + "\n");
   return pprof_response(gzip(encode_heap_pprof(p, view)), view == heap_pprof_view::heap ? "heap" : "allocs");
 }
 

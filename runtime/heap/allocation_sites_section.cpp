@@ -18,6 +18,7 @@
 namespace perf::runtime {
 
 using report_format::format_count;
+using report_format::format_count_of;
 using report_format::json_string;
 
 namespace {
@@ -37,10 +38,11 @@ std::vector<const heap_site*> by(const heap_profile& profile, double heap_site::
 }
 
 std::string site_lines(const heap_site& site) {
-  std::string out = fmt::format("    {} bytes in {} allocations ({} sampled); live: {} bytes in {} blocks\n",
-                                format_count(whole(site.allocated_bytes)), format_count(whole(site.allocated_objects)),
-                                format_count(site.samples), format_count(whole(site.live_bytes)),
-                                format_count(whole(site.live_objects)));
+  std::string out = fmt::format("    {} in {} ({} sampled); live: {} in {}\n",
+                                format_count_of(whole(site.allocated_bytes), "byte"),
+                                format_count_of(whole(site.allocated_objects), "allocation"),
+                                format_count(site.samples), format_count_of(whole(site.live_bytes), "byte"),
+                                format_count_of(whole(site.live_objects), "block"));
   const std::vector<std::string> lines =
       program_frame_lines(site.frames.data(), static_cast<unsigned>(site.frames.size()));
   for (size_t i = 0; i < lines.size() && i < frames_shown; ++i) out += "      " + lines[i] + "\n";
@@ -54,10 +56,9 @@ std::string allocation_sites_lines(const snapshot&) {
   uint64_t samples = 0;
   for (const heap_site& site : profile.sites) samples += site.samples;
   std::string out = fmt::format(
-      "allocation sites (PERF_HEAP_SAMPLE={}: a sample every {} requested bytes on average; estimates): {} samples "
-      "in {} sites\n",
-      profile.sample_bytes, format_count(profile.sample_bytes), format_count(samples),
-      format_count(profile.sites.size()));
+      "allocation sites (PERF_HEAP_SAMPLE={}: a sample every {} on average; estimates): {} in {}\n",
+      profile.sample_bytes, format_count_of(profile.sample_bytes, "requested byte"), format_count_of(samples, "sample"),
+      format_count_of(profile.sites.size(), "site"));
   const std::vector<const heap_site*> allocated = by(profile, &heap_site::allocated_bytes);
   if (!allocated.empty()) out += "  by bytes allocated:\n";
   for (size_t i = 0; i < allocated.size() && i < sites_shown; ++i) out += site_lines(*allocated[i]);
@@ -66,10 +67,10 @@ std::string allocation_sites_lines(const snapshot&) {
   for (size_t i = 0; i < live.size() && i < sites_shown; ++i) out += site_lines(*live[i]);
   if (profile.samples_beyond_sites != 0)
     out +=
-        fmt::format("  {} samples found the site table full: in no site\n", format_count(profile.samples_beyond_sites));
+        fmt::format("  {} found the site table full: in no site\n", format_count_of(profile.samples_beyond_sites, "sample"));
   if (profile.blocks_beyond_live_set != 0)
-    out += fmt::format("  {} sampled blocks found the live set full: allocated, never counted live\n",
-                       format_count(profile.blocks_beyond_live_set));
+    out += fmt::format("  {} found the live set full: allocated, never counted live\n",
+                       format_count_of(profile.blocks_beyond_live_set, "sampled block"));
   return out;
 }
 

@@ -36,8 +36,7 @@ bool write_heap_profile(const std::string& path) {
   try {
     const heap_profile p = heap_profile_snapshot();
     if (p.sample_bytes == 0) {
-      warn("cannot write the heap profile to '" + expand_path(path) +
-           "': heap sampling is off (PERF_HEAP_SAMPLE is 0 or unset)");
+      warn("cannot write the heap profile to '" + expand_path(path) + "': " + heap_sampling_off);
       return false;
     }
     bytes = gzip(encode_heap_pprof(p, heap_pprof_view::heap));

@@ -42,6 +42,10 @@ struct heap_profile {
 // own allocations are not sampled).
 heap_profile heap_profile_snapshot();
 
+// Why a profile whose sample_bytes is 0 has nothing to show: the /debug/pprof heap
+// endpoints' answer and PERF_HEAP_PROFILE's warning say it in these words.
+inline constexpr char heap_sampling_off[] = "heap sampling is off (PERF_HEAP_SAMPLE is 0 or unset)";
+
 }  // namespace perf::runtime
 
 #endif  // PERF_RUNTIME_HEAP_HEAP_PROFILE_HPP

@@ -54,20 +54,57 @@ stratum current_stratum(const detail::slot& s, bool whole = false) {
   return h;
 }
 
-// A stratum's timed sums scaled to its calls, and the variance of its durations' sum:
-// C (C - n) s^2 / n, simple random sampling of n of C calls without replacement.
+// A stratum's timed total and durations' sum scaled to its calls, and the variance of
+// the latter: C (C - n) s^2 / n, simple random sampling of n of C calls without
+// replacement. (Self time is what the calls credited their callers: credited_ticks.)
 estimated_sums scaled(const stratum& h) {
   if (h.timed == 0) return {};
   const double calls = static_cast<double>(h.calls), n = static_cast<double>(h.timed);
   const double scale = calls / n;
-  return {h.total * scale, h.self * scale, h.sum * scale, std::max(0.0, calls * (calls - n)) * h.variance_of_one / n};
+  return {.total = h.total * scale,
+          .sum = h.sum * scale,
+          .variance = std::max(0.0, calls * (calls - n)) * h.variance_of_one / n};
+}
+
+constexpr double units_per_tick = uint64_t{1} << detail::probe_fraction_bits;
+
+// Sets the estimate the untimed calls of `s` add to their callers from here on,
+// first adding what the untimed calls since the last change credited at the old one
+// to s.credited. Owner only.
+void set_untimed_estimate(detail::slot& s, uint64_t estimate) {
+  const uint64_t untimed = s.untimed;
+  store_relaxed(s.credit_version, s.credit_version + 1);
+  detail::store_store_barrier();
+  store_relaxed(s.credited, s.credited + (untimed - s.credited_untimed) * s.untimed_estimate);
+  store_relaxed(s.credited_untimed, untimed);
+  store_relaxed(s.untimed_estimate, estimate);
+  detail::store_store_barrier();
+  store_relaxed(s.credit_version, s.credit_version + 1);
+}
+
+// What the untimed calls of `s` added to their callers' callee time, in ticks. Its own
+// thread may still be writing `s`: retried while a review writes the credits (a few
+// stores; after many tries, as read).
+double credited_ticks(const detail::slot& s) {
+  uint64_t credited = 0, since = 0, estimate = 0;
+  for (int attempt = 0; attempt < 1000; ++attempt) {
+    const uint32_t version = load_relaxed(s.credit_version);
+    detail::load_load_barrier();
+    credited = load_relaxed(s.credited);
+    since = load_relaxed(s.credited_untimed);
+    estimate = load_relaxed(s.untimed_estimate);
+    detail::load_load_barrier();
+    if ((version & 1) == 0 && load_relaxed(s.credit_version) == version) break;
+  }
+  const uint64_t untimed = load_relaxed(s.untimed);
+  const uint64_t later = untimed > since ? untimed - since : 0;
+  return (static_cast<double>(credited) + static_cast<double>(later) * static_cast<double>(estimate)) / units_per_tick;
 }
 
 // Adds the current stratum's estimates to the closed ones and begins a new one here.
 void close_stratum(detail::slot& s) {
   const estimated_sums e = scaled(current_stratum(s));
   store_relaxed(s.closed_total, s.closed_total + e.total);
-  store_relaxed(s.closed_self, s.closed_self + e.self);
   store_relaxed(s.closed_sum, s.closed_sum + e.sum);
   store_relaxed(s.closed_variance, s.closed_variance + e.variance);
   store_relaxed(s.stratum_calls, s.timed + s.untimed);
@@ -137,8 +174,7 @@ void review_timing(detail::thread_state& thread, detail::slot& target) noexcept 
     target.period = period;
     target.countdown = period != 0 ? detail::next_countdown(thread, period) : 0;
   }
-  constexpr double units_per_tick = uint64_t{1} << detail::probe_fraction_bits;
-  target.untimed_estimate = static_cast<uint64_t>(std::max(1.0, std::round(h.self / n * units_per_tick)));
+  set_untimed_estimate(target, static_cast<uint64_t>(std::max(1.0, std::round(h.self / n * units_per_tick))));
   // Reviews come after least_stratum timed calls of a new stratum, then as often as
   // the stratum doubles, up to longest_review_interval apart.
   target.next_review = timed + std::clamp(timed - target.stratum_timed, least_stratum, longest_review_interval);
@@ -159,11 +195,18 @@ estimated_sums estimate_sums(const detail::slot& s) {
     const stratum all = current_stratum(s, true);
     if (all.timed != 0) {
       const double share = static_cast<double>(h.calls) / static_cast<double>(all.timed);
-      h = {h.calls, h.calls, all.total * share, all.self * share, all.sum * share, all.variance_of_one};
+      h = {.calls = h.calls,
+           .timed = h.calls,
+           .total = all.total * share,
+           .sum = all.sum * share,
+           .variance_of_one = all.variance_of_one};
     }
   }
   const estimated_sums current = scaled(h);
-  return {load_relaxed(s.closed_total) + current.total, load_relaxed(s.closed_self) + current.self,
+  // Self time: the timed calls' own, exact, and what the untimed ones credited their
+  // callers, so that a caller's self time and its sampled callees' add up to its total.
+  const double timed_self = static_cast<double>(static_cast<int64_t>(load_relaxed(s.self)));
+  return {load_relaxed(s.closed_total) + current.total, timed_self + credited_ticks(s),
           load_relaxed(s.closed_sum) + current.sum, load_relaxed(s.closed_variance) + current.variance};
 }
 

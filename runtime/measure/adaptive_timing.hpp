@@ -58,10 +58,14 @@ void review_timing(detail::thread_state& thread, detail::slot& target) noexcept;
 // Stops sampling `target` for good: one of its timed calls had a measured callee.
 void stop_sampling(detail::slot& target) noexcept;
 
-// What a slot's timed calls estimate of all its calls, in ticks: the sums of the
-// closed strata and the current one's, each stratum's timed sums scaled by its calls
-// over its timed calls (exact where every call was timed), and the variance of the
-// durations' estimated sum (the finite-population correction makes it 0 there).
+// What a slot's timed calls estimate of all its calls, in ticks: the total and the
+// durations' sum of the closed strata and the current one's, each stratum's timed
+// sums scaled by its calls over its timed calls (exact where every call was timed),
+// and the variance of the durations' estimated sum (the finite-population correction
+// makes it 0 there). The self time is the timed calls' own plus what the untimed
+// ones added to their callers' callee time (the estimate of the review before each),
+// so that the self times of a caller and of its sampled callees add up to the
+// caller's total.
 struct estimated_sums {
   double total = 0;
   double self = 0;

@@ -29,6 +29,10 @@ std::string format_count(uint64_t n) {
   return grouped;
 }
 
+std::string format_count_of(uint64_t n, const std::string& noun) {
+  return format_count(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
 std::string format_per_call(double n) {
   const double whole = std::round(n);
   if (whole == n || n >= 100) return format_count(static_cast<uint64_t>(whole));
@@ -37,7 +41,7 @@ std::string format_per_call(double n) {
 
 std::string thread_title(long tid, const std::string& name, uint64_t threads, bool exited) {
   if (tid == 0 && exited)
-    return fmt::format("{} exited thread{} ({})", format_count(threads), threads == 1 ? "" : "s", printable(name));
+    return fmt::format("{} ({})", format_count_of(threads, "exited thread"), printable(name));
   return fmt::format("thread {} ({}{})", tid, printable(name), exited ? ", exited" : "");
 }
 

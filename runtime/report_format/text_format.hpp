@@ -16,6 +16,10 @@ std::string format_duration(double ns, double resolution_ns = 0);
 // `n` with its thousands grouped: "1,234,567".
 std::string format_count(uint64_t n);
 
+// format_count(n) and `noun`, plural (an "s" added) unless `n` is 1: "1 allocation",
+// "1,024 bytes".
+std::string format_count_of(uint64_t n, const std::string& noun);
+
 // A per-call average: whole numbers as format_count() writes them, others with one
 // decimal below 100 ("2.5") and rounded above ("1,235").
 std::string format_per_call(double n);

@@ -76,10 +76,18 @@ struct alignas(64) slot {
   // timed call of it ever had a measured callee (then it is never sampled).
   uint64_t next_review;
   uint32_t had_callees;
+  // What the untimed calls credited their callers, which is the site's self time for
+  // them (runtime::credited_ticks): `credited` units (fixed point) up to the
+  // `credited_untimed`-th untimed call, each later one untimed_estimate. Written by
+  // the owner at reviews, inside a `credit_version` that is odd while it writes them
+  // (read by snapshots; the fast path adds nothing to them).
+  uint32_t credit_version;
+  uint64_t credited;
+  uint64_t credited_untimed;
   // Strata of calls timed at one rate (written by the owner at the reviews that change
   // the period, read by snapshots): where the current one began (the calls, timed
   // calls, total, self, and shifted sums then), and the estimated sums of the closed
-  // ones (total, self, durations, and the variance of the durations' sum), in ticks.
+  // ones (total, durations, and the variance of the durations' sum), in ticks.
   uint64_t stratum_calls;
   uint64_t stratum_timed;
   uint64_t stratum_total;
@@ -87,7 +95,6 @@ struct alignas(64) slot {
   int64_t stratum_deviation;
   double stratum_squared_deviation;
   double closed_total;
-  double closed_self;
   double closed_sum;
   double closed_variance;
   uint32_t blocks[histogram_blocks];  // arena block per bucket block; 0 = none

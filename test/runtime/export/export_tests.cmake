@@ -5,7 +5,8 @@ function(perf_add_export_tests label runtime)
   set(dir ${CMAKE_CURRENT_FUNCTION_LIST_DIR})
   # open_connections is inside libperfexport, which exports only its entry point.
   add_executable(export_tests_${label} ${dir}/listen_address_test.cpp ${dir}/metrics_test.cpp ${dir}/served_metrics_test.cpp
-    ${dir}/listen_config_test.cpp ${dir}/server_test.cpp ${dir}/open_connections_test.cpp ${PROJECT_SOURCE_DIR}/runtime/export/http/open_connections.cpp)
+    ${dir}/listen_config_test.cpp ${dir}/server_test.cpp ${dir}/open_connections_test.cpp ${PROJECT_SOURCE_DIR}/runtime/export/http/open_connections.cpp
+    ${PERF_SANITIZER_OPTIONS})
   target_sources(export_tests_${label} PRIVATE ${dir}/thread_series_test.cpp)
   target_link_libraries(export_tests_${label} PRIVATE ${runtime} perf_export GTest::gtest_main nlohmann_json::nlohmann_json)
   target_compile_options(export_tests_${label} PRIVATE ${PERF_WARNINGS} ${flags})
@@ -14,8 +15,10 @@ function(perf_add_export_tests label runtime)
   target_link_options(export_tests_${label} PRIVATE -Wl,--no-as-needed)
   # pprof fetches the profiles (PERF_GO: sampler_tests.cmake).
   target_compile_definitions(export_tests_${label} PRIVATE PERF_GO="${PERF_GO}")
+  # The sanitizers' options are a source (PERF_SANITIZER_OPTIONS), as in every test
+  # program: the discovered tests keep one variable of an ENVIRONMENT list.
   gtest_discover_tests(export_tests_${label} TEST_PREFIX "${label}." DISCOVERY_MODE PRE_TEST
-    PROPERTIES ENVIRONMENT "PERF_REPORT=off;${PERF_SANITIZER_ENVIRONMENT}" LABELS ${label})
+    PROPERTIES ENVIRONMENT PERF_REPORT=off LABELS ${label})
   # The heap's pprof pages of a process that samples its heap: the interposer of the
   # same variant (perf_alloc_<label>, test/runtime/alloc) and PERF_HEAP_SAMPLE set.
   add_executable(export_heap_tests_${label} ${dir}/server_heap_test.cpp ${PERF_SANITIZER_OPTIONS})
@@ -29,12 +32,12 @@ function(perf_add_export_tests label runtime)
     ENVIRONMENT "PERF_REPORT=off;PERF_HEAP_SAMPLE=65536" LABELS ${label})
   # Hundreds of connections opened and reopened for a few seconds: alone, so that a
   # busy machine does not stretch the one-second bound it checks.
-  add_executable(export_hostile_tests_${label} ${dir}/hostile_clients_test.cpp)
+  add_executable(export_hostile_tests_${label} ${dir}/hostile_clients_test.cpp ${PERF_SANITIZER_OPTIONS})
   target_link_libraries(export_hostile_tests_${label} PRIVATE ${runtime} perf_export GTest::gtest_main)
   target_compile_options(export_hostile_tests_${label} PRIVATE ${PERF_WARNINGS} ${flags})
   target_link_options(export_hostile_tests_${label} PRIVATE -Wl,--no-as-needed)
   gtest_discover_tests(export_hostile_tests_${label} TEST_PREFIX "${label}." DISCOVERY_MODE PRE_TEST
-    PROPERTIES ENVIRONMENT "PERF_REPORT=off;${PERF_SANITIZER_ENVIRONMENT}" LABELS ${label} RUN_SERIAL TRUE)
+    PROPERTIES ENVIRONMENT PERF_REPORT=off LABELS ${label} RUN_SERIAL TRUE)
 endfunction()
 
 # A program's view (plain only): the shared libperfrt loading libperfexport from its

@@ -140,12 +140,12 @@ TEST_F(HeapSampling, TheTextSectionListsTheTopSitesWithTheirFrames) {
   const perf::testing::probe_result result =
       perf::testing::run_probe_program(PERF_HEAP_PROBE, "PERF_HEAP_SAMPLE=1", "one_leak");
   const std::string& text = result.output;
-  EXPECT_NE(text.find("\nallocation sites (PERF_HEAP_SAMPLE=1: a sample every 1 requested bytes on average; "
+  EXPECT_NE(text.find("\nallocation sites (PERF_HEAP_SAMPLE=1: a sample every 1 requested byte on average; "
                       "estimates): "),
             std::string::npos)
       << text;
   const std::string leak_site =
-      "    1,048,576 bytes in 1 allocations (1 sampled); live: 1,048,576 bytes in 1 blocks\n"
+      "    1,048,576 bytes in 1 allocation (1 sampled); live: 1,048,576 bytes in 1 block\n"
       "      at (anonymous namespace)::leak_one_mebibyte() (";
   const size_t by_bytes = text.find("\n  by bytes allocated:\n" + leak_site);
   const size_t by_live = text.find("\n  by live bytes:\n" + leak_site);

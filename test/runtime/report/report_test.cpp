@@ -95,7 +95,7 @@ TEST(TextReport, CountedAllocationsAddColumnsAndASection) {
             "  thread 101 (main): 65,536 kept, 2,469,070 dropped\n"
             "allocations (interposed): 13 allocations of 1,240 bytes, 11 frees of 1,040 bytes, in all\n"
             "  thread 101 (main): 12 allocations, 1,200 bytes; 10 frees, 1,000 bytes; peak 400 live bytes\n"
-            "  thread 102 (worker, exited): 1 allocations, 40 bytes; 1 frees, 40 bytes; peak 40 live bytes\n");
+            "  thread 102 (worker, exited): 1 allocation, 40 bytes; 1 free, 40 bytes; peak 40 live bytes\n");
   const nlohmann::json report = nlohmann::json::parse(format_json(s));
   EXPECT_EQ(report.at("functions").at(0).at("alloc_count"), 2.5);
   EXPECT_EQ(report.at("functions").at(0).at("alloc_bytes"), 1234.4);

@@ -23,5 +23,13 @@ TEST(ElidedSignature, LeavesWhatIsNotASignatureAsItIs) {
     EXPECT_EQ(elided_signature(name), name);
 }
 
+TEST(FormatCountOf, NamesOneInTheSingularAndAnyOtherCountInThePlural) {
+  EXPECT_EQ(format_count_of(1, "allocation"), "1 allocation");
+  EXPECT_EQ(format_count_of(0, "allocation"), "0 allocations");
+  EXPECT_EQ(format_count_of(1240, "byte"), "1,240 bytes");
+  EXPECT_EQ(thread_title(0, "worker", 1, true), "1 exited thread (worker)");
+  EXPECT_EQ(thread_title(0, "worker", 9936, true), "9,936 exited threads (worker)");
+}
+
 }  // namespace
 }  // namespace perf::report_format
