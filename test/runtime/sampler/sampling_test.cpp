@@ -205,6 +205,55 @@ TEST_F(Sampling, MeasuredFunctionsAreListedByShareLargestFirst) {
   EXPECT_EQ(measured[1].at("name"), "alpha_light") << measured.dump(1);
 }
 
+// The samples of the measured functions cheap_leaf and leaf_parent (sample_probe's
+// untimed-leaf scenario) under `timing`, and the leaf's calls and timed calls.
+struct leaf_and_parent {
+  uint64_t leaf = 0, parent = 0, leaf_calls = 0, leaf_timed = 0;
+  std::string dump;
+};
+leaf_and_parent sample_leaf_and_parent(const std::filesystem::path& dir, const std::string& timing) {
+  const std::string path = (dir / "report.json").string();
+  const probe_result run = run_probe_program(
+      PERF_SAMPLE_PROBE, "PERF_TIMING=" + timing + " PERF_SAMPLE_HZ=4000 PERF_REPORT=" + path, "untimed-leaf");
+  EXPECT_EQ(run.status, 0) << run.output;
+  const auto report = nlohmann::json::parse(read_file(path));
+  leaf_and_parent got;
+  got.dump = report.at("samples").dump(1);
+  for (const auto& m : report.at("samples").at("measured")) {
+    if (m.at("name") == "cheap_leaf") got.leaf = m.at("samples");
+    if (m.at("name") == "leaf_parent") got.parent = m.at("samples");
+  }
+  for (const auto& f : report.at("functions"))
+    if (f.at("name") == "cheap_leaf") {
+      got.leaf_calls = f.at("calls");
+      got.leaf_timed = f.value("timed_calls", got.leaf_calls);
+    }
+  return got;
+}
+
+// A sample taken inside an untimed call of a sampled leaf, which opens no activation,
+// goes to the leaf (the function it was taken in), not to its caller: the leaf takes
+// most of its own time's samples (its calls take somewhat longer than the parent's own
+// churn).
+TEST_F(Sampling, ASampleInsideAnUntimedCallIsChargedToTheMeasuredFunctionItWasTakenIn) {
+  const leaf_and_parent got = sample_leaf_and_parent(dir, "adaptive");
+  ASSERT_EQ(got.leaf_calls, 20000000u) << got.dump;
+  ASSERT_LT(got.leaf_timed, got.leaf_calls / 4) << "the leaf is sampled: most calls untimed";
+  ASSERT_GT(got.leaf + got.parent, 200u) << got.dump;
+  EXPECT_GE(got.leaf, (got.leaf + got.parent) / 2) << got.dump;
+  EXPECT_GT(got.parent, (got.leaf + got.parent) / 40) << got.dump;
+}
+
+// Every call timed, the innermost open activation is the leaf's inside every call, as
+// before: the leaf and its parent share the samples as they did.
+TEST_F(Sampling, EveryCallTimedTheLeafAndItsParentShareTheSamplesAsBefore) {
+  const leaf_and_parent got = sample_leaf_and_parent(dir, "all");
+  ASSERT_EQ(got.leaf_timed, 20000000u) << got.dump;
+  ASSERT_GT(got.leaf + got.parent, 200u) << got.dump;
+  EXPECT_GE(got.leaf, (got.leaf + got.parent) / 2) << got.dump;
+  EXPECT_GT(got.parent, (got.leaf + got.parent) / 40) << got.dump;
+}
+
 // Runs `scenario` at 1 kHz and expects `function` to be the most interesting element of
 // at least `share` of the samples.
 void expect_charged_to(const std::string& scenario, const std::string& function, double share) {
