@@ -185,8 +185,9 @@ class basic_scope {
 template <bool Logged, bool TimeAll, bool InlineFastPath>
 class constexpr_scope {
  public:
+  // Inlined, as basic_scope's: begin() is then called from the measured function itself.
   template <class SiteOf>
-  constexpr explicit constexpr_scope(SiteOf site_of) noexcept {
+  PERF_DETAIL_ALWAYS_INLINE constexpr explicit constexpr_scope(SiteOf site_of) noexcept {
     if (!__builtin_is_constant_evaluated()) thread_ = begin_scope<Logged, TimeAll, InlineFastPath>(site_of(), frame_);
   }
   constexpr ~constexpr_scope() {
