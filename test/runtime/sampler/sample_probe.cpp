@@ -65,7 +65,7 @@ void measured_calls() {
 
 // A measured leaf of a few steps beside a probe of some 20 ns: probe-dominated, so that
 // adaptive timing times a sample of its calls only, and called by a measured parent
-// that churns about as long as its calls take.
+// whose own churn takes about half as long as its calls of the leaf.
 __attribute__((noinline)) void cheap_leaf() {
   PERF_MEASURE_NO_TICKS("cheap_leaf");
   PERF_TEST_CPU_CHURN(4);

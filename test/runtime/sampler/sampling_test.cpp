@@ -232,9 +232,9 @@ leaf_and_parent sample_leaf_and_parent(const std::filesystem::path& dir, const s
 }
 
 // A sample taken inside an untimed call of a sampled leaf, which opens no activation,
-// goes to the leaf (the function it was taken in), not to its caller: the leaf takes
-// most of its own time's samples (its calls take somewhat longer than the parent's own
-// churn).
+// goes to the leaf (the function it was taken in), not to its caller: the leaf, whose
+// calls take about twice as long as the parent's own churn, takes most of the two
+// functions' samples (before, the parent took all of them).
 TEST_F(Sampling, ASampleInsideAnUntimedCallIsChargedToTheMeasuredFunctionItWasTakenIn) {
   const leaf_and_parent got = sample_leaf_and_parent(dir, "adaptive");
   ASSERT_EQ(got.leaf_calls, 20000000u) << got.dump;
