@@ -11,8 +11,7 @@ const source_frame* innermost_program_frame(const std::vector<source_frame>& fra
 }
 
 void add_measured_site(measured_function_sites& index, uint32_t id, const std::vector<source_frame>& frames) {
-  if (const source_frame* frame = innermost_program_frame(frames))
-    index[{frame->function, frame->file}].push_back(id);
+  if (const source_frame* frame = innermost_program_frame(frames)) index[{frame->function, frame->file}].push_back(id);
 }
 
 uint32_t charged_site(const measured_function_sites& index, uint32_t recorded, const source_frame* sampled) {

@@ -20,8 +20,8 @@ source_frame frame(const char* function, const char* file, code_owner owner = co
 // probe's inlined scope code (perf's), then the measured function.
 measured_function_sites example_index() {
   measured_function_sites index;
-  const source_frame scope = frame("perf::detail::basic_scope<false, false, false>::basic_scope", "measure.hpp",
-                                   code_owner::runtime);
+  const source_frame scope =
+      frame("perf::detail::basic_scope<false, false, false>::basic_scope", "measure.hpp", code_owner::runtime);
   add_measured_site(index, 1, {scope, frame("parse()", "parse.cpp")});
   add_measured_site(index, 2, {scope, frame("parse()", "parse.cpp")});
   add_measured_site(index, 3, {scope, frame("digit(char)", "parse.cpp")});
@@ -60,10 +60,10 @@ TEST(MeasuredFunction, ASampleOutsideEveryMeasuredFunctionKeepsTheOpenSite) {
 }
 
 TEST(MeasuredFunction, TheInnermostProgramFrameSkipsPerfsAndTheLibrariesFrames) {
-  const std::vector<source_frame> frames = {frame("perf::detail::begin", "measure.hpp", code_owner::runtime),
-                                            frame("std::min", "/usr/include/c++/12/bits/stl_algobase.h",
-                                                  code_owner::library),
-                                            frame("digit(char)", "parse.cpp"), frame("parse()", "parse.cpp")};
+  const std::vector<source_frame> frames = {
+      frame("perf::detail::begin", "measure.hpp", code_owner::runtime),
+      frame("std::min", "/usr/include/c++/12/bits/stl_algobase.h", code_owner::library),
+      frame("digit(char)", "parse.cpp"), frame("parse()", "parse.cpp")};
   ASSERT_NE(innermost_program_frame(frames), nullptr);
   EXPECT_EQ(innermost_program_frame(frames)->function, "digit(char)");
   EXPECT_EQ(innermost_program_frame({frames[0], frames[1]}), nullptr);

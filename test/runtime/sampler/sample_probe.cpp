@@ -189,11 +189,11 @@ int main(int argc, char** argv) {
   else if (std::strcmp(scenario, "sort") == 0) sort_rounds();
   else if (std::strcmp(scenario, "allocate") == 0) allocate_rounds();
   else {
-    std::fprintf(
-        stderr,
-        "usage: %s "
-        "ratio|threads|late-thread|blocked-read|measured-calls|two-measured|untimed-leaf|reused-descriptors|sort|allocate\n",
-        argv[0]);
+    std::fprintf(stderr,
+                 "usage: %s "
+                 "ratio|threads|late-thread|blocked-read|measured-calls|two-measured|untimed-leaf|reused-descriptors|"
+                 "sort|allocate\n",
+                 argv[0]);
     return 2;
   }
   timespec cpu{};
