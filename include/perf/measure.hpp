@@ -41,8 +41,12 @@ namespace detail {
 // above a later call's stack pointer, neither at its address nor below it (the later
 // call made from deeper down), counts as open until a call of its row is made from
 // above it: the row's total misses the calls made meanwhile, nothing else.
+//
+// `probe_offset` is the thread's probe_offset, or less for a sampled leaf's timed call
+// (begin_timed).
 template <bool Logged>
-PERF_DETAIL_ALWAYS_INLINE void open(thread_state& thread, unsigned key, frame& f, uintptr_t stack) noexcept {
+PERF_DETAIL_ALWAYS_INLINE void open(thread_state& thread, unsigned key, frame& f, uintptr_t stack,
+                                    uint64_t probe_offset) noexcept {
   const unsigned id = site_id(key);
   f.target = thread.slots + id;
   f.site = id;
@@ -50,7 +54,7 @@ PERF_DETAIL_ALWAYS_INLINE void open(thread_state& thread, unsigned key, frame& f
   f.parent_site = thread.site;
   thread.site = id;
   f.callee_mark = thread.callee_time;
-  f.probe_mark = thread.probes_finished + thread.probe_offset;
+  f.probe_mark = thread.probes_finished + probe_offset;
   slot& row = thread.slots[f.row];
   if (reinterpret_cast<uintptr_t>(row.outermost) < stack) row.outermost = &f;
   const alloc::detail::thread_counters& allocations = *alloc::detail::current;
@@ -79,11 +83,15 @@ PERF_DETAIL_OUT_OF_LINE thread_state* begin_timed(thread_state* thread, site& s,
   if (PERF_DETAIL_UNLIKELY(__atomic_load_n(&thread->busy, __ATOMIC_RELAXED) != 0)) return nullptr;
   unsigned key = __atomic_load_n(&s.key, __ATOMIC_RELAXED);
   if (PERF_DETAIL_UNLIKELY(key == 0)) key = register_site(s, code);
+  uint64_t probe_offset = thread->probe_offset;
   if (Sampled) {
     slot& target = thread->slots[site_id(key)];
-    if (PERF_DETAIL_UNLIKELY(target.period != 0)) target.countdown = next_countdown(*thread, target.period);
+    if (PERF_DETAIL_UNLIKELY(target.period != 0)) {
+      target.countdown = next_countdown(*thread, target.period);
+      probe_offset -= thread->probe_sampled_extra;
+    }
   }
-  open<Logged>(*thread, key, f, stack);
+  open<Logged>(*thread, key, f, stack, probe_offset);
   return thread;
 }
 

@@ -17,7 +17,7 @@
 // Defined when the transport is linked into the program itself (the tests' runtime
 // variants, which are not shared libraries); else null, and the runtime loads it.
 extern "C" __attribute__((weak, visibility("default"))) const perf::runtime::transport_functions*
-perf_export_transport_v1();
+perf_export_transport_v2();
 
 namespace perf::runtime {
 namespace {
@@ -39,7 +39,7 @@ running_server* server = nullptr;  // guarded by server_mutex
 // The transport from the directory libperfrt itself was loaded from, so that a
 // program needs no build change and no library path to use it.
 value_or_problem<const transport_functions*> load_transport() {
-  if (perf_export_transport_v1 != nullptr) return {perf_export_transport_v1(), {}};
+  if (perf_export_transport_v2 != nullptr) return {perf_export_transport_v2(), {}};
   Dl_info self{};
   std::string path = transport_file;
   if (dladdr(reinterpret_cast<void*>(&load_transport), &self) != 0 && self.dli_fname != nullptr) {
@@ -49,9 +49,9 @@ value_or_problem<const transport_functions*> load_transport() {
   }
   void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (library == nullptr) return {nullptr, std::string("cannot load the HTTP transport: ") + dlerror()};
-  auto entry = reinterpret_cast<perf_export_transport_fn>(dlsym(library, "perf_export_transport_v1"));
+  auto entry = reinterpret_cast<perf_export_transport_fn>(dlsym(library, "perf_export_transport_v2"));
   if (entry == nullptr)
-    return {nullptr, "cannot load the HTTP transport: " + path + " has no perf_export_transport_v1"};
+    return {nullptr, "cannot load the HTTP transport: " + path + " has no perf_export_transport_v2"};
   return {entry(), {}};
 }
 

@@ -71,7 +71,10 @@ struct transport_limits {
 struct transport;
 
 // The transport's entry points, found by the runtime as the symbol
-// `perf_export_transport_v1` (a function returning a pointer to this table).
+// `perf_export_transport_v2` (a function returning a pointer to this table). The
+// suffix changes with every change to a type the table passes, so that a
+// libperfexport of another version beside libperfrt is refused by name rather than
+// called with the wrong layout (v2: http_response gained its headers).
 struct transport_functions {
   // Serves HTTP on `listen_fd` (bound and listening; the transport owns it from now
   // on) for `handler`; the problem (and null) when it cannot.

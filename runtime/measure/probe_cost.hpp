@@ -29,13 +29,17 @@ struct probe_cost {
   // How much longer a caller takes per untimed call of a sampled leaf (adaptive
   // timing's fast path, untimed_call) than with the function unmeasured.
   double untimed = 0;
+  // What a timed call of a sampled leaf records beyond what the function takes
+  // unmeasured: `inside` for a call that comes once in many untimed ones, which finds
+  // the timed path's branches predicted the other way and its code colder.
+  double inside_sampled = 0;
 };
 
 // Measures the probe of PERF_MEASURE (with its tick-log events when `ticks`) on
-// `clock`: an empty measured function, timed and untimed, against an empty plain one, called from
-// inside a measured caller, in 32 interleaved batches of 128 calls, the least time
-// of each over the batches (an interrupt or a preemption lengthens a batch or two,
-// not the least). Load that lasts longer (another process's burst, a slowed core)
+// `clock`: an empty measured function, timed, untimed and sampled, against an empty
+// plain one, called from inside a measured caller, in 32 interleaved batches, each
+// figure the median over the batches of a measured loop less its batch's plain loop
+// (an interrupt or a preemption lengthens a batch or two, not the median). Load that lasts longer (another process's burst, a slowed core)
 // lengthens every batch: settle_probe_cost() repeats the measurement until two
 // agree. Runs the real inline probe on a private thread block, so no site, thread
 // or statistics of the program are touched. A fraction of a millisecond on a quiet

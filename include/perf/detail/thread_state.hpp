@@ -146,6 +146,10 @@ struct thread_state {
   uint64_t probe_offset;     // probe_outside - probe_inside - half a tick (finish() then rounds), modulo 2^64
   uint64_t probes_finished;  // probe_outside (probe_untimed) summed over the thread's finished (untimed) calls
   uint64_t probe_untimed;    // an untimed call's cost to its caller, in fixed point (0 when compensation is off)
+  // What a sampled leaf's timed call has inside its duration beyond probe_inside, in
+  // fixed point, modulo 2^64 (0 when compensation is off): coming once in many untimed
+  // calls, it runs the timed path with its branches mispredicted and its code cold.
+  uint64_t probe_sampled_extra;
   // Adaptive timing (PERF_TIMING=adaptive): nonzero when this thread's leaves may be
   // sampled; the state of the generator of their countdowns (xorshift64, never 0).
   uint32_t sampling;

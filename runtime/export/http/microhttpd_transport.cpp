@@ -266,6 +266,6 @@ constexpr transport_functions functions = {open_transport, serve, stop, close_tr
 }  // namespace
 }  // namespace perf::runtime
 
-extern "C" __attribute__((visibility("default"))) const perf::runtime::transport_functions* perf_export_transport_v1() {
+extern "C" __attribute__((visibility("default"))) const perf::runtime::transport_functions* perf_export_transport_v2() {
   return &perf::runtime::functions;
 }

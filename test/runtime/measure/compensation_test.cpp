@@ -23,7 +23,7 @@ namespace {
 // Opens an activation of site `id` (its own row) as the probe does, but at `start`,
 // as its row's outermost (from a stack pointer above every frame).
 void open_at(fake_thread& thread, unsigned id, uint64_t start, detail::frame& f) {
-  detail::open<false>(thread.state, detail::site_key(id, id), f, UINTPTR_MAX);
+  detail::open<false>(thread.state, detail::site_key(id, id), f, UINTPTR_MAX, thread.state.probe_offset);
   f.start = start;
 }
 
@@ -70,9 +70,9 @@ TEST(Compensation, ARecursiveCallCostsEveryActivationAroundItTheWholeProbeLikeAn
   open_at(thread, 0, 0, caller);
   open_at(thread, 1, 1000, outermost);
   // Inner activations of row 1, opened from below the outermost one (stack pointer 0).
-  detail::open<false>(thread.state, detail::site_key(1, 1), first, 0);
+  detail::open<false>(thread.state, detail::site_key(1, 1), first, 0, thread.state.probe_offset);
   first.start = 1100;
-  detail::open<false>(thread.state, detail::site_key(1, 1), second, 0);  // inside first
+  detail::open<false>(thread.state, detail::site_key(1, 1), second, 0, thread.state.probe_offset);  // inside first
   second.start = 1150;
   detail::finish(thread.state, second, 1200);     // 50, less its own 10
   detail::finish(thread.state, first, 1300);      // 200, less its own 10 and 30 for second
@@ -108,10 +108,10 @@ TEST(Compensation, CallsCompensatedBelowZeroDoNotRaiseTheTotalOfTheRecursionArou
   set_compensation(thread.state, {30, 10}, true);
   detail::frame outermost, longer, shorter;
   open_at(thread, 1, 1000, outermost);
-  detail::open<false>(thread.state, detail::site_key(1, 1), longer, 0);  // inner: from below
+  detail::open<false>(thread.state, detail::site_key(1, 1), longer, 0, thread.state.probe_offset);  // inner: from below
   longer.start = 1010;
   detail::finish(thread.state, longer, 1040);  // 30, less its own 10: 20
-  detail::open<false>(thread.state, detail::site_key(1, 1), shorter, 0);
+  detail::open<false>(thread.state, detail::site_key(1, 1), shorter, 0, thread.state.probe_offset);
   shorter.start = 1050;
   detail::finish(thread.state, shorter, 1052);    // 2, less its own 10: -8, recorded as 0
   detail::finish(thread.state, outermost, 1080);  // 80, less its own 10 and 2 x 30: 10

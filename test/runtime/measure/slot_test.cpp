@@ -54,7 +54,7 @@ TEST(Slot, AFullArenaDropsHistogramCountsButNothingElse) {
 // Opens an activation of site `id` (its own row) as the probe does, from stack
 // pointer `stack`, and sets its start to `start`.
 void open_from(fake_thread& thread, unsigned id, uintptr_t stack, uint64_t start, detail::frame& f) {
-  detail::open<false>(thread.state, detail::site_key(id, id), f, stack);
+  detail::open<false>(thread.state, detail::site_key(id, id), f, stack, thread.state.probe_offset);
   f.start = start;
 }
 
