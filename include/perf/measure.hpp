@@ -74,13 +74,15 @@ PERF_DETAIL_ALWAYS_INLINE void open(thread_state& thread, unsigned key, frame& f
 
 // begin()'s timed path: opens an activation of `s` on `thread` (the calling
 // thread's block, or null before its first measured call), `stack` being the measured
-// function's stack pointer, or returns null as begin() says.
+// function's stack pointer and `code` an address in its code (what register_site
+// records), or returns null as begin() says.
 template <bool Logged, bool Sampled>
-PERF_DETAIL_OUT_OF_LINE thread_state* begin_timed(thread_state* thread, site& s, frame& f, uintptr_t stack) noexcept {
+PERF_DETAIL_OUT_OF_LINE thread_state* begin_timed(thread_state* thread, site& s, frame& f, uintptr_t stack,
+                                                  const void* code) noexcept {
   if (PERF_DETAIL_UNLIKELY(thread == nullptr) && (thread = attach_thread()) == nullptr) return nullptr;
   if (PERF_DETAIL_UNLIKELY(__atomic_load_n(&thread->busy, __ATOMIC_RELAXED) != 0)) return nullptr;
   unsigned key = __atomic_load_n(&s.key, __ATOMIC_RELAXED);
-  if (PERF_DETAIL_UNLIKELY(key == 0)) key = register_site(s);
+  if (PERF_DETAIL_UNLIKELY(key == 0)) key = register_site(s, code);
   uint64_t probe_offset = thread->probe_offset;
   if (Sampled) {
     slot& target = thread->slots[site_id(key)];
@@ -118,11 +120,15 @@ PERF_DETAIL_OUT_OF_LINE thread_state* begin_timed(thread_state* thread, site& s,
 // fast path's first test, and the untimed call cost twice its work.
 //
 // With `FastPath` false, the caller has taken the fast path itself (inlined).
+//
+// Always called from the measured function's own code (the scopes and begin_scope
+// are always inlined): its return address, which a site's first call registers, lies
+// in the measured function, and passing it costs the timed path one load.
 template <bool Logged, bool Sampled, bool FastPath = Sampled>
 PERF_DETAIL_OUT_OF_LINE thread_state* begin(site& s, frame& f) noexcept {
   thread_state* const thread = current_thread;
   if (FastPath && untimed_call(thread, s)) return nullptr;
-  return begin_timed<Logged, Sampled>(thread, s, f, PERF_DETAIL_CALLER_STACK());
+  return begin_timed<Logged, Sampled>(thread, s, f, PERF_DETAIL_CALLER_STACK(), __builtin_return_address(0));
 }
 
 // Closes the activation opened by open<Logged>() or begin<Logged, Sampled>() (nothing
@@ -187,8 +193,9 @@ class basic_scope {
 template <bool Logged, bool TimeAll, bool InlineFastPath>
 class constexpr_scope {
  public:
+  // Inlined, as basic_scope's: begin() is then called from the measured function itself.
   template <class SiteOf>
-  constexpr explicit constexpr_scope(SiteOf site_of) noexcept {
+  PERF_DETAIL_ALWAYS_INLINE constexpr explicit constexpr_scope(SiteOf site_of) noexcept {
     if (!__builtin_is_constant_evaluated()) thread_ = begin_scope<Logged, TimeAll, InlineFastPath>(site_of(), frame_);
   }
   constexpr ~constexpr_scope() {

@@ -60,10 +60,12 @@ site_table& table() {
 
 // Site names by id for the crash dump, which may not take the lock. Zero pages until used.
 const char* signal_safe_site_names[max_sites];
+// Each site's address in its measured function's code (site_code). Zero pages until used.
+uintptr_t code_addresses[max_sites];
 
 }  // namespace
 
-unsigned register_site(detail::site& s) {
+unsigned register_site(detail::site& s, const void* code) {
   const runtime_work work;
   const uncounted_allocations runtime_allocations;
   site_table& t = table();
@@ -92,6 +94,7 @@ unsigned register_site(detail::site& s) {
         // A library loaded again (dlopen after dlclose): its site keeps its id.
         id = known->second;
         row = t.sites[id].row;
+        __atomic_store_n(&code_addresses[id], reinterpret_cast<uintptr_t>(code), __ATOMIC_RELAXED);
       } else if (t.count < max_sites - 1) {
         id = t.count;
         if (in_module) {
@@ -105,6 +108,7 @@ unsigned register_site(detail::site& s) {
         info.row = row;
         new (&t.sites[id]) site_info(std::move(info));
         __atomic_store_n(&signal_safe_site_names[id], std::exchange(signal_safe_name, nullptr), __ATOMIC_RELEASE);
+        __atomic_store_n(&code_addresses[id], reinterpret_cast<uintptr_t>(code), __ATOMIC_RELAXED);
         __atomic_store_n(&t.count, id + 1, __ATOMIC_RELEASE);
       } else if (t.count == max_sites - 1) {
         __atomic_store_n(&t.count, max_sites, __ATOMIC_RELEASE);
@@ -131,10 +135,14 @@ const char* site_name(unsigned id) noexcept {
   return id < max_sites ? __atomic_load_n(&signal_safe_site_names[id], __ATOMIC_ACQUIRE) : nullptr;
 }
 
+uintptr_t site_code(unsigned id) noexcept {
+  return id < max_sites ? __atomic_load_n(&code_addresses[id], __ATOMIC_RELAXED) : 0;
+}
+
 void lock_sites_for_fork() { table().mutex.lock(); }
 
 void unlock_sites_after_fork() { table().mutex.unlock(); }
 
 }  // namespace perf::runtime
 
-unsigned perf::detail::register_site(site& s) noexcept { return runtime::register_site(s); }
+unsigned perf::detail::register_site(site& s, const void* code) noexcept { return runtime::register_site(s, code); }

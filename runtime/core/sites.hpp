@@ -2,6 +2,8 @@
 #ifndef PERF_RUNTIME_CORE_SITES_HPP
 #define PERF_RUNTIME_CORE_SITES_HPP
 
+#include <stdint.h>
+
 #include <string>
 #include <vector>
 
@@ -28,8 +30,10 @@ struct site_info {
 // plugin uses up no ids. The sites beyond max_sites - 2 share the last id, shown as
 // an overflow row. Thread-safe; takes the dynamic loader's lock, then the table's,
 // but calls no allocator while holding the table's. The calling thread is busy
-// meanwhile (core/runtime_work.hpp).
-unsigned register_site(detail::site& s);
+// meanwhile (core/runtime_work.hpp). `code` is an address in the measured function's
+// code (see site_code); a site registered again after its library's reloading takes
+// the new one.
+unsigned register_site(detail::site& s, const void* code);
 
 // One more than the highest id handed out so far. Thread-safe, lock-free.
 unsigned site_count() noexcept;
@@ -41,6 +45,11 @@ std::vector<site_info> copy_sites_from(unsigned first);
 
 // The name of site `id`, or null. Async-signal-safe: for the crash dump.
 const char* site_name(unsigned id) noexcept;
+
+// An address inside the function that measures site `id` (the return address of its
+// first timed call's begin()), or 0 (none registered, or the overflow row). It may lie
+// in a library unloaded since. Thread-safe, lock-free.
+uintptr_t site_code(unsigned id) noexcept;
 
 // For core/threads' fork handlers only: the table is held locked across fork(),
 // and in the child unlocked by the forking thread, which locked it.

@@ -1,10 +1,12 @@
 #include "sampler/profile.hpp"
 
+#include "core/sites.hpp"
 #include "sampler/code_owner.hpp"
 #include "sampler/exported_symbols.hpp"
 #include "sampler/frame_walk.hpp"
 #include "sampler/function_name.hpp"
 #include "sampler/linker_stubs.hpp"
+#include "sampler/measured_function.hpp"
 
 #include <backtrace.h>
 
@@ -160,6 +162,24 @@ bool is_caller_of_leaf(const std::vector<loaded_module>& modules, const stack_vi
   return (view.depth <= 2 || view.frames[2] != view.frames[1]) && is_return_address(modules, view.frames[1]);
 }
 
+// With the symbolizer's mutex held: every registered site by the function it measures.
+measured_function_sites index_measured_functions(symbolizer& symbols, const std::vector<loaded_module>& modules) {
+  measured_function_sites index;
+  const unsigned sites = site_count();
+  for (unsigned id = 1; id < sites && id < max_sites - 1; ++id)
+    if (const uintptr_t code = site_code(id); code != 0)
+      add_measured_site(index, id, known_location(symbols, modules, {code, true}).frames);
+  return index;
+}
+
+// The innermost program frame of a stack of `locations`, innermost first; null if none.
+const source_frame* innermost_program_frame(const std::vector<profile_location>& all,
+                                            const std::vector<uint32_t>& locations) {
+  for (uint32_t index : locations)
+    if (const source_frame* frame = innermost_program_frame(all[index].frames)) return frame;
+  return nullptr;
+}
+
 }  // namespace
 
 stack_counts count_stacks(const sample_table& table) {
@@ -180,6 +200,7 @@ profile collect_profile(const sample_table& table, unsigned hz, sample_clock clo
   symbolizer& symbols = shared_symbolizer();
   const std::lock_guard<std::mutex> lock(symbols.mutex);
   refresh(symbols, result.modules.size());
+  const measured_function_sites measured = index_measured_functions(symbols, result.modules);
 
   // (address, is a return address) -> location index. The first frame of a stack is
   // the interrupted instruction itself, the others return addresses.
@@ -211,14 +232,15 @@ profile collect_profile(const sample_table& table, unsigned hz, sample_clock clo
       locations.push_back(at->second);
     }
     result.total += view.count;
-    auto [at, inserted] = stack_index.emplace(std::make_tuple(view.tid, view.site, locations), result.stacks.size());
+    const uint32_t site = charged_site(measured, view.site, innermost_program_frame(result.locations, locations));
+    auto [at, inserted] = stack_index.emplace(std::make_tuple(view.tid, site, locations), result.stacks.size());
     if (!inserted) {
       result.stacks[at->second].count += view.count;
       return;
     }
     profile_stack stack;
     stack.tid = view.tid;
-    stack.site = view.site;
+    stack.site = site;
     stack.count = view.count;
     stack.truncated = view.depth == table.depth();
     stack.locations = std::move(locations);
@@ -254,9 +276,7 @@ symbolized_stacks symbolize_return_address_stacks(const std::vector<std::vector<
 }
 
 const source_frame& most_interesting_frame(const profile& p, const profile_stack& stack) {
-  for (uint32_t index : stack.locations)
-    for (const source_frame& frame : p.locations[index].frames)
-      if (frame.owner == code_owner::program) return frame;
+  if (const source_frame* frame = innermost_program_frame(p.locations, stack.locations)) return *frame;
   return p.locations[stack.locations.front()].frames.front();
 }
 

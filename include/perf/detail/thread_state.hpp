@@ -174,8 +174,11 @@ extern PERF_DETAIL_TLS thread_state* current_thread PERF_DETAIL_EXPORT;
 // own work: it may hold the lock that attaching takes.
 PERF_DETAIL_EXPORT thread_state* attach_thread() noexcept;
 // Gives `s` its key (and returns it); safe to call from many threads at once. The
-// calling thread's block is busy meanwhile.
-PERF_DETAIL_EXPORT unsigned register_site(site& s) noexcept;
+// calling thread's block is busy meanwhile. `code` is an address inside the measured
+// function (the return address of its call of begin()): the sampler charges a sample
+// taken in that function to `s`, where an untimed call left the caller's site open
+// (runtime/sampler/measured_function.hpp).
+PERF_DETAIL_EXPORT unsigned register_site(site& s, const void* code) noexcept;
 // Adds the pending durations of `thread` to their histograms; called by the owner.
 PERF_DETAIL_EXPORT void drain_pending(thread_state& thread) noexcept;
 
@@ -254,7 +257,8 @@ PERF_DETAIL_ALWAYS_INLINE void finish(thread_state& thread, frame& f, uint64_t e
 // (begin). An untimed call is a leaf's: it adds its site's estimated duration to its
 // caller's callee time and its own small cost to the probes finished, so that the
 // caller's self time and compensation stay right; it does not become the thread's
-// innermost site (the sampler's attribution), and leaves no tick-log event. Not when
+// innermost site (the sampler finds its function by the stack instead: see
+// register_site), and leaves no tick-log event. Not when
 // the thread is busy (a signal handler's call inside the probe's bookkeeping), which
 // begin() then sees. Its updates are not marked busy (two stores more on the fast
 // path): each is one instruction (add_relaxed), so a signal handler's measured call

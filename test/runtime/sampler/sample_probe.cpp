@@ -63,6 +63,23 @@ void measured_calls() {
   for (int call = 0; call < 12000000; ++call) measured_step(20);
 }
 
+// A measured leaf of a few steps beside a probe of some 20 ns: probe-dominated, so that
+// adaptive timing times a sample of its calls only, and called by a measured parent
+// whose own churn takes about half as long as its calls of the leaf.
+__attribute__((noinline)) void cheap_leaf() {
+  PERF_MEASURE_NO_TICKS("cheap_leaf");
+  PERF_TEST_CPU_CHURN(4);
+}
+__attribute__((noinline)) void parent_of_cheap_leaves() {
+  PERF_MEASURE_NO_TICKS("leaf_parent");
+  for (int call = 0; call < 1000; ++call) cheap_leaf();
+  PERF_TEST_CPU_CHURN(2000);
+}
+
+void untimed_leaf() {
+  for (int round = 0; round < 20000; ++round) parent_of_cheap_leaves();
+}
+
 // Nearly all the time in libstdc++'s sorting code, inlined here or instantiated in
 // this module (std::__introsort_loop, std::__insertion_sort, ...).
 __attribute__((noinline)) void sort_rounds() {
@@ -167,15 +184,16 @@ int main(int argc, char** argv) {
   else if (std::strcmp(scenario, "blocked-read") == 0) status = blocked_read();
   else if (std::strcmp(scenario, "measured-calls") == 0) measured_calls();
   else if (std::strcmp(scenario, "two-measured") == 0) measured_alpha(), measured_zeta();
+  else if (std::strcmp(scenario, "untimed-leaf") == 0) untimed_leaf();
   else if (std::strcmp(scenario, "reused-descriptors") == 0) status = reused_descriptors();
   else if (std::strcmp(scenario, "sort") == 0) sort_rounds();
   else if (std::strcmp(scenario, "allocate") == 0) allocate_rounds();
   else {
-    std::fprintf(
-        stderr,
-        "usage: %s "
-        "ratio|threads|late-thread|blocked-read|measured-calls|two-measured|reused-descriptors|sort|allocate\n",
-        argv[0]);
+    std::fprintf(stderr,
+                 "usage: %s "
+                 "ratio|threads|late-thread|blocked-read|measured-calls|two-measured|untimed-leaf|reused-descriptors|"
+                 "sort|allocate\n",
+                 argv[0]);
     return 2;
   }
   timespec cpu{};

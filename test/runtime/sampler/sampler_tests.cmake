@@ -36,6 +36,7 @@ function(perf_add_sampler_tests label runtime)
   add_executable(sampler_tests_${label} ${dir}/sampling_test.cpp ${dir}/sample_table_test.cpp ${dir}/frame_walk_test.cpp
     ${dir}/linker_stubs_test.cpp ${dir}/exported_symbols_test.cpp
     ${dir}/profile_formats_test.cpp ${dir}/sample_config_test.cpp ${dir}/code_owner_test.cpp ${dir}/function_name_test.cpp
+    ${dir}/measured_function_test.cpp
     ${PERF_SANITIZER_OPTIONS})
   perf_compile_as_one_unit(sampler_tests_${label})
   target_link_libraries(sampler_tests_${label} PRIVATE ${runtime} GTest::gtest_main ZLIB::ZLIB nlohmann_json::nlohmann_json)
