@@ -31,10 +31,9 @@ std::string allocation_lines(const snapshot& s) {
     total.frees += t.frees;
     total.bytes_freed += t.bytes_freed;
   }
-  std::string out = fmt::format(
-      "allocations ({}): {} of {}, {} of {}, in all\n", counting_name(a.counting),
-      format_count_of(total.allocations, "allocation"), format_count_of(total.bytes, "byte"),
-      format_count_of(total.frees, "free"), format_count_of(total.bytes_freed, "byte"));
+  std::string out = fmt::format("allocations ({}): {} of {}, {} of {}, in all\n", counting_name(a.counting),
+                                format_count_of(total.allocations, "allocation"), format_count_of(total.bytes, "byte"),
+                                format_count_of(total.frees, "free"), format_count_of(total.bytes_freed, "byte"));
   for (const thread_allocations& t : a.threads)
     out += fmt::format("  {}: {}, {}; {}, {}; peak {}\n", thread_title(t.tid, t.name, t.threads, t.exited),
                        format_count_of(t.allocations, "allocation"), format_count_of(t.bytes, "byte"),

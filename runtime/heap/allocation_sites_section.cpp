@@ -38,11 +38,10 @@ std::vector<const heap_site*> by(const heap_profile& profile, double heap_site::
 }
 
 std::string site_lines(const heap_site& site) {
-  std::string out = fmt::format("    {} in {} ({} sampled); live: {} in {}\n",
-                                format_count_of(whole(site.allocated_bytes), "byte"),
-                                format_count_of(whole(site.allocated_objects), "allocation"),
-                                format_count(site.samples), format_count_of(whole(site.live_bytes), "byte"),
-                                format_count_of(whole(site.live_objects), "block"));
+  std::string out =
+      fmt::format("    {} in {} ({} sampled); live: {} in {}\n", format_count_of(whole(site.allocated_bytes), "byte"),
+                  format_count_of(whole(site.allocated_objects), "allocation"), format_count(site.samples),
+                  format_count_of(whole(site.live_bytes), "byte"), format_count_of(whole(site.live_objects), "block"));
   const std::vector<std::string> lines =
       program_frame_lines(site.frames.data(), static_cast<unsigned>(site.frames.size()));
   for (size_t i = 0; i < lines.size() && i < frames_shown; ++i) out += "      " + lines[i] + "\n";
@@ -55,10 +54,10 @@ std::string allocation_sites_lines(const snapshot&) {
   if (profile.sample_bytes == 0) return {};
   uint64_t samples = 0;
   for (const heap_site& site : profile.sites) samples += site.samples;
-  std::string out = fmt::format(
-      "allocation sites (PERF_HEAP_SAMPLE={}: a sample every {} on average; estimates): {} in {}\n",
-      profile.sample_bytes, format_count_of(profile.sample_bytes, "requested byte"), format_count_of(samples, "sample"),
-      format_count_of(profile.sites.size(), "site"));
+  std::string out =
+      fmt::format("allocation sites (PERF_HEAP_SAMPLE={}: a sample every {} on average; estimates): {} in {}\n",
+                  profile.sample_bytes, format_count_of(profile.sample_bytes, "requested byte"),
+                  format_count_of(samples, "sample"), format_count_of(profile.sites.size(), "site"));
   const std::vector<const heap_site*> allocated = by(profile, &heap_site::allocated_bytes);
   if (!allocated.empty()) out += "  by bytes allocated:\n";
   for (size_t i = 0; i < allocated.size() && i < sites_shown; ++i) out += site_lines(*allocated[i]);
@@ -66,8 +65,8 @@ std::string allocation_sites_lines(const snapshot&) {
   if (!live.empty()) out += "  by live bytes:\n";
   for (size_t i = 0; i < live.size() && i < sites_shown; ++i) out += site_lines(*live[i]);
   if (profile.samples_beyond_sites != 0)
-    out +=
-        fmt::format("  {} found the site table full: in no site\n", format_count_of(profile.samples_beyond_sites, "sample"));
+    out += fmt::format("  {} found the site table full: in no site\n",
+                       format_count_of(profile.samples_beyond_sites, "sample"));
   if (profile.blocks_beyond_live_set != 0)
     out += fmt::format("  {} found the live set full: allocated, never counted live\n",
                        format_count_of(profile.blocks_beyond_live_set, "sampled block"));

@@ -40,8 +40,7 @@ std::string format_per_call(double n) {
 }
 
 std::string thread_title(long tid, const std::string& name, uint64_t threads, bool exited) {
-  if (tid == 0 && exited)
-    return fmt::format("{} ({})", format_count_of(threads, "exited thread"), printable(name));
+  if (tid == 0 && exited) return fmt::format("{} ({})", format_count_of(threads, "exited thread"), printable(name));
   return fmt::format("thread {} ({}{})", tid, printable(name), exited ? ", exited" : "");
 }
 

@@ -119,9 +119,9 @@ TEST(AdaptiveTiming, AParentsSelfTimeLeavesOutItsSampledLeavesEstimatedTime) {
   EXPECT_EQ(parent.timed_calls, parent_calls) << "a parent is never sampled";
   EXPECT_EQ(leaf.calls, 100 * parent_calls);
   EXPECT_LT(leaf.timed_calls, leaf.calls / 4);
-  const std::string figures = fmt::format(
-      "parent total {} ns, self {} ns; leaf {} timed, self {} ns, mean {} ns ({} to {})", parent.total_ns,
-      parent.self_ns, leaf.timed_calls, leaf.self_ns, leaf.mean_ns, leaf.mean_ns_low, leaf.mean_ns_high);
+  const std::string figures =
+      fmt::format("parent total {} ns, self {} ns; leaf {} timed, self {} ns, mean {} ns ({} to {})", parent.total_ns,
+                  parent.self_ns, leaf.timed_calls, leaf.self_ns, leaf.mean_ns, leaf.mean_ns_low, leaf.mean_ns_high);
   // The leaf's self time is what its calls credited the parent: the timed calls'
   // signed durations (and a unit, 1/256 tick, each), the untimed ones' estimate. So
   // the parent's callee time is the leaf's self time, but for the parent's rounding

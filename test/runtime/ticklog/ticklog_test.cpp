@@ -141,9 +141,8 @@ TEST(Ticks, AThreadThatExitedKeepsItsEvents) {
   ASSERT_EQ(thread.contents.events.size(), 5u);
   EXPECT_EQ(thread.contents.events[4].value, 4);
   const snapshot s = take_snapshot();
-  const auto row = std::find_if(s.threads.begin(), s.threads.end(), [&](const thread_stats& t) {
-    return (t.tid == tid || t.tid == 0) && t.name == name;
-  });
+  const auto row = std::find_if(s.threads.begin(), s.threads.end(),
+                                [&](const thread_stats& t) { return (t.tid == tid || t.tid == 0) && t.name == name; });
   ASSERT_NE(row, s.threads.end());
   EXPECT_TRUE(row->exited);
   EXPECT_EQ(row->threads, 1u);
