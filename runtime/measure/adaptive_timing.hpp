@@ -34,7 +34,7 @@ const timing_config& current_timing_config();
 // The most calls a sampled site lets pass per timed one, on average.
 constexpr uint32_t max_period = 1024;
 // The share of a sampled function's own time that timing its sampled calls may add.
-constexpr double timing_share = 0.03;
+constexpr double timing_share = 0.01;
 // The timed calls a site makes on a thread before its first review; the timed calls
 // of a new stratum before the next one (its estimate from them), and the most between
 // two reviews (the interval doubles with the stratum).
