@@ -181,17 +181,12 @@ TEST(AdaptiveTiming, AlternatingDurationsAreSampledWithoutAliasing) {
   EXPECT_NEAR(even_share, 0.5, 0.05);
 }
 
-// The same alternation on a thread block with durations given by hand (no clock:
-// on a VM whose clock steps by 10 ns, a 1 ns body's timed figure is mostly the
-// step's phase): the real countdowns, reviews and estimator, 1 tick and a probe's
-// cost alternating, which is probe-dominated on every build. The estimated mean is
-// within 5% of the true one (its standard error is below 1%).
-TEST(AdaptiveTiming, AlternatingDurationsGiveTheTrueMeanWithinFivePercent) {
-  constexpr uint64_t calls = 2'000'000;
-  const uint64_t long_ticks = std::max<uint64_t>(4, static_cast<uint64_t>(current_compensation().cost.outside));
-  fake_thread thread;
+// `calls` calls of one site on `thread` (its countdowns drawn from `seed`) through the
+// real fast path, countdowns and reviews, each timed one given its duration by hand:
+// 1 tick for an even call, `long_ticks` for an odd one.
+void alternate_by_hand(fake_thread& thread, uint64_t calls, uint64_t long_ticks, uint64_t seed) {
   thread.state.sampling = 1;
-  thread.state.random = 0x9e3779b97f4a7c15u;
+  thread.state.random = seed;
   const detail::site s = {"alternating", "", 0, detail::site_key(1, 1)};
   for (uint64_t i = 0; i < calls; ++i) {
     if (detail::untimed_call(&thread.state, s)) continue;
@@ -201,6 +196,18 @@ TEST(AdaptiveTiming, AlternatingDurationsGiveTheTrueMeanWithinFivePercent) {
     thread.target.self += duration;
     thread.add(duration);
   }
+}
+
+// The same alternation on a thread block with durations given by hand (no clock:
+// on a VM whose clock steps by 10 ns, a 1 ns body's timed figure is mostly the
+// step's phase): the real countdowns, reviews and estimator, 1 tick and a probe's
+// cost alternating, which is probe-dominated on every build. The estimated mean is
+// within 5% of the true one (its standard error is below 1%).
+TEST(AdaptiveTiming, AlternatingDurationsGiveTheTrueMeanWithinFivePercent) {
+  constexpr uint64_t calls = 2'000'000;
+  const uint64_t long_ticks = std::max<uint64_t>(4, static_cast<uint64_t>(current_compensation().cost.outside));
+  fake_thread thread;
+  alternate_by_hand(thread, calls, long_ticks, 0x9e3779b97f4a7c15u);
   const accumulator a = thread.read();
   const double true_mean = (1.0 + static_cast<double>(long_ticks)) / 2;
   EXPECT_EQ(a.calls, calls);
@@ -223,17 +230,7 @@ TEST(AdaptiveTiming, ASampledLeafsSelfTimeIsWhatItsCallsCreditedTheirCaller) {
   constexpr uint64_t calls = 2'000'000;
   const uint64_t long_ticks = std::max<uint64_t>(4, static_cast<uint64_t>(current_compensation().cost.outside));
   fake_thread thread;
-  thread.state.sampling = 1;
-  thread.state.random = 0x2545f4914f6cdd1du;
-  const detail::site s = {"alternating", "", 0, detail::site_key(1, 1)};
-  for (uint64_t i = 0; i < calls; ++i) {
-    if (detail::untimed_call(&thread.state, s)) continue;
-    if (thread.target.period != 0) thread.target.countdown = detail::next_countdown(thread.state, thread.target.period);
-    const uint64_t duration = (i & 1) != 0 ? long_ticks : 1;
-    thread.target.total += duration;
-    thread.target.self += duration;
-    thread.add(duration);
-  }
+  alternate_by_hand(thread, calls, long_ticks, 0x2545f4914f6cdd1du);
   const accumulator a = thread.read();
   ASSERT_LT(a.timed, calls / 16);
   const double credited = static_cast<double>(thread.state.callee_time) / 256;
@@ -370,8 +367,8 @@ TEST(TimingConfig, ParsesAdaptiveAndAll) {
 TEST(SamplingPeriod, KeepsTimingWithinOnePercentOfTheFunctionsTime) {
   EXPECT_EQ(sampling_period(0, 0, 20), max_period);
   EXPECT_EQ(sampling_period(0.5, 0, 20), max_period);
-  EXPECT_EQ(sampling_period(20, 0, 20), 100u);  // 1 / 0.01
-  EXPECT_EQ(sampling_period(39.9, 0, 20), 51u);   // 50.1, rounded up
+  EXPECT_EQ(sampling_period(20, 0, 20), 100u);   // 1 / 0.01
+  EXPECT_EQ(sampling_period(39.9, 0, 20), 51u);  // 50.1, rounded up
   EXPECT_EQ(sampling_period(40, 0, 20), 0u);
   EXPECT_EQ(sampling_period(48, 8, 20), 0u) << "less the probe's inside part when it was not subtracted";
   EXPECT_EQ(sampling_period(47.9, 8, 20), 51u);
