@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 #include <string_view>
 
 #include "core/report_sections.hpp"
@@ -26,22 +25,20 @@ namespace {
 constexpr size_t sites_shown = 10;  // per list of the text section
 constexpr size_t frames_shown = 4;  // lines of each site's stack in the text section
 
-uint64_t whole(double estimate) { return estimate <= 0 ? 0 : static_cast<uint64_t>(std::llround(estimate)); }
-
 std::vector<const heap_site*> by(const heap_profile& profile, double heap_site::*figure) {
   std::vector<const heap_site*> order;
   for (const heap_site& site : profile.sites)
-    if (whole(site.*figure) != 0) order.push_back(&site);
+    if (whole_count(site.*figure) != 0) order.push_back(&site);
   std::stable_sort(order.begin(), order.end(),
                    [&](const heap_site* a, const heap_site* b) { return a->*figure > b->*figure; });
   return order;
 }
 
 std::string site_lines(const heap_site& site) {
-  std::string out =
-      fmt::format("    {} in {} ({} sampled); live: {} in {}\n", format_count_of(whole(site.allocated_bytes), "byte"),
-                  format_count_of(whole(site.allocated_objects), "allocation"), format_count(site.samples),
-                  format_count_of(whole(site.live_bytes), "byte"), format_count_of(whole(site.live_objects), "block"));
+  std::string out = fmt::format(
+      "    {} in {} ({} sampled); live: {} in {}\n", format_count_of(whole_count(site.allocated_bytes), "byte"),
+      format_count_of(whole_count(site.allocated_objects), "allocation"), format_count(site.samples),
+      format_count_of(whole_count(site.live_bytes), "byte"), format_count_of(whole_count(site.live_objects), "block"));
   const std::vector<std::string> lines =
       program_frame_lines(site.frames.data(), static_cast<unsigned>(site.frames.size()));
   for (size_t i = 0; i < lines.size() && i < frames_shown; ++i) out += "      " + lines[i] + "\n";
@@ -82,8 +79,8 @@ std::string allocation_sites_json(const snapshot&) {
     out += fmt::format(
         "{}\n    {{\"bytes\": {}, \"allocations\": {}, \"live_bytes\": {}, \"live_blocks\": {}, \"samples\": {}, "
         "\"live_samples\": {}, \"truncated\": {}, \"stack\": [",
-        i == 0 ? "" : ",", whole(site.allocated_bytes), whole(site.allocated_objects), whole(site.live_bytes),
-        whole(site.live_objects), site.samples, site.live_samples, site.truncated);
+        i == 0 ? "" : ",", whole_count(site.allocated_bytes), whole_count(site.allocated_objects),
+        whole_count(site.live_bytes), whole_count(site.live_objects), site.samples, site.live_samples, site.truncated);
     const std::vector<std::string> lines =
         program_frame_lines(site.frames.data(), static_cast<unsigned>(site.frames.size()));
     for (size_t j = 0; j < lines.size(); ++j) {

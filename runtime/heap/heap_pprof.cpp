@@ -1,7 +1,5 @@
 #include "heap/heap_pprof.hpp"
 
-#include <algorithm>
-#include <cmath>
 #include <vector>
 
 #include <fmt/format.h>
@@ -10,12 +8,6 @@
 #include "sampler/profile.hpp"
 
 namespace perf::runtime {
-namespace {
-
-// An estimate as pprof's whole-number values.
-uint64_t whole(double estimate) { return static_cast<uint64_t>(std::llround(std::max(estimate, 0.0))); }
-
-}  // namespace
 
 std::string encode_heap_pprof(const heap_profile& p, heap_pprof_view view) {
   std::vector<std::vector<uintptr_t>> stacks;
@@ -38,11 +30,11 @@ std::string encode_heap_pprof(const heap_profile& p, heap_pprof_view view) {
     const heap_site& site = p.sites[i];
     std::vector<pprof_label> labels;
     if (site.allocated_objects > 0)
-      labels.push_back({"bytes", "", whole(site.allocated_bytes / site.allocated_objects)});
-    out.add_sample(
-        symbolized.stacks[i],
-        {whole(site.allocated_objects), whole(site.allocated_bytes), whole(site.live_objects), whole(site.live_bytes)},
-        labels);
+      labels.push_back({"bytes", "", whole_count(site.allocated_bytes / site.allocated_objects)});
+    out.add_sample(symbolized.stacks[i],
+                   {whole_count(site.allocated_objects), whole_count(site.allocated_bytes),
+                    whole_count(site.live_objects), whole_count(site.live_bytes)},
+                   labels);
   }
   return out.finish(symbolized.modules, symbolized.locations, "space", "bytes", p.sample_bytes,
                     view == heap_pprof_view::heap ? "inuse_space" : "alloc_space");

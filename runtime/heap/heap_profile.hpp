@@ -6,6 +6,7 @@
 #ifndef PERF_RUNTIME_HEAP_HEAP_PROFILE_HPP
 #define PERF_RUNTIME_HEAP_HEAP_PROFILE_HPP
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -45,6 +46,12 @@ heap_profile heap_profile_snapshot();
 // Why a profile whose sample_bytes is 0 has nothing to show: the /debug/pprof heap
 // endpoints' answer and PERF_HEAP_PROFILE's warning say it in these words.
 inline constexpr char heap_sampling_off[] = "heap sampling is off (PERF_HEAP_SAMPLE is 0 or unset)";
+
+// An estimated figure of a heap_site as a whole count: rounded, and 0 where the
+// estimate is not above 0.
+inline uint64_t whole_count(double estimate) {
+  return estimate > 0 ? static_cast<uint64_t>(std::llround(estimate)) : 0;
+}
 
 }  // namespace perf::runtime
 
