@@ -5,6 +5,8 @@
 //                  function is a probe-dominated leaf, so under PERF_TIMING=adaptive (the
 //                  default) most of its calls are untimed: the PERF_MEASURE_TIME_ALL one
 //                  is timed on every call (as every call is under PERF_TIMING=all)
+//   floor        = a timed call's statistics (no tick-log events) / a hand-written
+//                  scope (two clock reads, a count and a sum), both less the empty call
 //   tick cost    = perf::tick(n), perf::tick(n, label) / one bare clock read, for a
 //                  string literal and for a string_view whose length is known at run time
 //   first pass   = perf::tick(n), perf::tick(n, label) while a fresh thread's ring
@@ -49,10 +51,33 @@ __attribute__((noinline)) void measured_function_without_ticks() {
   __asm__ __volatile__("");
 }
 
+__attribute__((noinline)) void measured_function_time_all_without_ticks() {
+  PERF_INSTRUMENT_NO_TICKS_TIME_ALL("bench.measured_function_time_all_without_ticks");
+  __asm__ __volatile__("");
+}
+
 // The clock the runtime chose, found through the block of a thread that measured something.
 perf::detail::clock_source runtime_clock() {
   measured_function();
   return perf::detail::current_thread->clock;
+}
+
+// The floor a timed call is held to: a scope written by hand, as a user would time a
+// function without a profiler: two reads of the runtime's clock, a count and a sum
+// in a thread-local record.
+struct hand_timed_totals {
+  uint64_t calls = 0;
+  uint64_t ticks = 0;
+};
+thread_local hand_timed_totals hand_timed;
+perf::detail::clock_source hand_clock = perf::detail::clock_source::monotonic;
+
+__attribute__((noinline)) void hand_timed_function() {
+  const uint64_t start = perf::detail::clock_now(hand_clock);
+  __asm__ __volatile__("");
+  const uint64_t end = perf::detail::clock_now(hand_clock);
+  hand_timed.calls += 1;
+  hand_timed.ticks += end - start;
 }
 
 void bare_clock_read(benchmark::State& state) {
@@ -82,6 +107,16 @@ void measured_call_time_all(benchmark::State& state) {
 
 void measured_call_without_ticks(benchmark::State& state) {
   for (auto _ : state) measured_function_without_ticks();
+}
+
+void measured_call_time_all_without_ticks(benchmark::State& state) {
+  for (auto _ : state) measured_function_time_all_without_ticks();
+}
+
+void hand_timed_call(benchmark::State& state) {
+  hand_clock = runtime_clock();
+  for (auto _ : state) hand_timed_function();
+  benchmark::DoNotOptimize(hand_timed.ticks);
 }
 
 void tick(benchmark::State& state) {
@@ -208,6 +243,16 @@ void print_probe_ratios(const std::map<std::string, double>& ns) {
   ratio("measured call, statistics + tick-log events", ns.at("measured_call/1") - empty, 2.50);
   ratio("measured call, every call timed (PERF_MEASURE_TIME_ALL)", ns.at("measured_call_time_all/1") - empty, 2.50);
   ratio("measured call, statistics only (PERF_MEASURE_NO_TICKS)", ns.at("measured_call_without_ticks/1") - empty, 2.30);
+  // Against the floor: a timed call's statistics (no tick-log events) beside a
+  // hand-written two-read scope, both less the empty call.
+  const double hand = ns.at("hand_timed_call/1") - empty;
+  const double timed = ns.at("measured_call_time_all_without_ticks/1") - empty;
+  std::printf("hand-written scope (two clock reads, a count and a sum): %.2f ns = %.2f bare clock reads\n", hand,
+              hand / clock);
+  std::printf("timed call, statistics only / hand-written scope: %.2f (target <= 1.15: %s)\n", timed / hand,
+              verdict(timed / hand <= 1.15));
+  std::printf("timed call with tick-log events / hand-written scope: %.2f\n",
+              (ns.at("measured_call_time_all/1") - empty) / hand);
   ratio("perf::tick(n)", ns.at("tick/1"), 1.25);
   ratio("perf::tick(n, \"a 20-byte label\")", ns.at("labelled_tick/1"), 2.50);
   ratio("perf::tick(n, std::string_view of 20 bytes)", ns.at("string_view_tick/1"), 2.50);
@@ -255,6 +300,9 @@ int main(int argc, char** argv) {
   benchmark::RegisterBenchmark("empty_call", empty_call)->Repetitions(7);
   benchmark::RegisterBenchmark("measured_call_without_ticks", measured_call_without_ticks)->Repetitions(7);
   benchmark::RegisterBenchmark("measured_call_time_all", measured_call_time_all)->Repetitions(7);
+  benchmark::RegisterBenchmark("measured_call_time_all_without_ticks", measured_call_time_all_without_ticks)
+      ->Repetitions(7);
+  benchmark::RegisterBenchmark("hand_timed_call", hand_timed_call)->Repetitions(7);
   benchmark::RegisterBenchmark("tick", tick)->Repetitions(7);
   benchmark::RegisterBenchmark("labelled_tick", labelled_tick)->Repetitions(7);
   benchmark::RegisterBenchmark("string_view_tick", string_view_tick)->Repetitions(7);
@@ -271,7 +319,7 @@ int main(int argc, char** argv) {
   const auto& ns = reporter.best_ns;
   const perf::snapshot s = perf::take_snapshot();
   std::printf("\nclock: %s at %.3f GHz (%s)\n", s.clock.source.c_str(), s.clock.ghz, s.clock.frequency.c_str());
-  if (ns.size() >= 8) {
+  if (ns.size() >= 10) {
     print_probe_ratios(ns);
     if (s.ticklog.enabled) {
       first_pass("perf::tick(n)", ns.at("bare_clock_read/1"), 1.25, s.ticklog.ring_events,

@@ -54,6 +54,7 @@ PERF_DETAIL_ALWAYS_INLINE void open(thread_state& thread, unsigned key, frame& f
   f.parent_site = thread.site;
   thread.site = id;
   f.callee_mark = thread.callee_time;
+  f.credit_mark = thread.credited;
   f.probe_mark = thread.probes_finished + probe_offset;
   slot& row = thread.slots[f.row];
   if (reinterpret_cast<uintptr_t>(row.outermost) < stack) row.outermost = &f;

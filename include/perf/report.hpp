@@ -112,6 +112,9 @@ struct clock_stats {
   // function's own duration.
   double probe_ns = 0;
   double probe_inside_ns = 0;
+  // The highest of the start-up measurements of probe_ns, the lowest of which is
+  // kept: how much the probe's cost moved while the runtime measured it.
+  double probe_high_ns = 0;
   // Whether that cost is subtracted from every duration (PERF_COMPENSATE is not off).
   bool compensated = false;
 };
@@ -129,6 +132,11 @@ struct probe_overhead {
   // Of `calls`, those adaptive timing counted without timing, and what one costs.
   uint64_t untimed_calls = 0;
   double untimed_ns = 0;
+  // Timed calls of sampled functions counted apart (preempted or interrupted: longer
+  // than their function's outlier threshold, measure/adaptive_timing.hpp), and their
+  // time: counted as they were, never extrapolated to the untimed calls.
+  uint64_t preempted_calls = 0;
+  double preempted_ns = 0;
 };
 
 // One thread's heap allocations (perf/alloc.hpp): every thread that allocated,

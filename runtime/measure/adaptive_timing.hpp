@@ -35,12 +35,34 @@ const timing_config& current_timing_config();
 constexpr uint32_t max_period = 1024;
 // The share of a sampled function's own time that timing its sampled calls may add.
 constexpr double timing_share = 0.01;
-// The timed calls a site makes on a thread before its first review; the timed calls
-// of a new stratum before the next one (its estimate from them), and the most between
-// two reviews (the interval doubles with the stratum).
+// The timed calls a site makes on a thread before its first review, and the most
+// between two reviews (the interval grows with the timed calls).
 constexpr uint64_t first_review = 64;
-constexpr uint64_t least_stratum = 8;
 constexpr uint64_t longest_review_interval = 4096;
+// A sampled site's untimed calls credit the median of the means of its last three
+// blocks of recent_calls timed calls in the bulk (below): a median of means, robust
+// to one block that a cold cache or an interrupt below the tail's threshold
+// lengthened, and a change of the function's speed reaches the estimate within two
+// blocks.
+constexpr uint32_t recent_calls = 16;
+// A sampled site's timed call is in its tail (slot::outliers) when it lasts longer
+// than outlier_factor bulk means and outlier_floor_probes probe costs (a sampled leaf's
+// mean is below two probe costs: a call of an exponential distribution with that mean
+// goes past sixteen once in three thousand). Weighed by the sampling period, a call of a probe-dominated
+// leaf that a preemption or an interrupt lengthened (or the cold caches after one)
+// would add the wait up to a thousand times over: while the tail is rare (below
+// frequent_tail_share of the timed calls, or fewer than least_frequent_tail calls) its
+// calls are counted apart, once each.
+// A frequent tail is the function's own (a slow path taken now and then): its share
+// and mean are in the estimate.
+constexpr double outlier_factor = 64;
+constexpr double outlier_floor_probes = 16;
+constexpr double frequent_tail_share = 1.0 / 256;
+constexpr uint64_t least_frequent_tail = 8;
+
+// Whether the tail of a slot with `timed` timed calls, `outliers` of them in its tail,
+// is frequent enough to be the function's own.
+bool frequent_tail(uint64_t outliers, uint64_t timed);
 
 // The period for a leaf whose timed calls have a mean of `mean` ticks (compensated,
 // or less the probe's inside cost `inside`), where a timed call costs `probe` ticks:
@@ -50,27 +72,36 @@ constexpr uint64_t longest_review_interval = 4096;
 uint32_t sampling_period(double mean, double inside, double probe);
 
 // Reviews the timing of `target`, a site of `thread` (the calling thread's) whose
-// timed calls reached its next_review: sets its period, its countdown and the
-// estimate an untimed call adds to its caller, closing its stratum when the period
-// changes. Called by drain_pending.
+// timed calls reached its next_review: sets its period and its countdown, and, for
+// a site not sampled yet, the estimate an untimed call adds to its caller (from its
+// timed calls not counted apart). Called by drain_pending.
 void review_timing(detail::thread_state& thread, detail::slot& target) noexcept;
+
+// Takes the duration (ticks) of a timed call of `target`, a sampled site of the
+// calling thread: into its tail when it is longer than the site's outlier threshold,
+// else into its current block, whose mean, every recent_calls calls, makes the bulk
+// mean the median of the last three blocks' means; and sets the estimate its untimed
+// calls credit: the bulk's mean, and the tail's share of it where the tail is
+// frequent. Called by drain_pending.
+void take_sampled_duration(detail::slot& target, uint64_t duration) noexcept;
 
 // Stops sampling `target` for good: one of its timed calls had a measured callee.
 void stop_sampling(detail::slot& target) noexcept;
 
-// What a slot's timed calls estimate of all its calls, in ticks: the total and the
-// durations' sum of the closed strata and the current one's, each stratum's timed
-// sums scaled by its calls over its timed calls (exact where every call was timed),
-// and the variance of the durations' estimated sum (the finite-population correction
-// makes it 0 there). The self time is the timed calls' own plus what the untimed
-// ones added to their callers' callee time (the estimate of the review before each),
-// so that the self times of a caller and of its sampled callees add up to the
-// caller's total.
+// What a slot's calls sum to, in ticks, where some went untimed: its timed calls'
+// sums (exact) and what its untimed calls credited their callers (each the estimate
+// of its time when it was made), so that a leaf's total is its self time and a caller's
+// self time and its sampled callees' add up to the caller's total. `variance` is the
+// variance of the durations' estimated sum: the timed calls not counted apart are a
+// random sample of the calls, C (C - n) s^2 / n for n of C calls (0 where every call
+// was timed); the calls counted apart (a rare tail) are exact.
 struct estimated_sums {
   double total = 0;
   double self = 0;
   double sum = 0;  // of the durations (every activation, as the mean)
   double variance = 0;
+  uint64_t outliers = 0;   // timed calls counted apart
+  double outlier_sum = 0;  // their durations
 };
 // Reads a slot its own thread may still be writing (fields read atomically).
 estimated_sums estimate_sums(const detail::slot& s);

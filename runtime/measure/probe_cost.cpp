@@ -13,9 +13,11 @@
 
 #include "core/random_bits.hpp"
 #include "core/settings.hpp"
+#include "core/settled_config.hpp"
 #include "core/startup.hpp"
 #include "core/threads.hpp"
 #include "core/warnings.hpp"
+#include "measure/probe_floor.hpp"
 #include "perf/measure.hpp"
 #include "report_format/schema.hpp"
 
@@ -159,26 +161,42 @@ bool agree(const probe_cost& a, const probe_cost& b) {
 
 }  // namespace
 
-probe_cost settle_probe_cost(const std::function<probe_cost()>& measure) {
-  constexpr int most_measurements = 8;
-  probe_cost lowest = measure();
-  for (int measurement = 1; measurement < most_measurements; ++measurement) {
-    // After a disagreement, a burst of load (another process, a slow core) may pass.
-    if (measurement >= 2) {
+settled_probe_cost settle_probe_cost(const std::function<probe_cost()>& measure,
+                                     const std::optional<probe_cost>& known) {
+  constexpr int least_measurements = 3, most_measurements = 12;
+  settled_probe_cost settled;
+  if (known) {
+    settled.cost = *known;
+    settled.confirmed = true;
+  } else {
+    settled.cost = measure();
+    settled.highest_outside = settled.cost.outside;
+    settled.measurements = 1;
+  }
+  const int least = known ? 1 : least_measurements;
+  while (settled.measurements < most_measurements && !(settled.confirmed && settled.measurements >= least)) {
+    if (settled.measurements != 0) {
+      // Apart in time: a busy spell of the host lasts milliseconds.
       const timespec pause{0, 1'000'000};
       nanosleep(&pause, nullptr);
     }
     const probe_cost next = measure();
-    const bool agreed = agree(next, lowest);
-    if (next.outside < lowest.outside) lowest = next;
-    if (agreed) break;
+    ++settled.measurements;
+    settled.highest_outside = std::max(settled.highest_outside, next.outside);
+    if (agree(next, settled.cost)) {
+      settled.confirmed = true;
+    } else if (next.outside < settled.cost.outside) {
+      settled.confirmed = false;  // a new floor, not confirmed yet
+      settled.new_floor = true;
+    }
+    if (next.outside < settled.cost.outside) settled.cost = next;
   }
-  return lowest;
+  if (!known) settled.new_floor = settled.confirmed;
+  settled.new_floor = settled.new_floor && settled.confirmed;
+  return settled;
 }
 
-probe_cost measure_probe_cost(detail::clock_source clock, bool ticks) {
-  return settle_probe_cost([&] { return measure_once(clock, ticks); });
-}
+probe_cost measure_probe_cost(detail::clock_source clock, bool ticks) { return measure_once(clock, ticks); }
 
 compensation_config parse_compensation_config(const std::function<const char*(const char*)>& getenv_fn) {
   compensation_config result;
@@ -209,6 +227,7 @@ void set_compensation(detail::thread_state& thread, const probe_cost& cost, bool
 void add_probe_figures(snapshot& s, const compensation& c, double ticks_per_ns) {
   s.clock.probe_ns = c.cost.outside / ticks_per_ns;
   s.clock.probe_inside_ns = c.cost.inside / ticks_per_ns;
+  s.clock.probe_high_ns = c.calibration.highest_outside / ticks_per_ns;
   s.clock.compensated = c.on;
   const double empty_call_ns = c.on ? c.cost.empty_call / ticks_per_ns : 0;
   const double untimed_ns = c.cost.untimed / ticks_per_ns;
@@ -239,7 +258,19 @@ const compensation& current_compensation() {
     const compensation_config config = parse_compensation_config([](const char* name) { return std::getenv(name); });
     for (const std::string& warning : config.warnings) warn(warning);
     const settings& chosen = current_settings();
-    return new compensation{measure_probe_cost(chosen.clock, chosen.environment.ticks), config.on};
+    const bool ticks = chosen.environment.ticks;
+    // The floor kept by earlier processes: under a key that a change of the probe's
+    // code (the calibration's copy of it) changes.
+    const probe_floor_config& floors = settled_config<probe_floor_config, parse_probe_floor_config>();
+    const std::string key =
+        floors.path.empty()
+            ? std::string()
+            : probe_floor_key(chosen.clock, ticks, reinterpret_cast<const void*>(&measured_empty_function), 512);
+    const std::optional<probe_cost> known = floors.path.empty() ? std::nullopt : read_probe_floor(floors.path, key);
+    const settled_probe_cost settled =
+        settle_probe_cost([&] { return measure_probe_cost(chosen.clock, ticks); }, known);
+    if (settled.new_floor && !floors.path.empty()) write_probe_floor(floors.path, key, settled.cost);
+    return new compensation{settled.cost, config.on, settled};
   }();
   return *the_compensation;
 }

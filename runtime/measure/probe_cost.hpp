@@ -5,6 +5,7 @@
 #define PERF_RUNTIME_MEASURE_PROBE_COST_HPP
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,18 +40,31 @@ struct probe_cost {
 // `clock`: an empty measured function, timed, untimed and sampled, against an empty
 // plain one, called from inside a measured caller, in 32 interleaved batches, each
 // figure the median over the batches of a measured loop less its batch's plain loop
-// (an interrupt or a preemption lengthens a batch or two, not the median). Load that
-// lasts longer (another process's burst, a slowed core) lengthens every batch:
-// settle_probe_cost() repeats the measurement until two agree. Runs the real inline
-// probe on a private thread block, so no site, thread or statistics of the program
-// are touched. A fraction of a millisecond on a quiet machine, a few on a busy one.
+// (an interrupt or a preemption lengthens a batch or two, not the median). Runs the
+// real inline probe on a private thread block, so no site, thread or statistics of
+// the program are touched. A fraction of a millisecond.
 probe_cost measure_probe_cost(detail::clock_source clock, bool ticks);
 
-// Calls `measure` until a figure agrees with the lowest before it within 3% (the
-// consistency check), at most 8 times, 1 ms apart from the third on, and returns
-// the lowest: a figure that load inflated is followed by a lower one that disagrees
-// with it, and a pair that agrees is the machine's own cost.
-probe_cost settle_probe_cost(const std::function<probe_cost()>& measure);
+// The probe's cost as the runtime settles it: the lowest of several measurements.
+struct settled_probe_cost {
+  probe_cost cost;             // the lowest measurement (by `outside`), or the known floor
+  double highest_outside = 0;  // the highest `outside` measured meanwhile
+  int measurements = 0;
+  bool confirmed = false;  // whether a second measurement, or the known floor, agreed with the lowest
+  bool new_floor = false;  // a lower floor than the known one, confirmed (or the first one)
+};
+
+// Calls `measure` at least 3 times, 1 ms apart, and on until a measurement agrees with
+// the lowest within 3% (the consistency check), at most 12 times, and keeps the
+// lowest: the probe's cost on a quiet core. The same process's probe costs up to half
+// as much again for milliseconds at a time on a busy host (docs/performance.md,
+// "Calibration"): subtracting such a figure from every call made meanwhile took more
+// than the probe had cost and gave negative times, where the floor leaves at most the
+// excess in them. With a `known` floor (an earlier process's, probe_floor.hpp) that
+// counts as a confirmed measurement: a first measurement that agrees with it or comes
+// out higher settles it; a lower one needs a second to confirm it.
+settled_probe_cost settle_probe_cost(const std::function<probe_cost()>& measure,
+                                     const std::optional<probe_cost>& known = std::nullopt);
 
 struct compensation_config {
   bool on = true;  // PERF_COMPENSATE: on (the default) or off
@@ -68,6 +82,7 @@ void set_compensation(detail::thread_state& thread, const probe_cost& cost, bool
 struct compensation {
   probe_cost cost;  // measured also when compensation is off, for the report
   bool on = true;
+  settled_probe_cost calibration{};  // how `cost` was settled, for the report
 };
 
 // This process's: PERF_COMPENSATE and the probe measured on the chosen clock,

@@ -49,6 +49,12 @@ std::string probe_overhead_lines(const snapshot& s) {
         format_count(o.dominated_functions), o.dominated_functions == 1 ? "" : "s", format_count(o.dominated_calls),
         o.dominated_calls == 1 ? "" : "s", format_duration(o.dominated_ns), percent_of(o.dominated_ns, o.ns),
         cpu_share(o.dominated_ns, o.process_cpu_ns, false));
+  if (o.preempted_calls != 0)
+    out += fmt::format(
+        "  {} timed call{} of sampled functions counted apart as preempted or interrupted ({}): counted as {}, "
+        "not extrapolated to the untimed calls\n",
+        format_count(o.preempted_calls), o.preempted_calls == 1 ? "" : "s", format_duration(o.preempted_ns),
+        o.preempted_calls == 1 ? "it was" : "they were");
   return out;
 }
 
@@ -56,8 +62,9 @@ std::string probe_overhead_json(const snapshot& s) {
   const probe_overhead& o = s.overhead;
   return fmt::format(
       "{{\"calls\": {}, \"untimed_calls\": {}, \"ns\": {:.1f}, \"dominated_functions\": {}, \"dominated_calls\": "
-      "{}, \"dominated_ns\": {:.1f}, \"process_cpu_ns\": {:.1f}}}",
-      o.calls, o.untimed_calls, o.ns, o.dominated_functions, o.dominated_calls, o.dominated_ns, o.process_cpu_ns);
+      "{}, \"dominated_ns\": {:.1f}, \"process_cpu_ns\": {:.1f}, \"preempted_calls\": {}, \"preempted_ns\": {:.1f}}}",
+      o.calls, o.untimed_calls, o.ns, o.dominated_functions, o.dominated_calls, o.dominated_ns, o.process_cpu_ns,
+      o.preempted_calls, o.preempted_ns);
 }
 
 PERF_RUNTIME_ON_START(register_probe_overhead_section) {

@@ -47,15 +47,17 @@ void for_each_block(const detail::slot& s, const uint64_t* arena, Visit visit) {
   }
 }
 
-// Calls visit(site, bucket) for each duration `thread` has not yet put in its
-// histograms whose site id is below `sites`.
+// Calls visit(site, bucket, callees) for each duration `thread` has not yet put in its
+// histograms whose site id is below `sites`; `callees`: the call had measured callees.
 template <class Visit>
 void for_each_pending(const detail::thread_state& thread, size_t sites, Visit visit) {
   const uint32_t pending = __atomic_load_n(&thread.pending_count, __ATOMIC_ACQUIRE);
   for (uint32_t i = 0; i < pending && i < detail::pending_capacity; ++i) {
     const uint64_t entry = load_relaxed(thread.pending[i]);
     const uint64_t site = entry >> detail::pending_site_shift;
-    if (site < sites) visit(site, detail::bucket_index(entry & detail::pending_duration_mask));
+    if (site < sites)
+      visit(site, detail::bucket_index(entry & detail::pending_duration_mask),
+            (entry & detail::pending_callees_bit) != 0);
   }
 }
 
@@ -179,12 +181,15 @@ bool call_totals::add(const detail::slot& s) {
     estimated.self += e.self;
     estimated.sum += e.sum;
     estimated.variance += e.variance;
+    estimated.outliers += e.outliers;
+    estimated.outlier_sum += e.outlier_sum;
   } else {
     estimated.total += static_cast<double>(load_relaxed(s.total));
     estimated.self += static_cast<double>(static_cast<int64_t>(load_relaxed(s.self)));
     estimated.sum += static_cast<double>(n) * static_cast<double>(load_relaxed(s.reference)) +
                      static_cast<double>(load_relaxed(s.sum_deviation));
   }
+  had_callees = had_callees || load_relaxed(s.had_callees) != 0;
   total += load_relaxed(s.total);
   self += load_relaxed(s.self);
   min = std::min(min, load_relaxed(s.min));
@@ -204,6 +209,9 @@ bool call_totals::merge(const call_totals& other) {
   estimated.self += other.estimated.self;
   estimated.sum += other.estimated.sum;
   estimated.variance += other.estimated.variance;
+  estimated.outliers += other.estimated.outliers;
+  estimated.outlier_sum += other.estimated.outlier_sum;
+  had_callees = had_callees || other.had_callees;
   total += other.total;
   self += other.self;
   min = std::min(min, other.min);
@@ -238,15 +246,17 @@ void binned_totals::merge(const binned_totals& other) {
 }
 
 void add_pending_durations(const detail::thread_state& thread, std::vector<accumulator>& per_site) {
-  for_each_pending(thread, per_site.size(), [&](uint64_t site, unsigned bucket) {
-    if (per_site[site].calls != 0) per_site[site].durations.add(bucket, 1);
+  for_each_pending(thread, per_site.size(), [&](uint64_t site, unsigned bucket, bool callees) {
+    if (per_site[site].calls == 0) return;
+    per_site[site].durations.add(bucket, 1);
+    per_site[site].had_callees = per_site[site].had_callees || callees;
   });
 }
 
 void add_pending_durations(const detail::thread_state& thread, std::vector<binned_totals>& per_site,
                            const latency_binning& binning) {
   for_each_pending(thread, per_site.size(),
-                   [&](uint64_t site, unsigned bucket) { ++per_site[site].latency[binning(bucket)]; });
+                   [&](uint64_t site, unsigned bucket, bool) { ++per_site[site].latency[binning(bucket)]; });
 }
 
 }  // namespace perf::runtime

@@ -93,9 +93,13 @@ const latency_binning& fixed_latency_binning();
 struct call_totals {
   uint64_t calls = 0;  // every call, timed or not
   uint64_t timed = 0;  // the calls timed: the count of the moments and the histogram
-  // The sums over every call, estimated from the timed ones per thread and stratum of
-  // one sampling rate (measure/adaptive_timing.hpp); the exact sums where all were timed.
+  // The sums over every call, estimated from the timed ones where some went untimed
+  // (measure/adaptive_timing.hpp), with the timed calls counted apart; the exact sums
+  // where all were timed.
   estimated_sums estimated;
+  // Whether a timed call had a measured callee (on any thread): else the function is
+  // a leaf, whose total is its self time.
+  bool had_callees = false;
   uint64_t total = 0;
   uint64_t self = 0;  // a sum of signed parts, modulo 2^64 (see detail::finish): read it with self_ticks()
   uint64_t min = UINT64_MAX;
@@ -140,7 +144,8 @@ struct binned_totals : call_totals {
 // counts no call: read after the thread's slots, a duration may belong to a call
 // its slot did not show yet, of which nothing else would be counted. While the
 // thread runs on, a few of them may be counted twice or not at all; all other
-// statistics are exact.
+// statistics are exact. A pending call that had measured callees marks its site as
+// no leaf (call_totals::had_callees).
 void add_pending_durations(const detail::thread_state& thread, std::vector<accumulator>& per_site);
 // The same for binned totals.
 void add_pending_durations(const detail::thread_state& thread, std::vector<binned_totals>& per_site,

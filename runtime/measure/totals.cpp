@@ -181,14 +181,16 @@ std::vector<uint64_t> calls_per_thread(const thread_list& threads) {
 }  // namespace perf::runtime
 
 // Also adaptive timing's bookkeeping (measure/adaptive_timing.hpp), on the owner
-// thread: a site whose call had measured callees is never sampled; one whose timed
-// calls reached its next review is reviewed.
+// thread: a site whose call had measured callees is never sampled; a sampled site's
+// timed durations make its estimate (or are counted apart); one whose timed calls
+// reached its next review is reviewed.
 void perf::detail::drain_pending(thread_state& thread) noexcept {
   for (uint32_t i = 0; i < thread.pending_count; ++i) {
     const uint64_t entry = thread.pending[i];
     slot& target = thread.slots[entry >> pending_site_shift];
     if (PERF_DETAIL_UNLIKELY((entry & pending_callees_bit) != 0) && target.had_callees == 0)
       runtime::stop_sampling(target);
+    if (target.period != 0) runtime::take_sampled_duration(target, entry & pending_duration_mask);
     if (thread.sampling != 0 && target.timed >= target.next_review) runtime::review_timing(thread, target);
     const unsigned bucket = bucket_index(entry & pending_duration_mask);
     const unsigned block = bucket / histogram_block_size;

@@ -70,9 +70,10 @@ std::string format_json(const snapshot& s) {
   std::string out = fmt::format(
       "{{\n  \"schema_version\": {},\n  \"pid\": {},\n"
       "  \"clock\": {{\"source\": {}, \"ghz\": {}, \"frequency\": {}, \"resolution_ns\": {:.1f}, "
-      "\"probe_ns\": {:.2f}, \"probe_inside_ns\": {:.2f}, \"compensated\": {}}},\n",
+      "\"probe_ns\": {:.2f}, \"probe_inside_ns\": {:.2f}, \"probe_high_ns\": {:.2f}, \"compensated\": {}, "
+      "\"durations\": \"wall\"}},\n",
       report_format::schema_version, s.pid, json_string(s.clock.source), s.clock.ghz, json_string(s.clock.frequency),
-      s.clock.resolution_ns, s.clock.probe_ns, s.clock.probe_inside_ns, s.clock.compensated);
+      s.clock.resolution_ns, s.clock.probe_ns, s.clock.probe_inside_ns, s.clock.probe_high_ns, s.clock.compensated);
   out += "  \"functions\": [";
   for (size_t i = 0; i < s.functions.size(); ++i) {
     out += i == 0 ? "\n    " : ",\n    ";

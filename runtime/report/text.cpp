@@ -102,6 +102,15 @@ std::string function_table(const std::vector<function_stats>& functions, double 
   return out;
 }
 
+// What the durations are, and how far the probe's cost moved while it was measured.
+std::string durations_line(const clock_stats& c) {
+  std::string out = "durations are wall-clock: a call's time includes any time its thread waited or was preempted";
+  if (c.probe_high_ns > c.probe_ns * 1.03)
+    out += fmt::format("; the probe measured {} to {} at start-up, the lowest {}", format_duration(c.probe_ns),
+                       format_duration(c.probe_high_ns), c.compensated ? "subtracted" : "shown");
+  return out + "\n";
+}
+
 }  // namespace
 
 std::string format_text(const snapshot& s) {
@@ -120,8 +129,10 @@ std::string format_text(const snapshot& s) {
                                          format_duration(s.clock.probe_inside_ns),
                                          s.clock.compensated ? "subtracted" : "not subtracted (PERF_COMPENSATE=off)")
                            : "");
-  if (!s.functions.empty())
+  if (!s.functions.empty()) {
+    out += durations_line(s.clock);
     out += function_table(s.functions, s.clock.resolution_ns, s.allocations.counting != allocation_counting::inactive);
+  }
   for (const runtime::report_section& section : runtime::report_sections()) out += section.text(s);
   return out;
 }

@@ -72,31 +72,38 @@ struct alignas(64) slot {
   // compared with a frame's address, never dereferenced.
   const struct frame* outermost;
   // Adaptive timing's bookkeeping, done when pending durations are drained (owner
-  // only): the timed count at which the site's timing is next reviewed, and whether a
-  // timed call of it ever had a measured callee (then it is never sampled).
+  // writes): the timed count at which the site's timing is next reviewed (owner only),
+  // and whether a timed call of it ever had a measured callee (then it is never
+  // sampled, and its row is no leaf: snapshots read it).
   uint64_t next_review;
   uint32_t had_callees;
   // What the untimed calls credited their callers, which is the site's self time for
   // them (runtime::credited_ticks): `credited` units (fixed point) up to the
   // `credited_untimed`-th untimed call, each later one untimed_estimate. Written by
-  // the owner at reviews, inside a `credit_version` that is odd while it writes them
-  // (read by snapshots; the fast path adds nothing to them).
+  // the owner whenever the estimate changes, inside a `credit_version` that is odd
+  // while it writes them (read by snapshots; the fast path adds nothing to them).
   uint32_t credit_version;
   uint64_t credited;
   uint64_t credited_untimed;
-  // Strata of calls timed at one rate (written by the owner at the reviews that change
-  // the period, read by snapshots): where the current one began (the calls, timed
-  // calls, total, self, and shifted sums then), and the estimated sums of the closed
-  // ones (total, durations, and the variance of the durations' sum), in ticks.
-  uint64_t stratum_calls;
-  uint64_t stratum_timed;
-  uint64_t stratum_total;
-  uint64_t stratum_self;
-  int64_t stratum_deviation;
-  double stratum_squared_deviation;
-  double closed_total;
-  double closed_sum;
-  double closed_variance;
+  // Of that credit, in ticks, what exceeded the duration of the activations it was
+  // given to (see finish): taken back from the site's figures.
+  uint64_t over_credited;
+  // A sampled site's timed calls, sorted at drain time (owner writes, snapshots read;
+  // runtime::take_sampled_duration): the bulk, whose means over blocks of
+  // recent_calls calls (the current one: recent_count calls, recent_sum ticks) make
+  // `bulk_mean` (fixed point), the median of the last three blocks' (`block_means`);
+  // and the tail, longer than outlier_factor bulk means: their count and their
+  // deviations from `reference` (as sum_deviation's). A rare tail (a preemption, an
+  // interrupt) is counted apart, never extrapolated to the untimed calls; a frequent
+  // one is the function's own and is.
+  uint64_t recent_sum;
+  uint32_t recent_count;
+  uint32_t blocks_seen;
+  uint64_t block_means[3];
+  uint64_t bulk_mean;
+  uint64_t outliers;
+  int64_t outlier_deviation;
+  double outlier_squared_deviation;
   uint32_t blocks[histogram_blocks];  // arena block per bucket block; 0 = none
 };
 
@@ -111,6 +118,7 @@ struct frame {
   uint64_t alloc_count;  // the thread's allocation counters at the start
   uint64_t alloc_bytes;
   uint64_t probe_mark;   // the thread's probes_finished + probe_offset at the start
+  uint64_t credit_mark;  // the thread's credited at the start
   unsigned site;         // id of target's site
   unsigned row;          // row of target's site: the slot holding the row's outermost activation
   unsigned parent_site;  // the thread's innermost site before this activation
@@ -142,6 +150,12 @@ struct thread_state {
   // its site's untimed_estimate, so that an open activation's measured callees took
   // callee_time - its callee_mark, which is nonzero when it had any.
   uint64_t callee_time;
+  // The estimates untimed calls added to callee_time (fixed point), since the innermost
+  // open activation's frame noted it (credit_mark): its direct untimed callees' credit;
+  // and the site of the last untimed call, which finish() charges with what that credit
+  // came to beyond the activation's own duration (slot::over_credited). Owner only.
+  uint64_t credited;
+  unsigned credit_site;
   slot* slots;      // indexed by site id
   tick_ring* ring;  // null when tick logging is off (PERF_TICKS=off)
   clock_source clock;
@@ -237,8 +251,20 @@ PERF_DETAIL_ALWAYS_INLINE void finish(thread_state& thread, frame& f, uint64_t e
       static_cast<int64_t>(callees + (uint64_t{1} << (probe_fraction_bits - 1))) >> probe_fraction_bits);
   thread.callee_time = f.callee_mark + (compensated << probe_fraction_bits) + 1;
   thread.site = f.parent_site;
+  // Where the untimed callees' credit made the callees longer than the call, the
+  // difference (up to that credit) is the estimates' excess: the self time keeps zero
+  // for it, and the last untimed callee's site is charged with it.
+  const uint64_t own = compensated - callee_ticks;
+  const uint64_t credit = (thread.credited - f.credit_mark) >> probe_fraction_bits;
+  const uint64_t shortfall = static_cast<int64_t>(own) < 0 ? 0 - own : 0;
+  const uint64_t over = shortfall < credit ? shortfall : credit;
+  thread.credited = f.credit_mark;
+  if (PERF_DETAIL_UNLIKELY(over != 0)) {
+    slot& credited_site = thread.slots[thread.credit_site];
+    store_relaxed(credited_site.over_credited, credited_site.over_credited + over);
+  }
   slot& target = *f.target;
-  store_relaxed(target.self, target.self + (compensated - callee_ticks));
+  store_relaxed(target.self, target.self + own + over);
   // The outermost activation of the row holds the inner ones' time and allocations.
   slot& row = thread.slots[f.row];
   if (row.outermost == &f) {
@@ -267,12 +293,15 @@ PERF_DETAIL_ALWAYS_INLINE void finish(thread_state& thread, frame& f, uint64_t e
 // registered) reads slot 0, whose countdown stays 0.
 PERF_DETAIL_ALWAYS_INLINE bool untimed_call(thread_state* thread, const site& s) noexcept {
   if (PERF_DETAIL_UNLIKELY(thread == nullptr)) return false;
-  slot& target = thread->slots[site_id(__atomic_load_n(&s.key, __ATOMIC_RELAXED))];
+  const unsigned key = __atomic_load_n(&s.key, __ATOMIC_RELAXED);
+  slot& target = thread->slots[site_id(key)];
   const uint32_t left = target.countdown;
   if (PERF_DETAIL_UNLIKELY(left <= 1) || __atomic_load_n(&thread->busy, __ATOMIC_RELAXED) != 0) return false;
   target.countdown = left - 1;
   add_relaxed(target.untimed, 1);
   add_relaxed(thread->callee_time, target.untimed_estimate);
+  add_relaxed(thread->credited, target.untimed_estimate);
+  thread->credit_site = site_id(key);
   add_relaxed(thread->probes_finished, thread->probe_untimed);
   return true;
 }

@@ -11,12 +11,14 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "core/settings.hpp"
 #include "measure/adaptive_timing.hpp"
@@ -143,6 +145,50 @@ TEST(AdaptiveTiming, AParentsSelfTimeLeavesOutItsSampledLeavesEstimatedTime) {
   // the two estimates differently (and widens the interval: one of 10 ms made it
   // 1 to 690 ns).
   EXPECT_GT(leaf.self_ns, 0.1 * leaf.mean_ns_low * static_cast<double>(leaf.calls)) << figures;
+}
+
+__attribute__((noinline)) void leaf_beside_hogs(unsigned iterations) {
+  PERF_MEASURE_NO_TICKS("adaptive_timing_test.leaf_beside_hogs");
+  spin(iterations);
+}
+
+__attribute__((noinline)) void parent_beside_hogs(unsigned iterations) {
+  PERF_MEASURE_NO_TICKS("adaptive_timing_test.parent_beside_hogs");
+  for (int k = 0; k < 100; ++k) leaf_beside_hogs(iterations);
+}
+
+// Three threads that spin beside the measured one on a machine of two cores or more:
+// its calls are preempted, some while timed. The figures keep their invariants: the
+// leaf's total is its self time and never above its only caller's, no self time above
+// its total, none negative.
+TEST(AdaptiveTiming, ASampledLeafAndItsCallerKeepTheirInvariantsBesideThreeCpuHogs) {
+  const unsigned iterations = spin_iterations_for(probe_ns() / 2);
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> hogs;
+  for (int i = 0; i < 3; ++i)
+    hogs.emplace_back([&stop] {
+      while (!stop.load(std::memory_order_relaxed)) __asm__ __volatile__("" ::: "memory");
+    });
+  std::thread([&] {
+    for (int i = 0; i < 20'000; ++i) parent_beside_hogs(iterations);
+  }).join();
+  stop = true;
+  for (std::thread& t : hogs) t.join();
+  const function_stats parent = stats_of("adaptive_timing_test.parent_beside_hogs");
+  const function_stats leaf = stats_of("adaptive_timing_test.leaf_beside_hogs");
+  const std::string figures =
+      fmt::format("parent total {} ns, self {} ns; leaf {} of {} timed, total {} ns, self {} ns", parent.total_ns,
+                  parent.self_ns, leaf.timed_calls, leaf.calls, leaf.total_ns, leaf.self_ns);
+  ASSERT_EQ(leaf.calls, 2'000'000u);
+  ASSERT_LT(leaf.timed_calls, leaf.calls / 4) << figures;
+  EXPECT_EQ(leaf.total_ns, leaf.self_ns) << figures;
+  EXPECT_LE(leaf.total_ns, parent.total_ns) << figures;
+  EXPECT_LE(parent.self_ns, parent.total_ns) << figures;
+  for (const function_stats* f : {&parent, &leaf})
+    for (double figure : {f->total_ns, f->self_ns, f->mean_ns, f->mean_ns_low, f->min_ns, f->p50_ns})
+      EXPECT_GE(figure, 0) << figures;
+  EXPECT_LE(leaf.min_ns, leaf.mean_ns) << figures;
+  EXPECT_LE(leaf.mean_ns, leaf.max_ns) << figures;
 }
 
 // Strictly alternating short and long bodies, the long one about a probe's cost so
@@ -330,6 +376,15 @@ struct timing_probe_test : ::testing::Test {
 
 TEST_F(timing_probe_test, PerfTimingAllTimesEveryCall) {
   const auto [row, output] = run("PERF_TIMING=all");
+  EXPECT_EQ(row.at("calls"), 200'000);
+  EXPECT_EQ(row.at("timed_calls"), 200'000);
+  EXPECT_EQ(row.at("mean_ns_low"), row.at("mean_ns"));
+  EXPECT_EQ(output, "");
+}
+
+// Raw figures mean raw on every row: no call left untimed, nothing estimated.
+TEST_F(timing_probe_test, PerfCompensateOffTimesEveryCall) {
+  const auto [row, output] = run("PERF_COMPENSATE=off");
   EXPECT_EQ(row.at("calls"), 200'000);
   EXPECT_EQ(row.at("timed_calls"), 200'000);
   EXPECT_EQ(row.at("mean_ns_low"), row.at("mean_ns"));

@@ -188,24 +188,81 @@ std::function<probe_cost()> measurements(std::vector<double> outside, int& calls
   };
 }
 
-TEST(ProbeCalibration, TwoMeasurementsThatAgreeSettleIt) {
+TEST(ProbeCalibration, ThreeMeasurementsTheLowestConfirmedSettleIt) {
   int calls = 0;
-  EXPECT_EQ(settle_probe_cost(measurements({21.0, 21.5, 99}, calls)).outside, 21.0);
-  EXPECT_EQ(calls, 2);
+  const settled_probe_cost settled = settle_probe_cost(measurements({21.0, 21.5, 21.2, 99}, calls));
+  EXPECT_EQ(settled.cost.outside, 21.0);
+  EXPECT_EQ(settled.highest_outside, 21.5);
+  EXPECT_EQ(settled.measurements, 3);
+  EXPECT_TRUE(settled.confirmed);
+  EXPECT_EQ(calls, 3);
 }
 
 TEST(ProbeCalibration, AnInflatedMeasurementIsRepeatedAndTheLowestKept) {
   int calls = 0;
-  const probe_cost settled = settle_probe_cost(measurements({30.0, 21.0, 40.0, 21.3}, calls));
-  EXPECT_EQ(settled.outside, 21.0);
-  EXPECT_EQ(settled.inside, 10.5);  // the lowest measurement's own inside part
+  const settled_probe_cost settled = settle_probe_cost(measurements({30.0, 21.0, 40.0, 21.3}, calls));
+  EXPECT_EQ(settled.cost.outside, 21.0);
+  EXPECT_EQ(settled.cost.inside, 10.5);  // the lowest measurement's own inside part
+  EXPECT_EQ(settled.highest_outside, 40.0);
   EXPECT_EQ(calls, 4);
 }
 
-TEST(ProbeCalibration, WithoutAgreementTheLowestOfEightIsKept) {
+// A busy spell of the host at start-up: two measurements that agree with each other
+// at half as much again as the probe's cost do not settle it before the third; the
+// floor found then does, once confirmed.
+TEST(ProbeCalibration, AgreeingMeasurementsOfABusySpellGiveWayToTheFloorAfterIt) {
   int calls = 0;
-  EXPECT_EQ(settle_probe_cost(measurements({30, 24, 40, 50, 60, 70, 80, 90, 10}, calls)).outside, 24.0);
-  EXPECT_EQ(calls, 8);
+  const settled_probe_cost settled = settle_probe_cost(measurements({35.0, 35.5, 23.0, 23.4}, calls));
+  EXPECT_EQ(settled.cost.outside, 23.0);
+  EXPECT_TRUE(settled.confirmed);
+  EXPECT_EQ(calls, 4);
+}
+
+TEST(ProbeCalibration, WithoutAgreementTheLowestOfTwelveIsKept) {
+  int calls = 0;
+  const settled_probe_cost settled =
+      settle_probe_cost(measurements({30, 24, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 10}, calls));
+  EXPECT_EQ(settled.cost.outside, 24.0);
+  EXPECT_FALSE(settled.confirmed);
+  EXPECT_EQ(calls, 12);
+}
+
+TEST(ProbeCalibration, AMeasurementThatAgreesWithTheKnownFloorSettlesItAtOnce) {
+  int calls = 0;
+  const settled_probe_cost settled = settle_probe_cost(measurements({23.4}, calls), probe_cost{23.0, 9.0});
+  EXPECT_EQ(settled.cost.outside, 23.0);
+  EXPECT_EQ(settled.cost.inside, 9.0);
+  EXPECT_EQ(settled.highest_outside, 23.4);
+  EXPECT_FALSE(settled.new_floor);
+  EXPECT_EQ(calls, 1);
+}
+
+TEST(ProbeCalibration, ABusySpellAtStartUpKeepsTheKnownFloor) {
+  int calls = 0;
+  const settled_probe_cost settled = settle_probe_cost(measurements({35.0, 36.0}, calls), probe_cost{23.0, 9.0});
+  EXPECT_EQ(settled.cost.outside, 23.0);
+  EXPECT_EQ(settled.highest_outside, 35.0);
+  EXPECT_FALSE(settled.new_floor);
+  EXPECT_EQ(calls, 1);
+}
+
+TEST(ProbeCalibration, ALowerFloorConfirmedBySecondMeasurementReplacesTheKnownOne) {
+  int calls = 0;
+  const settled_probe_cost settled = settle_probe_cost(measurements({21.0, 21.2}, calls), probe_cost{30.0, 9.0});
+  EXPECT_EQ(settled.cost.outside, 21.0);
+  EXPECT_TRUE(settled.confirmed);
+  EXPECT_TRUE(settled.new_floor);
+  EXPECT_EQ(calls, 2);
+}
+
+TEST(ProbeCalibration, ALowerMeasurementNeverConfirmedIsKeptButNotWritten) {
+  int calls = 0;
+  const settled_probe_cost settled =
+      settle_probe_cost(measurements({21.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0, 32.0, 33.0, 34.0, 35.0}, calls),
+                        probe_cost{30.0, 9.0});
+  EXPECT_EQ(settled.cost.outside, 21.0);
+  EXPECT_FALSE(settled.new_floor);
+  EXPECT_EQ(calls, 12);
 }
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -239,17 +296,25 @@ class cpu_hogs {
   std::vector<std::thread> threads_;
 };
 
-TEST(ProbeCalibration, BesideACpuHogOnEveryCoreEachFigureIsWithinATenthOfTheQuietOne) {
+// Beside a busy thread on every core, settled calibrations stay near the floor: their
+// median at most twice the lowest settled figure of the test, quiet or busy. A busy
+// spell of the host makes the probe up to 1.65 times dearer for milliseconds
+// (docs/performance.md, "Calibration"), whatever the process does; a calibration that
+// load inflated without bound (a single batch's figure, a mean) would not keep to it.
+TEST(ProbeCalibration, BesideACpuHogOnEveryCoreSettledFiguresKeepNearTheFloor) {
   if (sanitized) GTEST_SKIP() << "a sanitizer's instrumentation makes the probe's cost its own";
   const detail::clock_source clock = current_settings().clock;
-  double quiet = std::numeric_limits<double>::max();
-  for (int i = 0; i < 10; ++i) quiet = std::min(quiet, measure_probe_cost(clock, true).outside);
+  const auto settled = [clock] { return settle_probe_cost([clock] { return measure_probe_cost(clock, true); }); };
+  double floor = std::numeric_limits<double>::max();
+  for (int i = 0; i < 10; ++i) floor = std::min(floor, settled().cost.outside);
   std::vector<double> busy;
   {
     const cpu_hogs hogs;
-    for (int i = 0; i < 50; ++i) busy.push_back(measure_probe_cost(clock, true).outside);
+    for (int i = 0; i < 50; ++i) busy.push_back(settled().cost.outside);
   }
-  for (size_t i = 0; i < busy.size(); ++i) EXPECT_NEAR(busy[i], quiet, 0.1 * quiet) << "calibration " << i;
+  floor = std::min(floor, *std::min_element(busy.begin(), busy.end()));
+  std::nth_element(busy.begin(), busy.begin() + busy.size() / 2, busy.end());
+  EXPECT_LE(busy[busy.size() / 2], 2 * floor) << "the median of 50 settled calibrations; the floor " << floor;
 }
 
 // Two functions either side of the line, at 2 ticks per ns: a probe of 20 ticks is

@@ -61,6 +61,7 @@ TEST(TextReport, ATableInReadableUnitsSortedAsGiven) {
   EXPECT_EQ(format_text(example()),
             "perf-instrument report (pid 4242): 3 functions measured on 2 threads (1 exited); "
             "clock rdtsc at 2.500 GHz (calibrated)\n"
+            "durations are wall-clock: a call's time includes any time its thread waited or was preempted\n"
             "sources under /home/me/app/\n"
             "function           calls    total     self     mean      min      max   stddev      p50      p99  where\n"
             "config::parse  1,234,567   12.3 s  2.00 ms  10.0 µs   950 ns  1.50 ms  85.2 ns  9.99 µs   123 µs  "
@@ -83,6 +84,7 @@ TEST(TextReport, CountedAllocationsAddColumnsAndASection) {
   EXPECT_EQ(format_text(s),
             "perf-instrument report (pid 4242): 2 functions measured on 2 threads (1 exited); "
             "clock rdtsc at 2.500 GHz (calibrated)\n"
+            "durations are wall-clock: a call's time includes any time its thread waited or was preempted\n"
             "sources under /home/me/app/\n"
             "function           calls   total     self     mean     min      max   stddev      p50      p99  "
             "allocs/call  bytes/call  where\n"
@@ -189,6 +191,7 @@ TEST(TextReport, DurationsFinerThanTheClockResolutionAreShownBelowIt) {
   EXPECT_EQ(format_text(s),
             "perf-instrument report (pid 4242): 1 function measured on 2 threads (1 exited); "
             "clock rdtsc at 2.500 GHz (calibrated, resolution 10.3 ns)\n"
+            "durations are wall-clock: a call's time includes any time its thread waited or was preempted\n"
             "function  calls    total     self     mean        min      max   stddev        p50      p99  where\n"
             "quick         2  30.0 ns  30.0 ns  15.0 ns  < 10.3 ns  29.5 ns  10.3 ns  < 10.3 ns  29.5 ns\n"
             "tick log: 65,538 events kept, 2,469,070 dropped (ring of 65,536 events per thread; PERF_RING_EVENTS "
@@ -236,7 +239,8 @@ TEST(JsonReport, ParsesAndCarriesEveryField) {
   const nlohmann::json report = nlohmann::json::parse(format_json(example()));
   EXPECT_EQ(report.at("pid"), 4242);
   EXPECT_EQ(report.at("clock"), nlohmann::json::parse(R"({"source": "rdtsc", "ghz": 2.5, "frequency": "calibrated",
-      "resolution_ns": 0.0, "probe_ns": 0.0, "probe_inside_ns": 0.0, "compensated": false})"));
+      "resolution_ns": 0.0, "probe_ns": 0.0, "probe_inside_ns": 0.0, "probe_high_ns": 0.0, "compensated": false,
+      "durations": "wall"})"));
   const nlohmann::json& parse = report.at("functions").at(0);
   EXPECT_EQ(parse.at("name"), "config::parse");
   EXPECT_EQ(parse.at("file"), "/home/me/app/src/config.cpp");  // whole, where the table shortens it
@@ -335,6 +339,36 @@ TEST(TextReport, NeverStatesAProbeShareAboveTheProcesssCpuTime) {
       << text;
 }
 
+TEST(TextReport, SaysThatDurationsAreWallClockAndHowFarTheProbesMeasurementsSpread) {
+  snapshot s = with_probe();
+  s.clock.probe_high_ns = 23.0;  // within 3%: not worth a word
+  std::string text = format_text(s);
+  EXPECT_EQ(text.substr(text.find('\n') + 1, text.find("sources") - text.find('\n') - 1),
+            "durations are wall-clock: a call's time includes any time its thread waited or was preempted\n");
+  s.clock.probe_high_ns = 35.25;
+  text = format_text(s);
+  EXPECT_EQ(text.substr(text.find('\n') + 1, text.find("sources") - text.find('\n') - 1),
+            "durations are wall-clock: a call's time includes any time its thread waited or was preempted; the probe "
+            "measured 22.5 ns to 35.3 ns at start-up, the lowest subtracted\n");
+}
+
+TEST(TextReport, CountsTheTimedCallsCountedApartAsPreempted) {
+  snapshot s = with_probe();
+  s.overhead.preempted_calls = 3;
+  s.overhead.preempted_ns = 41.2e6;
+  EXPECT_NE(format_text(s).find("\n  3 timed calls of sampled functions counted apart as preempted or interrupted "
+                                "(41.2 ms): counted as they were, not extrapolated to the untimed calls\n"),
+            std::string::npos)
+      << format_text(s);
+  s.overhead.preempted_calls = 1;
+  EXPECT_NE(format_text(s).find("\n  1 timed call of sampled functions counted apart as preempted or interrupted "
+                                "(41.2 ms): counted as it was, not extrapolated to the untimed calls\n"),
+            std::string::npos);
+  const nlohmann::json report = nlohmann::json::parse(format_json(s));
+  EXPECT_EQ(report.at("probe_overhead").at("preempted_calls"), 1);
+  EXPECT_EQ(report.at("probe_overhead").at("preempted_ns"), 41.2e6);
+}
+
 TEST(TextReport, SaysWhenTheProbeWasNotSubtracted) {
   snapshot s = with_probe();
   s.clock.compensated = false;
@@ -353,7 +387,8 @@ TEST(JsonReport, CarriesTheProbeItsOverheadAndTheFunctionsItDominates) {
   EXPECT_EQ(report.at("functions").at(2).at("probe_dominated"), true);
   EXPECT_EQ(report.at("probe_overhead"),
             nlohmann::json::parse(R"({"calls": 1234569, "untimed_calls": 0, "ns": 27777802.5,
-      "dominated_functions": 1, "dominated_calls": 1000000, "dominated_ns": 22500000.0, "process_cpu_ns": 4000000000.0})"));
+      "dominated_functions": 1, "dominated_calls": 1000000, "dominated_ns": 22500000.0, "process_cpu_ns": 4000000000.0,
+      "preempted_calls": 0, "preempted_ns": 0.0})"));
 }
 
 TEST(JsonReport, EmptySnapshotIsStillValid) {

@@ -1,0 +1,115 @@
+// The probe's floor kept between processes: a small text file, one line per key.
+#include "measure/probe_floor.hpp"
+
+#include <sys/stat.h>
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <deque>
+#include <fstream>
+#include <sstream>
+
+#include "core/output_file.hpp"
+
+namespace perf::runtime {
+namespace {
+
+// /proc/cpuinfo's first value of `field`, tabs and spaces folded to '_'.
+std::string cpuinfo_field(const std::string& text, const std::string& field) {
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.compare(0, field.size(), field) != 0) continue;
+    const size_t colon = line.find(':');
+    if (colon == std::string::npos || line.find_first_not_of(" \t", field.size()) != colon) continue;
+    std::string value = line.substr(colon + 1);
+    value.erase(0, value.find_first_not_of(' '));
+    for (char& c : value)
+      if (c == ' ' || c == '\t') c = '_';
+    return value;
+  }
+  return "?";
+}
+
+// FNV-1a of `size` bytes.
+uint64_t fnv1a(const void* data, size_t size) {
+  uint64_t hash = 0xcbf29ce484222325u;
+  for (size_t i = 0; i < size; ++i) hash = (hash ^ static_cast<const unsigned char*>(data)[i]) * 0x100000001b3u;
+  return hash;
+}
+
+// Makes `dir` and its missing parents (0755, as mkdir -p).
+bool make_directories(const std::string& dir) {
+  for (size_t slash = dir.find('/', 1);; slash = dir.find('/', slash + 1)) {
+    const std::string part = dir.substr(0, slash);
+    if (mkdir(part.c_str(), 0755) != 0 && errno != EEXIST) return false;
+    if (slash == std::string::npos) return true;
+  }
+}
+
+}  // namespace
+
+probe_floor_config parse_probe_floor_config(const std::function<const char*(const char*)>& getenv_fn) {
+  probe_floor_config result;
+  const auto set = [&](const char* name) {
+    const char* value = getenv_fn(name);
+    return value != nullptr && *value != '\0' ? value : nullptr;
+  };
+  if (const char* value = set("PERF_PROBE_FLOOR")) {
+    if (std::string(value) != "off") result.path = value;
+  } else if (const char* cache = set("XDG_CACHE_HOME")) {
+    result.path = std::string(cache) + "/perf-instrument/probe-floor";
+  } else if (const char* home = set("HOME")) {
+    result.path = std::string(home) + "/.cache/perf-instrument/probe-floor";
+  }
+  return result;
+}
+
+std::string probe_floor_key(detail::clock_source clock, bool ticks, const void* code, size_t code_bytes) {
+  std::ifstream file("/proc/cpuinfo");
+  std::stringstream text;
+  text << file.rdbuf();
+  const std::string cpuinfo = text.str();
+  return fmt::format("{}/{}/{}/{}/clock{}/{}/{:016x}", cpuinfo_field(cpuinfo, "model name"),
+                     cpuinfo_field(cpuinfo, "cpu family"), cpuinfo_field(cpuinfo, "model"),
+                     cpuinfo_field(cpuinfo, "stepping"), static_cast<int>(clock), ticks ? "ticks" : "no-ticks",
+                     fnv1a(code, code_bytes));
+}
+
+std::optional<probe_cost> read_probe_floor(const std::string& path, const std::string& key) {
+  std::ifstream file(path);
+  for (std::string line; std::getline(file, line);) {
+    std::istringstream fields(line);
+    std::string line_key;
+    probe_cost c;
+    if (!(fields >> line_key >> c.outside >> c.inside >> c.empty_call >> c.untimed >> c.inside_sampled)) continue;
+    if (line_key == key && c.outside > 0 && c.inside >= 0 && c.inside <= c.outside) return c;
+  }
+  return std::nullopt;
+}
+
+std::string write_probe_floor(const std::string& path, const std::string& key, const probe_cost& floor) {
+  // The other keys' lines, the newest (last) most_kept_lines - 1 of them: each build of
+  // the runtime has a key of its own, and old builds' floors are never read again.
+  constexpr size_t most_kept_lines = 32;
+  std::deque<std::string> others;
+  {
+    std::ifstream file(path);
+    for (std::string line; std::getline(file, line);) {
+      if (line.compare(0, key.size() + 1, key + ' ') == 0 || line.empty()) continue;
+      others.push_back(line);
+      if (others.size() == most_kept_lines) others.pop_front();
+    }
+  }
+  std::string kept;
+  for (const std::string& line : others) kept += line + '\n';
+  kept += fmt::format("{} {} {} {} {} {}\n", key, floor.outside, floor.inside, floor.empty_call, floor.untimed,
+                      floor.inside_sampled);
+  const size_t slash = path.rfind('/');
+  if (slash != std::string::npos && slash != 0 && !make_directories(path.substr(0, slash)))
+    return fmt::format("cannot make the directory of '{}': {}", path, std::strerror(errno));
+  return write_file(path, [&](int fd) { return write_all(fd, kept.data(), kept.size()); });
+}
+
+}  // namespace perf::runtime

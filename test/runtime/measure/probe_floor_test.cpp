@@ -1,0 +1,112 @@
+// The probe's floor kept between processes (measure/probe_floor.hpp): where the file
+// is, what it keeps, and two processes of one program stating the same probe. (How a
+// known floor settles the calibration: compensation_test.cpp.)
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "measure/probe_cost.hpp"
+#include "measure/probe_floor.hpp"
+#include "probe_runner.hpp"
+
+namespace perf::runtime {
+namespace {
+
+TEST(ProbeFloor, TheFileIsUnderTheCacheDirectoryUnlessSetOrOff) {
+  const auto parse = [](std::map<std::string, std::string> env) {
+    return parse_probe_floor_config([&env](const char* name) -> const char* {
+             const auto found = env.find(name);
+             return found == env.end() ? nullptr : found->second.c_str();
+           })
+        .path;
+  };
+  EXPECT_EQ(parse({{"HOME", "/home/u"}}), "/home/u/.cache/perf-instrument/probe-floor");
+  EXPECT_EQ(parse({{"HOME", "/home/u"}, {"XDG_CACHE_HOME", "/c"}}), "/c/perf-instrument/probe-floor");
+  EXPECT_EQ(parse({{"HOME", "/home/u"}, {"PERF_PROBE_FLOOR", "/tmp/f"}}), "/tmp/f");
+  EXPECT_EQ(parse({{"HOME", "/home/u"}, {"PERF_PROBE_FLOOR", "off"}}), "");
+  EXPECT_EQ(parse({}), "");
+}
+
+struct probe_floor_file : ::testing::Test {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() / ("probe_floor_test_" + std::to_string(getpid()));
+  std::filesystem::path file = dir / "deeper" / "probe-floor";
+  void TearDown() override { std::filesystem::remove_all(dir); }
+};
+
+TEST_F(probe_floor_file, KeepsOneFloorPerKeyAndSkipsWhatItCannotRead) {
+  EXPECT_EQ(read_probe_floor(file.string(), "a"), std::nullopt) << "no file yet";
+  EXPECT_EQ(write_probe_floor(file.string(), "a", {60.5, 20.25, 3, 2.5, 21}), "");
+  EXPECT_EQ(write_probe_floor(file.string(), "b", {90, 30, 3, 2, 31}), "");
+  EXPECT_EQ(write_probe_floor(file.string(), "a", {58, 20, 3, 2.5, 21}), "");
+  {
+    std::ofstream append(file, std::ios::app);
+    append << "c not-a-number 1 2 3 4\n";
+  }
+  EXPECT_EQ(perf::testing::read_file(file), "b 90 30 3 2 31\na 58 20 3 2.5 21\nc not-a-number 1 2 3 4\n");
+  const std::optional<probe_cost> a = read_probe_floor(file.string(), "a");
+  ASSERT_TRUE(a.has_value());
+  EXPECT_EQ(a->outside, 58);
+  EXPECT_EQ(a->inside, 20);
+  EXPECT_EQ(a->inside_sampled, 21);
+  EXPECT_EQ(read_probe_floor(file.string(), "b")->outside, 90);
+  EXPECT_EQ(read_probe_floor(file.string(), "c"), std::nullopt);
+}
+
+TEST_F(probe_floor_file, KeepsTheNewestThirtyTwoKeys) {
+  for (int key = 0; key < 40; ++key)
+    ASSERT_EQ(write_probe_floor(file.string(), "key" + std::to_string(key), {50, 20, 3, 2, 21}), "");
+  const std::string text = perf::testing::read_file(file);
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 32);
+  EXPECT_EQ(read_probe_floor(file.string(), "key7"), std::nullopt);
+  EXPECT_TRUE(read_probe_floor(file.string(), "key8").has_value());
+  EXPECT_TRUE(read_probe_floor(file.string(), "key39").has_value());
+}
+
+TEST(ProbeFloor, TheKeyNamesTheCpuTheClockAndTheCode) {
+  const char code[] = "probe code";
+  const std::string key = probe_floor_key(detail::clock_source::rdtsc, true, code, sizeof code);
+  EXPECT_EQ(key.find(' '), std::string::npos) << key;
+  EXPECT_NE(key, probe_floor_key(detail::clock_source::rdtsc, false, code, sizeof code));
+  EXPECT_NE(key, probe_floor_key(detail::clock_source::monotonic, true, code, sizeof code));
+  EXPECT_NE(key, probe_floor_key(detail::clock_source::rdtsc, true, code, sizeof code - 1));
+  EXPECT_EQ(key, probe_floor_key(detail::clock_source::rdtsc, true, code, sizeof code));
+}
+
+// The probe program's stated probe, in ns, with the floor file at `file`.
+double stated_probe_ns(const std::filesystem::path& file, const std::filesystem::path& report) {
+  const perf::testing::probe_result result = perf::testing::run_probe_program(
+      PERF_TIMING_PROBE, "PERF_PROBE_FLOOR=" + file.string() + " PERF_REPORT=" + report.string());
+  EXPECT_TRUE(WIFEXITED(result.status) && WEXITSTATUS(result.status) == 0) << result.output;
+  return nlohmann::json::parse(perf::testing::read_file(report)).at("clock").at("probe_ns").get<double>();
+}
+
+// A floor in the file is what the next process states, even one far below what it
+// measures: its measurements come out higher, as in a busy spell, and keep it.
+TEST_F(probe_floor_file, TheNextProcessStatesTheFloorTheFileKeeps) {
+  const std::filesystem::path report = dir / "report.json";
+  const double first = stated_probe_ns(file, report);
+  const std::string written = perf::testing::read_file(file);
+  ASSERT_EQ(std::count(written.begin(), written.end(), '\n'), 1) << written;
+  const std::string key = written.substr(0, written.find(' '));
+  const std::optional<probe_cost> floor = read_probe_floor(file.string(), key);
+  ASSERT_TRUE(floor.has_value()) << written;
+  EXPECT_LE(stated_probe_ns(file, report), first * 1.0001) << "the same floor, or a lower one confirmed";
+  EXPECT_EQ(write_probe_floor(
+                file.string(), key,
+                {floor->outside / 4, floor->inside / 4, floor->empty_call, floor->untimed, floor->inside_sampled / 4}),
+            "");
+  const double quarter = stated_probe_ns(file, report);
+  EXPECT_NEAR(quarter, first / 4, first / 100) << "the kept floor, not the process's own measurement";
+}
+
+}  // namespace
+}  // namespace perf::runtime
