@@ -345,7 +345,7 @@ TEST(TextReport, SaysThatDurationsAreWallClockAndHowFarTheProbesMeasurementsSpre
   std::string text = format_text(s);
   EXPECT_EQ(text.substr(text.find('\n') + 1, text.find("sources") - text.find('\n') - 1),
             "durations are wall-clock: a call's time includes any time its thread waited or was preempted\n");
-  s.clock.probe_high_ns = 35.25;
+  s.clock.probe_high_ns = 35.3;
   text = format_text(s);
   EXPECT_EQ(text.substr(text.find('\n') + 1, text.find("sources") - text.find('\n') - 1),
             "durations are wall-clock: a call's time includes any time its thread waited or was preempted; the probe "
