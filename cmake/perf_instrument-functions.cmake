@@ -5,8 +5,9 @@
 # Builds <target>'s C++ sources instrumented, on the fly, without touching them:
 # functions marked [[perf::measure]], and those whose qualified name matches a
 # FILTER regex, are measured (those matching a NO_TICKS regex without tick-log
-# events, those matching a TIME_ALL regex with every call timed); <target> links perf::runtime and perf::alloc (allocation counting) and
-# keeps frame pointers.
+# events, those matching a TIME_ALL regex with every call timed); <target> links
+# libperfalloc (allocation counting) and libperfrt first (perf_instrument_runtime_words)
+# and keeps frame pointers.
 # A compiler launcher already set on the target (ccache) still runs, behind ours.
 function(perf_instrument_target target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "FILTER;NO_TICKS;TIME_ALL")
@@ -14,42 +15,67 @@ function(perf_instrument_target target)
     message(FATAL_ERROR "perf_instrument_target(${target}): unexpected arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
   perf_instrument_put_launcher(${target} "${arg_FILTER}" "${arg_NO_TICKS}" "${arg_TIME_ALL}")
-  # Property, not target_link_libraries(): works whichever signature the project uses.
-  # First on the link line: the first malloc in the link order is the one the program
-  # calls, and an allocator the project links (tcmalloc) must not come before ours.
-  get_target_property(libraries ${target} LINK_LIBRARIES)
-  if(NOT libraries)
-    set(libraries "")
-  endif()
-  set_property(TARGET ${target} PROPERTY LINK_LIBRARIES perf::alloc perf::runtime ${libraries})
   get_target_property(type ${target} TYPE)
-  # Within this build only; what the target needs once installed, by paths.
-  if(type STREQUAL "STATIC_LIBRARY" OR type STREQUAL "OBJECT_LIBRARY")
-    set_property(TARGET ${target} APPEND PROPERTY INTERFACE_LINK_LIBRARIES
-      "$<LINK_ONLY:$<BUILD_INTERFACE:perf::alloc>>" "$<LINK_ONLY:$<BUILD_INTERFACE:perf::runtime>>")
+  # Its own link options come before its objects and every library, whichever way the
+  # project links its own allocator (a static library's interface, an INTERFACE target,
+  # a -l flag, target_link_options); only CMAKE_<TYPE>_LINKER_FLAGS and LINK_FLAGS come
+  # earlier, for the whole project, which the zero-edit integration covers.
+  if(type MATCHES "^(EXECUTABLE|SHARED_LIBRARY|MODULE_LIBRARY)$")
+    perf_instrument_runtime_words(words)
+    get_target_property(options ${target} LINK_OPTIONS)
+    if(NOT options)
+      set(options "")
+    endif()
+    set_property(TARGET ${target} PROPERTY LINK_OPTIONS ${words} ${options})
   endif()
-  perf_instrument_installed(${target} ${type})
+  perf_instrument_uses_runtime(${target} ${type})
   set_property(TARGET ${target} APPEND PROPERTY COMPILE_OPTIONS -fno-omit-frame-pointer)
 endfunction()
 
-# perf_instrument_installed(<target> <type>): what an installed <target> of type <type>
-# needs of perf, named without perf's targets (a consumer of the project's package has
-# none): a program or shared library finds
-# the runtime where it is installed (its run path), and the users of an exported
-# library link the runtime's files by their installed paths, ahead of the C library
-# (the runtime's interposition looks up the next pthread_create and malloc after
-# itself: it must not come after libc, as it would as a mere dependency of the library).
-function(perf_instrument_installed target type)
+# perf_instrument_runtime_files(<out>): libperfalloc and libperfrt, by the paths they
+# are installed at. By paths, never perf's targets: a target's link properties may be
+# copied into another target anywhere in the project (glog's
+# $<TARGET_PROPERTY:glog,LINK_LIBRARIES>) and exported (export(TARGETS),
+# install(EXPORT)) to a plain project that has no perf target.
+function(perf_instrument_runtime_files out)
   get_filename_component(library_dir "${perf_instrument_DIR}/../.." ABSOLUTE)
+  set(${out} "${library_dir}/libperfalloc.so" "${library_dir}/libperfrt.so" PARENT_SCOPE)
+endfunction()
+
+# perf_instrument_runtime_words(<out>): the linker arguments that link the runtime
+# (perf_instrument_runtime_files), libperfalloc first. Put ahead of every object and
+# library, they come before the allocator the project links itself (tcmalloc) and
+# before the C library: the first malloc in the link order is the one the program
+# calls, and the runtime's interposition looks up the next pthread_create and malloc
+# after itself. Kept with --no-as-needed (the program names nothing of libperfalloc, so
+# a linker with --as-needed would drop it), inside --push-state/--pop-state so that the
+# other libraries are linked as the project says.
+function(perf_instrument_runtime_words out)
+  perf_instrument_runtime_files(files)
+  set(${out} "-Wl,--push-state,--no-as-needed" ${files} "-Wl,--pop-state" PARENT_SCOPE)
+endfunction()
+
+# perf_instrument_uses_runtime(<target> <type>): what <target> of type <type> needs of
+# the runtime besides its own link line: a program or shared library finds the runtime
+# where it is installed (its run path, in the build tree and installed), and whatever
+# links a library (in this build, or a plain project using the build tree's
+# export(TARGETS) or the installed install(EXPORT)) links the runtime too, first
+# (perf_instrument_runtime_words), its files also as link items for that program's own
+# run path.
+function(perf_instrument_uses_runtime target type)
+  perf_instrument_runtime_files(files)
+  list(GET files 0 first)
+  get_filename_component(library_dir "${first}" DIRECTORY)
   if(type MATCHES "^(EXECUTABLE|SHARED_LIBRARY|MODULE_LIBRARY)$")
+    set_property(TARGET ${target} APPEND PROPERTY BUILD_RPATH "${library_dir}")
     set_property(TARGET ${target} APPEND PROPERTY INSTALL_RPATH "${library_dir}")
   endif()
   if(type MATCHES "^(SHARED_LIBRARY|STATIC_LIBRARY|OBJECT_LIBRARY)$")
-    set_property(TARGET ${target} APPEND PROPERTY INTERFACE_LINK_LIBRARIES
-      "$<INSTALL_INTERFACE:${library_dir}/libperfalloc.so>"
-      "$<INSTALL_INTERFACE:${library_dir}/libperfrt.so>")
-    # As perf::alloc's own: a linker with --as-needed would drop what the program names nothing of.
-    set_property(TARGET ${target} APPEND PROPERTY INTERFACE_LINK_OPTIONS "$<INSTALL_INTERFACE:-Wl,--no-as-needed>")
+    foreach(file IN LISTS files)
+      set_property(TARGET ${target} APPEND PROPERTY INTERFACE_LINK_LIBRARIES "$<LINK_ONLY:${file}>")
+    endforeach()
+    perf_instrument_runtime_words(words)
+    set_property(TARGET ${target} APPEND PROPERTY INTERFACE_LINK_OPTIONS ${words})
   endif()
 endfunction()
 

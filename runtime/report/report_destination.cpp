@@ -6,12 +6,20 @@
 
 #include "core/settled_config.hpp"
 #include "core/startup.hpp"
+#include "report/test_listing.hpp"
 
 namespace perf::runtime {
 namespace {
 
+// PERF_REPORT, off for a run that only lists its tests (test_listing.hpp).
+report_destination settle_report_destination(const std::function<const char*(const char*)>& getenv_fn) {
+  report_destination result = parse_report_destination(getenv_fn);
+  if (lists_tests_only(process_arguments())) result.where = report_destination::kind::off;
+  return result;
+}
+
 // Its warning at start-up, with core's, not when the program exits.
-PERF_RUNTIME_ON_START(settle_report_destination) { current_report_destination(); }
+PERF_RUNTIME_ON_START(settle_at_start) { current_report_destination(); }
 
 }  // namespace
 
@@ -35,7 +43,7 @@ report_destination parse_report_destination(const std::function<const char*(cons
 }
 
 const report_destination& current_report_destination() {
-  return settled_config<report_destination, parse_report_destination>();
+  return settled_config<report_destination, settle_report_destination>();
 }
 
 }  // namespace perf::runtime

@@ -20,7 +20,8 @@ struct report_destination {
 report_destination parse_report_destination(const std::function<const char*(const char*)>& getenv_fn);
 
 // Parsed on first use (the report's start-up makes that first use), its warning on
-// stderr once. Thread-safe.
+// stderr once; off, whatever PERF_REPORT says, in a run that only lists its tests
+// (test_listing.hpp). Thread-safe.
 const report_destination& current_report_destination();
 
 }  // namespace perf::runtime

@@ -1,5 +1,6 @@
 // Writing all files or none, atomically.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -61,17 +62,40 @@ TEST_F(Files, AFileCanBeReadInPartAndReadOnlyMeansNoWriteBit) {
   EXPECT_TRUE(is_read_only((dir / "a.cpp").string()));
 }
 
-TEST_F(Files, ALinkReplacesItsPathWholeInMissingDirectoriesAndLeavesNoTemporary) {
+TEST_F(Files, AFileWrittenOnceIsMadeInMissingDirectoriesAndNeverReplaced) {
+  llvm::Expected<bool> made = write_file_once((dir / "texts/a").string(), "first");
+  ASSERT_TRUE(made && *made);
+  const auto inode = [](const fs::path& path) {
+    struct stat status {};
+    return ::stat(path.c_str(), &status) == 0 ? status.st_ino : 0;
+  };
+  const auto before = inode(dir / "texts/a");
+  made = write_file_once((dir / "texts/a").string(), "second");
+  ASSERT_TRUE(made && !*made);
+  EXPECT_EQ(read_file((dir / "texts/a").string()), "first");
+  EXPECT_EQ(inode(dir / "texts/a"), before);
+  EXPECT_EQ(names(), (std::vector<std::string>{"texts", "texts/a"}));
+  write(dir / "file", "");
+  const std::string message = llvm::toString(write_file_once((dir / "file/b").string(), "text").takeError());
+  EXPECT_EQ(message, "cannot create directory " + (dir / "file").string() + " for " + (dir / "file/b").string() +
+                         ": Not a directory");
+}
+
+TEST_F(Files, ALinkIsMadeOnceInMissingDirectoriesAndNeverReplacesItsPath) {
   write(dir / "text", "instrumented");
   write(dir / "old", "old");
-  ASSERT_EQ(llvm::toString(link_atomically((dir / "text").string(), (dir / "tree/a.hpp").string())), "");
-  ASSERT_EQ(llvm::toString(link_atomically((dir / "text").string(), (dir / "old").string())), "");
+  llvm::Expected<bool> linked = link_once((dir / "text").string(), (dir / "tree/a.hpp").string());
+  ASSERT_TRUE(linked && *linked);
+  linked = link_once((dir / "text").string(), (dir / "old").string());
+  ASSERT_TRUE(linked && !*linked);
   EXPECT_EQ(read_file((dir / "tree/a.hpp").string()), "instrumented");
-  EXPECT_EQ(read_file((dir / "old").string()), "instrumented");
-  EXPECT_EQ(fs::hard_link_count(dir / "text"), 3u);
+  EXPECT_EQ(read_file((dir / "old").string()), "old");
+  EXPECT_EQ(fs::hard_link_count(dir / "text"), 2u);
   EXPECT_EQ(names(), (std::vector<std::string>{"old", "text", "tree", "tree/a.hpp"}));
-  const std::string message = llvm::toString(link_atomically((dir / "missing").string(), (dir / "b.hpp").string()));
-  EXPECT_NE(message.find("cannot write beside " + (dir / "b.hpp").string()), std::string::npos) << message;
+  const std::string message =
+      llvm::toString(link_once((dir / "missing").string(), (dir / "b.hpp").string()).takeError());
+  EXPECT_EQ(message, "cannot link " + (dir / "b.hpp").string() + " to " + (dir / "missing").string() +
+                         ": No such file or directory");
   EXPECT_FALSE(fs::exists(dir / "b.hpp"));
 }
 

@@ -74,11 +74,27 @@ llvm::Expected<std::string> create_beside(const std::string& path, Create create
   }
 }
 
+// Creates the directories of `path` that are missing; one that another process
+// creates at the same time is no error.
+llvm::Error make_parent_directories(const std::string& path) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  struct stat status {};
+  if (::stat(parent.c_str(), &status) == 0 && S_ISDIR(status.st_mode)) return llvm::Error::success();
+  std::string made;
+  for (const std::filesystem::path& part : parent) {
+    made = made.empty() || made.back() == '/' ? made + part.string() : made + "/" + part.string();
+    if (::mkdir(made.c_str(), 0777) != 0 && errno != EEXIST)
+      return failure("cannot create directory " + made + " for " + path, errno);
+  }
+  if (::stat(parent.c_str(), &status) != 0 || !S_ISDIR(status.st_mode))
+    return failure("cannot create directory " + parent.string() + " for " + path, ENOTDIR);
+  return llvm::Error::success();
+}
+
 // Writes `text` to a new temporary file beside `path`, with the permissions of
 // `path` (or 0644); returns the temporary file's name.
 llvm::Expected<std::string> stage(const std::string& path, const std::string& text) {
-  std::error_code ignored;
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ignored);
+  if (llvm::Error problem = make_parent_directories(path)) return problem;
   struct stat existing {};
   const mode_t mode = ::stat(path.c_str(), &existing) == 0 ? (existing.st_mode & 07777) : 0644;
   int fd = -1;
@@ -118,19 +134,23 @@ void discard(const std::string& temporary) {
 
 }  // namespace
 
-llvm::Error link_atomically(const std::string& existing, const std::string& path) {
-  std::error_code ignored;
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ignored);
-  llvm::Expected<std::string> temporary = create_beside(
-      path, [&](const std::string& name) { return ::link(existing.c_str(), name.c_str()) == 0 ? 0 : errno; });
+llvm::Expected<bool> link_once(const std::string& existing, const std::string& path) {
+  if (llvm::Error problem = make_parent_directories(path)) return problem;
+  if (::link(existing.c_str(), path.c_str()) == 0) return true;
+  if (errno == EEXIST) return false;
+  return failure("cannot link " + path + " to " + existing, errno);
+}
+
+llvm::Expected<bool> write_file_once(const std::string& path, const std::string& text) {
+  struct stat status {};
+  if (::stat(path.c_str(), &status) == 0) return false;  // the common case, without a write
+  llvm::Expected<std::string> temporary = stage(path, text);
   if (!temporary) return temporary.takeError();
-  if (::rename(temporary->c_str(), path.c_str()) != 0) {
-    const int number = errno;
-    discard(*temporary);
-    return failure("cannot replace " + path, number);
-  }
-  llvm::sys::DontRemoveFileOnSignal(*temporary);
-  return llvm::Error::success();
+  // A link, not a rename: a rename would replace the file another process made, whose
+  // readers and linkers would then find it gone (link() fails on a file being unlinked).
+  llvm::Expected<bool> made = link_once(*temporary, path);
+  discard(*temporary);
+  return made;
 }
 
 llvm::Error write_files_atomically(const std::map<std::string, std::string>& texts) {

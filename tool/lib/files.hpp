@@ -36,9 +36,19 @@ bool is_read_only(const std::string& path);
 // leaves all of them as they were.
 llvm::Error write_files_atomically(const std::map<std::string, std::string>& texts);
 
-// Makes `path` a hard link to the file `existing`, atomically (a link under a
-// temporary name, renamed over `path`), creating missing directories.
-llvm::Error link_atomically(const std::string& existing, const std::string& path);
+// Files that are written once and never replaced, safe for any number of processes
+// at once (the launchers of a parallel build): each creates the missing directories
+// (one that another process creates meanwhile is no error) and then `path` in one
+// step, or finds it there; neither replaces nor removes a file or directory, so a
+// process that reads or links `path` always finds it whole. Both return whether this
+// call made `path` (false: it was there, made by another call with the same content,
+// as the caller's name for it says).
+//
+// write_file_once: `text` goes to a temporary file beside `path` (removed again if the
+// process is interrupted) that is then linked to `path`.
+llvm::Expected<bool> write_file_once(const std::string& path, const std::string& text);
+// link_once: `path` becomes a hard link to the file `existing`.
+llvm::Expected<bool> link_once(const std::string& existing, const std::string& path);
 
 }  // namespace perf::tool
 

@@ -69,6 +69,17 @@ TEST_F(ExitReport, OffWritesNothing) {
   EXPECT_TRUE(fs::is_empty(dir));
 }
 
+// Test discovery runs every test program with a listing flag (gtest_discover_tests at
+// build time): no report in the build log, nor in the file PERF_REPORT names.
+TEST_F(ExitReport, ARunThatOnlyListsTestsWritesNone) {
+  EXPECT_EQ(run_exit_probe("", "--gtest_list_tests"), "");
+  EXPECT_EQ(run_exit_probe("", "--list-tests"), "");
+  EXPECT_EQ(run_exit_probe("PERF_REPORT=" + (dir / "report.json").string(), "--gtest_list_tests"), "");
+  EXPECT_TRUE(fs::is_empty(dir));
+  const std::string listing_off = run_exit_probe("", "--gtest_list_tests=0");
+  EXPECT_NE(listing_off.find("3 functions measured on 2 threads (1 exited)"), std::string::npos) << listing_off;
+}
+
 TEST_F(ExitReport, APathLeadingToStderrOrADeviceIsWrittenThereAndLeftAsItIs) {
   // As PERF_REPORT=/dev/stderr does, through a private link rather than the system's /dev.
   fs::create_symlink("/proc/self/fd/2", dir / "stderr");

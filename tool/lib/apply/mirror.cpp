@@ -120,15 +120,13 @@ std::string unfit_output_dir(const std::string& output_dir, const project& edita
 llvm::Expected<std::set<std::string>> mirror::link_texts() const {
   std::set<std::string> written;
   for (const auto& [path, text] : texts_) {
+    // Neither a copy nor a tree's file is ever replaced: their names say what they hold.
     const std::string copy = texts_dir_ + "/" + hash_of({path, text});
-    if (!fs::exists(copy)) {
-      if (llvm::Error failure = write_files_atomically({{copy, text}})) return failure;
-      written.insert(path);
-    }
-    // A tree's files never change: its name says what they hold.
-    const std::string target = path_of(path);
-    if (fs::exists(target)) continue;
-    if (llvm::Error failure = link_atomically(copy, target)) return failure;
+    llvm::Expected<bool> first = write_file_once(copy, text);
+    if (!first) return first.takeError();
+    if (*first) written.insert(path);
+    llvm::Expected<bool> linked = link_once(copy, path_of(path));
+    if (!linked) return linked.takeError();
   }
   return written;
 }
