@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 
@@ -89,6 +90,28 @@ TEST_F(ExitReport, AnUnwritablePathWarnsOnceAndTheReportStillReachesStderr) {
       "perf: cannot write the report to '" + path + "': No such file or directory; writing it to stderr instead\n";
   ASSERT_EQ(text.substr(0, warning.size()), warning);
   EXPECT_NE(text.find("3 functions measured"), std::string::npos) << text;
+}
+
+// A report file the user made read-only, in a directory the program may write: the
+// rename would replace it, open() would refuse it, and the runtime refuses it as open()
+// would. As root the probe runs without the capabilities that let root write any file.
+TEST_F(ExitReport, AReadOnlyReportFileIsNotReplacedAndTheReportReachesStderr) {
+  const fs::path report = dir / "report.txt";
+  { std::ofstream(report) << "the user's own file\n"; }
+  fs::permissions(report, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  const std::string without_override = geteuid() == 0 ? "setpriv --inh-caps=-dac_override,-dac_read_search "
+                                                        "--bounding-set=-dac_override,-dac_read_search "
+                                                      : "";
+  const perf::testing::probe_result run =
+      perf::testing::run_probe_program(without_override + PERF_EXIT_PROBE, "PERF_REPORT=" + report.string());
+  EXPECT_EQ(run.status, 0) << run.output;
+  const std::string warning =
+      "perf: cannot write the report to '" + report.string() + "': Permission denied; writing it to stderr instead\n";
+  ASSERT_EQ(run.output.substr(0, warning.size()), warning) << run.output;
+  EXPECT_NE(run.output.find("3 functions measured"), std::string::npos) << run.output;
+  EXPECT_EQ(read_file(report), "the user's own file\n");
+  EXPECT_EQ(fs::status(report).permissions(), fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);  // no temporary left
 }
 
 TEST_F(ExitReport, ABadClockValueWarnsAndMeasuringGoesOn) {
