@@ -79,6 +79,15 @@ json merged_samples(const std::vector<report>& reports) {
   if (std::any_of(sections.begin(), sections.end(),
                   [&](const json* s) { return s->value("source", json()) != out.value("source", json()); }))
     out.erase("source");
+  // The threads no source could sample, summed; why: the first report's that says it.
+  out.erase("unsampled_threads");
+  out.erase("unsampled_why");
+  for (const json* s : sections) {
+    if (s->contains("unsampled_threads"))
+      out["unsampled_threads"] =
+          out.value("unsampled_threads", uint64_t{0}) + s->at("unsampled_threads").get<uint64_t>();
+    if (s->contains("unsampled_why") && !out.contains("unsampled_why")) out["unsampled_why"] = s->at("unsampled_why");
+  }
   merged_hottest top = merge_hottest(sections, "top", {"function", "file"}, total);
   merged_hottest lines = merge_hottest(sections, "lines", {"function", "file", "line"}, total);
   set_share_intervals(top.rows, out.value("interrupts", json()));

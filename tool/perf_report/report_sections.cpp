@@ -132,7 +132,8 @@ void check_sections(const json& document, const std::string& file) {
   }
   // Every sample is counted in `total` once: no list, thread or part holds more.
   if (const json* samples = check.object(document, "samples", "")) {
-    check.counts(*samples, {"hz", "total", "interrupts", "dropped", "probe_samples"}, "samples");
+    check.counts(*samples, {"hz", "total", "interrupts", "dropped", "probe_samples", "unsampled_threads"}, "samples");
+    check.typed(*samples, "unsampled_why", json::value_t::string, "a string", "samples");
     const uint64_t total = section_checker::count_of(*samples, "total");
     const std::string of_total = "samples.total";
     for (const char* part : {"interrupts", "probe_samples"}) check.within(*samples, part, total, of_total, "samples");
