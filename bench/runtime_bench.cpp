@@ -247,6 +247,11 @@ void print_interleaved_ratios(perf::detail::clock_source source) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // `runtime_bench --report-time`: the exit report's time alone (docs/performance.md).
+  if (argc > 1 && std::string(argv[1]) == "--report-time") {
+    report_time(16);
+    return 0;
+  }
   const int cores = static_cast<int>(std::max(2u, std::thread::hardware_concurrency()));
   benchmark::RegisterBenchmark("bare_clock_read", bare_clock_read)->Repetitions(7);
 #if defined(__x86_64__)
