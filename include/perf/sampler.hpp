@@ -57,6 +57,11 @@ struct sample_summary {
   // Why sampling stopped before the end, as a sentence; empty while it runs. (The
   // program installed its own handler on the sampler's signal.)
   std::string stopped;
+  // Threads the kernel refused every sampling source (a seccomp filter refusing
+  // perf_event_open and timer_create, out of timers), whose samples are never taken,
+  // and why, as words; 0 and empty when every thread is sampled.
+  uint64_t unsampled_threads = 0;
+  std::string unsampled_why;
   // Samples taken inside perf's own code (a measured scope's begin and end, the
   // allocation counters): what measuring costs. The lists below charge them to the
   // program's code that called it.

@@ -76,6 +76,9 @@ std::string resolve(const std::string& path, destination& out) {
       continue;
     }
     if (S_ISREG(status.st_mode)) {
+      // Renaming over the file needs only the directory's permission: the file's own
+      // says whether it may be replaced, as it says whether it may be opened.
+      if (::faccessat(AT_FDCWD, current.c_str(), W_OK, AT_EACCESS) != 0) return std::strerror(errno);
       out = {destination::kind::replace, current, -1, false};
       return {};
     }

@@ -26,7 +26,9 @@ int named_descriptor(const char* path) noexcept;
 // `path` is, once symbolic links are followed (up to 40; a link stays a link):
 // - a regular file, or nothing yet: `write` fills a new file in the same directory,
 //   under a name unique to the call (two threads may write one path at once), and it
-//   is renamed over `path`: a reader never sees half a file;
+//   is renamed over `path`: a reader never sees half a file. A file this process may
+//   not write (read-only to its user, immutable, on a read-only file system) is
+//   refused as it would be by open(), though the directory would allow the rename;
 // - a character device, FIFO or Unix socket: written in place as `write` goes (a
 //   FIFO's open waits for its reader, as a shell's redirection does);
 // - a named_descriptor(): written to that descriptor at its offset, left open;

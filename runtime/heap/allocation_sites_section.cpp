@@ -64,9 +64,9 @@ std::string allocation_sites_lines(const snapshot&) {
   if (profile.samples_beyond_sites != 0)
     out += fmt::format("  {} found the site table full: in no site\n",
                        format_count_of(profile.samples_beyond_sites, "sample"));
-  if (profile.blocks_beyond_live_set != 0)
-    out += fmt::format("  {} found the live set full: allocated, never counted live\n",
-                       format_count_of(profile.blocks_beyond_live_set, "sampled block"));
+  if (profile.live_set_thinnings != 0)
+    out += fmt::format("  live estimates from 1 in {} sampled blocks still live: the live set was full\n",
+                       format_count(uint64_t{1} << profile.live_set_thinnings));
   return out;
 }
 

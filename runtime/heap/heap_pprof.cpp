@@ -19,9 +19,9 @@ std::string encode_heap_pprof(const heap_profile& p, heap_pprof_view view) {
   if (p.samples_beyond_sites != 0)
     out.add_comment(
         fmt::format("perf: {} sampled allocations are in no sample: the site table was full", p.samples_beyond_sites));
-  if (p.blocks_beyond_live_set != 0)
-    out.add_comment(fmt::format("perf: {} sampled blocks are in no inuse_* value: the live set was full",
-                                p.blocks_beyond_live_set));
+  if (p.live_set_thinnings != 0)
+    out.add_comment(fmt::format("perf: inuse_* estimated from 1 in {} sampled blocks still live: the live set was full",
+                                uint64_t{1} << p.live_set_thinnings));
   out.add_sample_type("alloc_objects", "count");
   out.add_sample_type("alloc_space", "bytes");
   out.add_sample_type("inuse_objects", "count");

@@ -16,7 +16,7 @@ heap_profile heap_profile_snapshot() {
   heap_profile profile;
   profile.sample_bytes = sampled.sample_bytes;
   profile.samples_beyond_sites = sampled.samples_beyond_sites;
-  profile.blocks_beyond_live_set = sampled.blocks_beyond_live_set;
+  profile.live_set_thinnings = sampled.live_set_thinnings;
   std::map<std::pair<std::vector<uintptr_t>, bool>, size_t> by_stack;
   for (const heap_internal::site_record& record : sampled.sites) {
     const unsigned first = allocation_function_frames(record.frames, record.depth);

@@ -32,11 +32,12 @@ struct heap_site {
 struct heap_profile {
   uint64_t sample_bytes = 0;  // mean bytes between samples (PERF_HEAP_SAMPLE); 0: off, and no sites
   std::vector<heap_site> sites;
-  // What the sampler's bounded tables left out (docs/allocations.md, "Sampling"):
-  // sampled allocations whose new stack found the site table full (in no site), and
-  // sampled blocks the live set had no room for (allocated, never live).
+  // What the sampler's bounded tables did (docs/allocations.md, "Sampling"): sampled
+  // allocations whose new stack found the site table full (in no site), and the times
+  // the live set, full, was halved (each live block kept then stands for 2^this
+  // sampled blocks: the live estimates stay unbiased, on fewer samples).
   uint64_t samples_beyond_sites = 0;
-  uint64_t blocks_beyond_live_set = 0;
+  uint32_t live_set_thinnings = 0;
 };
 
 // The profile so far. Any thread, but not a signal handler: it allocates (and its

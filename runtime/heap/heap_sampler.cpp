@@ -54,7 +54,9 @@ bool locked = false;
 site_table sites;
 live_blocks live;
 uint64_t samples_beyond_sites = 0;
-uint64_t blocks_beyond_live_set = 0;
+// Times the live set was thinned: each halved it when it was full, so that a sampled
+// block is now kept in it with probability 2^-thinnings (docs/allocations.md, "Sampling").
+uint32_t thinnings = 0;
 
 // From fork()'s prepare handler to its parent or child handler, the lock is held for
 // the forking thread, whose own allocations meanwhile (other fork handlers', such as
@@ -118,11 +120,58 @@ double inverse_probability(uint64_t requested) noexcept {
   return -1.0 / std::expm1(-static_cast<double>(requested) / static_cast<double>(mean_bytes));
 }
 
-void add_live(site_record& site, uint64_t requested, double sign) noexcept {
-  const double objects = inverse_probability(requested);
-  site.live_objects += sign * objects;
-  site.live_bytes += sign * objects * static_cast<double>(requested);
-  site.live_samples += sign > 0 ? 1 : -1;
+// Adds `weight` times the estimate of one live sampled block of `requested` bytes to
+// `site` (a negative weight takes it away).
+void add_live_estimate(site_record& site, uint64_t requested, double weight) noexcept {
+  const double objects = weight * inverse_probability(requested);
+  site.live_objects += objects;
+  site.live_bytes += objects * static_cast<double>(requested);
+}
+
+// What a block of the live set weighs: the sampled blocks it stands for.
+double weight(const live_blocks::block& b) noexcept { return std::ldexp(1.0, static_cast<int>(b.thinned)); }
+
+// `b`, leaving the live set (freed, or its address reused), leaves its site's estimate.
+void forget_live(const live_blocks::block& b) noexcept {
+  add_live_estimate(sites[b.site], b.requested, -weight(b));
+  --sites[b.site].live_samples;
+}
+
+// Halves the live set, once full, by a fair coin per block: each one kept stands for
+// twice the blocks it stood for, so that every live estimate stays unbiased, on half
+// the samples. Under the lock.
+void thin_live_set(thread_sampling& t) noexcept {
+  ++thinnings;
+  uint64_t coins = 0;
+  unsigned left = 0;
+  live.for_each_live([&](size_t slot, live_blocks::block& b) {
+    if (left == 0) coins = next_random(t), left = 64;
+    const bool kept = (coins & 1) != 0;
+    coins >>= 1, --left;
+    if (!kept) return forget_live(live.remove(slot));
+    add_live_estimate(sites[b.site], b.requested, weight(b));  // its weight doubles
+    ++b.thinned;
+  });
+}
+
+// Puts the sampled `block` of site `index` in the live set, at the set's current
+// thinning: kept with probability 2^-thinnings, for 2^thinnings blocks. A full set is
+// thinned first. Under the lock.
+void track_live(thread_sampling& t, uintptr_t block, uint64_t requested, uint32_t index) noexcept {
+  // A block freed where the interposer does not see it left its address: it goes.
+  if (const size_t stale = live.find(block); stale != live_blocks::not_found) forget_live(live.remove(stale));
+  uint32_t passed = 0;  // thinnings decided for it: a fair coin each
+  for (;;) {
+    for (; passed < thinnings; ++passed)
+      if ((next_random(t) & 1) == 0) return;
+    if (live.insert(block, {requested, index, thinnings})) {
+      add_live_estimate(sites[index], requested, std::ldexp(1.0, static_cast<int>(thinnings)));
+      ++sites[index].live_samples;
+      return;
+    }
+    if (thinnings == 63) return;  // (a set of 2^15 blocks cannot fill 63 times over)
+    thin_live_set(t);
+  }
 }
 
 // Above every frame of the calling thread, found without a lock (an allocation may
@@ -166,12 +215,7 @@ __attribute__((noinline)) void record_sample(thread_sampling& t, const void* blo
     ++site.samples;
     site.allocated_objects += objects;
     site.allocated_bytes += objects * static_cast<double>(requested);
-    live_blocks::block replaced{};
-    bool had_stale = false;
-    const bool tracked = live.insert(reinterpret_cast<uintptr_t>(block), {requested, index}, replaced, had_stale);
-    if (had_stale) add_live(sites[replaced.site], replaced.requested, -1);
-    if (tracked) add_live(site, requested, +1);
-    else ++blocks_beyond_live_set;
+    track_live(t, reinterpret_cast<uintptr_t>(block), requested, index);
   }
   unlock();
 }
@@ -223,7 +267,7 @@ sampled_sites copy_sampled_sites() {
     if (fits) {
       std::memcpy(static_cast<void*>(copy.sites.data()), sites.records(), count * sizeof(site_record));
       copy.samples_beyond_sites = samples_beyond_sites;
-      copy.blocks_beyond_live_set = blocks_beyond_live_set;
+      copy.live_set_thinnings = thinnings;
     }
     unlock();
     if (fits) {
@@ -263,10 +307,7 @@ void forget_sampled(const void* block) noexcept {
   runtime::lock();
   // Only this free removes this block: it is still there.
   const size_t slot = runtime::live.find(address);
-  if (slot != runtime::live_blocks::not_found) {
-    const runtime::live_blocks::block gone = runtime::live.remove(slot);
-    runtime::add_live(runtime::sites[gone.site], gone.requested, -1);
-  }
+  if (slot != runtime::live_blocks::not_found) runtime::forget_live(runtime::live.remove(slot));
   runtime::unlock();
 }
 

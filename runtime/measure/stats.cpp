@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "core/settings.hpp"
 #include "measure/adaptive_timing.hpp"
@@ -38,12 +39,13 @@ double moments::variance() const { return count < 2 ? 0.0 : m2 / static_cast<dou
 namespace {
 
 // Calls visit(block, counters) for each block of histogram buckets that slot `s`
-// holds in `arena`; its own thread may still be writing them.
+// holds in `arena`; its own thread may still be writing them. (A block whose bit is
+// seen before its handle reads handle 0, the arena's first block, never used: zeros.)
 template <class Visit>
 void for_each_block(const detail::slot& s, const uint64_t* arena, Visit visit) {
-  for (unsigned b = 0; b < detail::histogram_blocks; ++b) {
-    const uint32_t handle = load_relaxed(s.blocks[b]);
-    if (handle != 0) visit(b, arena + uint64_t{handle} * detail::histogram_block_size);
+  for (uint64_t blocks = load_relaxed(s.used_blocks); blocks != 0; blocks &= blocks - 1) {
+    const unsigned b = static_cast<unsigned>(__builtin_ctzll(blocks));
+    visit(b, arena + uint64_t{load_relaxed(s.blocks[b])} * detail::histogram_block_size);
   }
 }
 
@@ -63,51 +65,60 @@ void for_each_pending(const detail::thread_state& thread, size_t sites, Visit vi
 
 }  // namespace
 
-histogram::block& histogram::counters(unsigned i) {
-  if (position_[i] == 0) {
-    blocks_.emplace_back();
-    position_[i] = static_cast<uint8_t>(blocks_.size());
+void histogram::add_sorted(const std::pair<unsigned, uint64_t>* counts, size_t n) {
+  if (n == 0) return;
+  for (size_t i = 0; i < n; ++i) count_ += counts[i].second;
+  auto held =
+      std::lower_bound(buckets_.begin(), buckets_.end(), counts[0].first,
+                       [](const std::pair<unsigned, uint64_t>& b, unsigned bucket) { return b.first < bucket; });
+  const size_t first_held = static_cast<size_t>(held - buckets_.begin());
+  size_t fresh = 0;  // buckets not held yet
+  for (size_t i = 0; i < n; ++i) {
+    while (held != buckets_.end() && held->first < counts[i].first) ++held;
+    if (held == buckets_.end() || held->first != counts[i].first) ++fresh;
+    else held->second += counts[i].second;  // added in place; nothing else to do when none is fresh
   }
-  return blocks_[position_[i] - 1u];
+  if (fresh == 0) return;
+  // Merged from the back into the grown vector: each held bucket is there already
+  // with its count added, each fresh one is put in.
+  size_t old_end = buckets_.size(), out = old_end + fresh;
+  buckets_.resize(out);
+  for (size_t i = n; i > 0 && out > old_end;) {
+    const std::pair<unsigned, uint64_t>& c = counts[i - 1];
+    if (old_end > first_held && buckets_[old_end - 1].first >= c.first) {
+      if (buckets_[old_end - 1].first == c.first) --i;  // held: moved with its count
+      buckets_[--out] = buckets_[--old_end];
+    } else {
+      buckets_[--out] = c;
+      --i;
+    }
+  }
 }
 
 void histogram::add(unsigned bucket, uint64_t n) {
   if (n == 0) return;
-  counters(bucket / detail::histogram_block_size)[bucket % detail::histogram_block_size] += n;
-  count_ += n;
+  const std::pair<unsigned, uint64_t> one{bucket, n};
+  add_sorted(&one, 1);
 }
 
-void histogram::add_block(unsigned block_index, const uint64_t* source) {
-  block& b = counters(block_index);
-  uint64_t added = 0;
-  for (unsigned j = 0; j < detail::histogram_block_size; ++j) {
-    const uint64_t n = load_relaxed(source[j]);
-    b[j] += n;
-    added += n;
-  }
-  count_ += added;
+void bucket_tally::add_block(unsigned block, const uint64_t* counters) {
+  uint64_t* into = counts_.data() + block * detail::histogram_block_size;
+  for (unsigned j = 0; j < detail::histogram_block_size; ++j) into[j] += load_relaxed(counters[j]);
+  touched_ |= uint64_t{1} << block;
 }
 
-void histogram::merge(const histogram& other) {
-  for (unsigned i = 0; i < detail::histogram_blocks; ++i) {
-    const block* theirs = other.find(i);
-    if (theirs == nullptr) continue;
-    block& ours = counters(i);
-    for (unsigned j = 0; j < detail::histogram_block_size; ++j) ours[j] += (*theirs)[j];
-  }
-  count_ += other.count_;
-}
-
-bucket_counts histogram::nonzero_buckets() const {
-  bucket_counts buckets;
-  for (unsigned i = 0; i < detail::histogram_blocks; ++i) {
-    const block* b = find(i);
-    if (b == nullptr) continue;
+void bucket_tally::move_to(histogram& h) {
+  nonzero_.clear();
+  for (; touched_ != 0; touched_ &= touched_ - 1) {  // ascending
+    const unsigned block = static_cast<unsigned>(__builtin_ctzll(touched_));
+    uint64_t* counts = counts_.data() + block * detail::histogram_block_size;
     for (unsigned j = 0; j < detail::histogram_block_size; ++j)
-      if ((*b)[j] != 0) buckets.emplace_back(i * detail::histogram_block_size + j, (*b)[j]);
+      if (counts[j] != 0) nonzero_.emplace_back(block * detail::histogram_block_size + j, std::exchange(counts[j], 0));
   }
-  return buckets;
+  h.add(nonzero_);
 }
+
+void histogram::merge(const histogram& other) { add_sorted(other.buckets_.data(), other.buckets_.size()); }
 
 namespace {
 
@@ -222,9 +233,9 @@ bool call_totals::merge(const call_totals& other) {
   return true;
 }
 
-void accumulator::add(const detail::slot& s, const uint64_t* arena) {
+void accumulator::add(const detail::slot& s, const uint64_t* arena, bucket_tally& tally) {
   if (!call_totals::add(s)) return;
-  for_each_block(s, arena, [&](unsigned block, const uint64_t* counters) { durations.add_block(block, counters); });
+  for_each_block(s, arena, [&](unsigned block, const uint64_t* counters) { tally.add_block(block, counters); });
 }
 
 void accumulator::merge(const accumulator& other) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 
 #include "core/sites.hpp"
 #include "core/startup.hpp"
@@ -46,6 +47,24 @@ void* reserve(size_t bytes) {
   return memory;
 }
 
+// Has the cache lines of `s` that a snapshot reads (its counts and sums, and which
+// blocks of buckets it holds) loaded ahead.
+void prefetch_slot(const detail::slot& s) {
+  __builtin_prefetch(&s.timed);
+  __builtin_prefetch(&s.reference);
+  __builtin_prefetch(&s.blocks[0]);
+  __builtin_prefetch(&s.used_blocks);
+}
+
+// Has the blocks of buckets of `s` loaded ahead: their handles, once those are in the
+// cache (prefetch_slot a site before), the arena's first line of each.
+void prefetch_blocks(const detail::slot& s, const uint64_t* arena) {
+  for (uint64_t blocks = detail::load_relaxed(s.used_blocks); blocks != 0; blocks &= blocks - 1) {
+    const unsigned b = static_cast<unsigned>(__builtin_ctzll(blocks));
+    __builtin_prefetch(arena + uint64_t{detail::load_relaxed(s.blocks[b])} * detail::histogram_block_size);
+  }
+}
+
 uint64_t thread_calls(const thread_record& thread, unsigned site_count) {
   uint64_t calls = 0;
   for (unsigned id = 1; id < site_count; ++id) {
@@ -69,8 +88,10 @@ void merge_exiting(thread_record& thread, size_t exited_index) {
   if (totals.per_site.size() < count) totals.per_site.resize(count);
   if (totals.binned.size() < count) totals.binned.resize(count);
   const latency_binning& binning = fixed_latency_binning();
+  const auto tally = std::make_unique<bucket_tally>();
   for (unsigned id = 1; id < count; ++id) {
-    totals.per_site[id].add(thread.state.slots[id], thread.state.arena);
+    totals.per_site[id].add(thread.state.slots[id], thread.state.arena, *tally);
+    tally->move_to(totals.per_site[id].durations);
     totals.binned[id].add(thread.state.slots[id], thread.state.arena, binning);
   }
   if (totals.calls.size() <= exited_index) totals.calls.resize(exited_index + 1);
@@ -122,8 +143,18 @@ std::vector<accumulator> site_totals(const thread_list& threads, unsigned site_c
   bool histograms_whole = true;
   for (const thread_record* thread : threads.living)
     histograms_whole &= detail::load_relaxed(thread->state.arena_used) < thread->state.arena_capacity;
-  for (unsigned id = 1; id < site_count; ++id)
-    for (const thread_record* thread : threads.living) totals[id].add(thread->state.slots[id], thread->state.arena);
+  const auto tally = std::make_unique<bucket_tally>();
+  for (unsigned id = 1; id < site_count; ++id) {
+    // The next site's slots asked for while this one's are added: the reads wait on
+    // memory, a slot of each thread in a page of its own, not on the arithmetic.
+    for (const thread_record* thread : threads.living) {
+      if (id + 2 < site_count) prefetch_slot(thread->state.slots[id + 2]);
+      if (id + 1 < site_count) prefetch_blocks(thread->state.slots[id + 1], thread->state.arena);
+    }
+    for (const thread_record* thread : threads.living)
+      totals[id].add(thread->state.slots[id], thread->state.arena, *tally);
+    tally->move_to(totals[id].durations);
+  }
   for (const thread_record* thread : threads.living) add_pending_durations(thread->state, totals);
   if (histograms_whole)
     for (unsigned id = 1; id < site_count; ++id) {
@@ -199,6 +230,7 @@ void perf::detail::drain_pending(thread_state& thread) noexcept {
       if (handle == thread.arena_capacity) continue;  // full: the histogram misses it
       store_relaxed(thread.arena_used, handle + 1);   // read by site_totals()
       store_relaxed(target.blocks[block], handle);
+      store_relaxed(target.used_blocks, target.used_blocks | uint64_t{1} << block);
     }
     uint64_t& counter =
         thread.arena[uint64_t{target.blocks[block]} * histogram_block_size + bucket % histogram_block_size];

@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -199,8 +201,11 @@ profile collect_profile(const sample_table& table, unsigned hz, sample_clock clo
   stack_counts already_counted = since != nullptr ? *since : stack_counts{};
   symbolizer& symbols = shared_symbolizer();
   const std::lock_guard<std::mutex> lock(symbols.mutex);
-  refresh(symbols, result.modules.size());
-  const measured_function_sites measured = index_measured_functions(symbols, result.modules);
+  // The symbolizer (libbacktrace reads every module's symbol tables and debug
+  // information, tens of MB, on its first question) and the index of the measured
+  // functions are made on first need: a process that took no sample asks nothing.
+  bool symbolizing = false;
+  std::optional<measured_function_sites> measured;
 
   // (address, is a return address) -> location index. The first frame of a stack is
   // the interrupted instruction itself, the others return addresses.
@@ -228,11 +233,16 @@ profile collect_profile(const sample_table& table, unsigned hz, sample_clock clo
       if (scanned && !is_return_address(result.modules, view.frames[i])) continue;
       const auto key = std::make_pair(view.frames[i], i != 0);
       auto [at, inserted] = location_index.emplace(key, static_cast<uint32_t>(result.locations.size()));
-      if (inserted) result.locations.push_back(known_location(symbols, result.modules, key));
+      if (inserted) {
+        if (!std::exchange(symbolizing, true)) refresh(symbols, result.modules.size());
+        result.locations.push_back(known_location(symbols, result.modules, key));
+      }
       locations.push_back(at->second);
     }
     result.total += view.count;
-    const uint32_t site = charged_site(measured, view.site, innermost_program_frame(result.locations, locations));
+    const source_frame* sampled = innermost_program_frame(result.locations, locations);
+    if (sampled != nullptr && !measured) measured = index_measured_functions(symbols, result.modules);
+    const uint32_t site = sampled == nullptr ? view.site : charged_site(*measured, view.site, sampled);
     auto [at, inserted] = stack_index.emplace(std::make_tuple(view.tid, site, locations), result.stacks.size());
     if (!inserted) {
       result.stacks[at->second].count += view.count;

@@ -65,7 +65,9 @@ bool arm_perf_event(pid_t tid, const source_settings& settings, bool paused, arm
   if (fcntl(fd, F_SETSIG, settings.signal) != 0 || fcntl(fd, F_SETOWN_EX, &owner) != 0 ||
       fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC) != 0 || fstat(fd, &status) != 0 ||
       (!paused && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0)) {
+    const int refused = errno;
     close(fd);
+    errno = refused;
     return false;
   }
   *out = armed_source{sample_source::perf_event, fd, status.st_ino, nullptr};
@@ -82,7 +84,9 @@ bool arm_timer(pid_t tid, const source_settings& settings, bool paused, armed_so
   const clockid_t clock = settings.clock == sample_clock::cpu ? thread_cpu_clock(tid) : CLOCK_MONOTONIC;
   if (timer_create(clock, &event, &timer) != 0) return false;
   if (!set_timer(timer, paused, settings)) {
+    const int refused = errno;
     timer_delete(timer);
+    errno = refused;
     return false;
   }
   *out = armed_source{sample_source::timer, -1, 0, timer};
@@ -91,11 +95,16 @@ bool arm_timer(pid_t tid, const source_settings& settings, bool paused, armed_so
 
 }  // namespace
 
-sample_source choose_sample_source(sample_source preferred, const source_settings& settings) noexcept {
+sample_source choose_sample_source(sample_source preferred, const source_settings& settings,
+                                   int* event_refused) noexcept {
+  *event_refused = 0;
   if (preferred != sample_source::perf_event || settings.clock != sample_clock::cpu || settings.signal >= SIGRTMIN)
     return sample_source::timer;
   const int probe = open_task_clock(0, settings.period_ns);
-  if (probe < 0) return sample_source::timer;
+  if (probe < 0) {
+    *event_refused = errno;
+    return sample_source::timer;
+  }
   close(probe);
   return sample_source::perf_event;
 }

@@ -30,15 +30,18 @@ struct armed_source {
 // clock is the CPU's, the signal is not a real-time one (an event's signals queue,
 // one per period, while a thread blocks a real-time signal; a classic one merges)
 // and the kernel lets this process open the event on itself (not refused by
-// seccomp or perf_event_paranoid 3); else the timers. Not async-signal-safe.
-sample_source choose_sample_source(sample_source preferred, const source_settings& settings) noexcept;
+// seccomp or perf_event_paranoid 3); else the timers, with `event_refused` set to the
+// errno of the kernel's refusal where the event was tried (else 0). Not
+// async-signal-safe.
+sample_source choose_sample_source(sample_source preferred, const source_settings& settings,
+                                   int* event_refused) noexcept;
 
 // Starts `kind` sending `settings.signal` to thread `tid` of this process, every
 // period of its time; `paused`: armed stopped (the thread blocks the signal), for
 // pause_source to start. perf_event: the signal's si_code is POLL_IN; timer:
 // SI_TIMER, with sample_timer_value(tid) in si_value.sival_ptr. False, with nothing
-// left open, when the kernel refuses (the thread exited, out of file descriptors or
-// timers).
+// left open and errno saying why, when the kernel refuses (the thread exited, out of
+// file descriptors or timers, a seccomp filter).
 bool arm_source(sample_source kind, pid_t tid, const source_settings& settings, bool paused,
                 armed_source* out) noexcept;
 

@@ -4,6 +4,7 @@
 #ifndef PERF_RUNTIME_SAMPLER_SAMPLER_HPP
 #define PERF_RUNTIME_SAMPLER_SAMPLER_HPP
 
+#include <cstdint>
 #include <string>
 
 #include "sampler/sample_config.hpp"
@@ -48,6 +49,17 @@ bool sample_signal_taken_over() noexcept;
 
 // Why sampling stopped before the end, as the report says it; empty while it runs.
 std::string why_sampling_stopped();
+
+// The threads the kernel refused every source (a seccomp filter refusing
+// perf_event_open and timer_create, out of timers), those that exited meanwhile left
+// out, and why the first was refused, as words ("the kernel refused perf_event_open
+// (Operation not permitted) and timer_create (Operation not permitted)"); {0, ""} when
+// every thread got one. The first refusal is also a warning on stderr. Lock-free.
+struct unsampled_threads {
+  uint64_t threads = 0;
+  std::string why;
+};
+unsampled_threads threads_not_sampled();
 
 // While one lives, the calling thread's samples are not counted: the runtime's own
 // work at exit or on demand (symbolizing, writing files) is not the program's.

@@ -15,6 +15,7 @@ namespace perf::runtime {
 using report_format::display_width;
 using report_format::elided_signature;
 using report_format::format_count;
+using report_format::format_count_of;
 using report_format::format_duration;
 using report_format::json_string;
 using report_format::printable;
@@ -120,6 +121,8 @@ std::string format_samples_text(const snapshot& snap) {
   if (s.hz == 0) return "";  // PERF_SAMPLE_HZ=0: the user knows
   std::string out = first_line(s);
   if (!s.stopped.empty()) out += "  sampling stopped: " + s.stopped + "\n";
+  if (s.unsampled_threads != 0)
+    out += fmt::format("  {} not sampled: {}\n", format_count_of(s.unsampled_threads, "thread"), s.unsampled_why);
   if (s.total == 0) return out;
   const function_names name(s);
   if (s.probe_samples != 0)
@@ -171,6 +174,8 @@ std::string format_samples_json(const snapshot& snap) {
                        s.threads[i].samples, locations_json(s.threads[i].top_functions, false));
   out += "]";
   if (!s.stopped.empty()) out += ", \"stopped\": " + json_string(s.stopped);
+  out += fmt::format(", \"unsampled_threads\": {}", s.unsampled_threads);
+  if (s.unsampled_threads != 0) out += ", \"unsampled_why\": " + json_string(s.unsampled_why);
   out += ", \"measured\": [";
   for (size_t i = 0; i < s.measured.size(); ++i)
     out += fmt::format("{}{{\"name\": {}, \"samples\": {}, \"share\": {:.4f}}}", i == 0 ? "" : ", ",

@@ -69,6 +69,9 @@ sample_summary take_sample_summary(unsigned top) {
   summary.interrupts = std::min(interrupts, p.total);
   summary.dropped = p.dropped;
   summary.stopped = runtime::why_sampling_stopped();
+  runtime::unsampled_threads unsampled = runtime::threads_not_sampled();
+  summary.unsampled_threads = unsampled.threads;
+  summary.unsampled_why = std::move(unsampled.why);
   std::map<location_key, uint64_t> functions, lines;
   std::map<uint32_t, std::map<location_key, uint64_t>> thread_functions;
   std::map<uint32_t, uint64_t> thread_samples, site_samples;
@@ -136,6 +139,9 @@ sample_summary sample_counts() {
   counts.interrupts = table->interrupts();
   counts.dropped = table->dropped();
   counts.stopped = why_sampling_stopped();
+  unsampled_threads unsampled = threads_not_sampled();
+  counts.unsampled_threads = unsampled.threads;
+  counts.unsampled_why = std::move(unsampled.why);
   return counts;
 }
 

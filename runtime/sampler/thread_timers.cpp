@@ -13,11 +13,13 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <vector>
 
 #include "core/room_unlocked.hpp"
 #include "core/signals.hpp"
+#include "core/warnings.hpp"
 #include "sampler/internal/sampling.hpp"
 #include "sampler/sample_source.hpp"
 
@@ -41,7 +43,16 @@ std::vector<armed_thread>& armed() {  // guarded by armed_mutex()
 }
 source_settings settings;                                    // written before the first thread is armed
 std::atomic<sample_source> preferred{sample_source::timer};  // chosen when the rate is set
-bool arming = false;                                         // atomic: new threads get a source
+int event_refused_at_start = 0;  // errno of choose_sample_source's event (under armed_mutex())
+
+// Threads the kernel refused every source (not those that exited meanwhile), and the
+// errnos of the first refusal: the event's (0: not tried) and the timer's. Written
+// under armed_mutex(), read without it (a snapshot asks with the thread list's lock held).
+std::atomic<uint64_t> refused_threads{0};
+std::atomic<int> refused_event_errno{0};
+std::atomic<int> refused_timer_errno{0};
+std::atomic<bool> refusal_unwarned{false};  // the first refusal's warning is still to be given
+bool arming = false;                        // atomic: new threads get a source
 pthread_key_t exit_key;
 
 pid_t current_tid() noexcept { return static_cast<pid_t>(syscall(SYS_gettid)); }
@@ -59,15 +70,41 @@ bool is_armed(pid_t tid) {
   return false;
 }
 
+// Under armed_mutex(): the kernel refused thread `tid` every source, the event with
+// `event_errno` (0: not tried) and the timer with `timer_errno`. A thread that exited
+// meanwhile is no loss.
+void note_refusal(pid_t tid, int event_errno, int timer_errno) noexcept {
+  if (syscall(SYS_tgkill, getpid(), tid, 0) != 0 && errno == ESRCH) return;
+  if (refused_threads.load(std::memory_order_relaxed) == 0) {
+    refused_event_errno.store(event_errno, std::memory_order_relaxed);
+    refused_timer_errno.store(timer_errno, std::memory_order_relaxed);
+    refusal_unwarned.store(true, std::memory_order_relaxed);
+  }
+  refused_threads.fetch_add(1, std::memory_order_release);
+}
+
+// Warns of the first refusal, once; with no lock held (warn() allocates and writes).
+void warn_of_first_refusal() noexcept {
+  if (!refusal_unwarned.exchange(false, std::memory_order_acquire)) return;
+  try {
+    warn("a thread cannot be sampled: " + threads_not_sampled().why + "; the report counts the threads not sampled");
+  } catch (...) {  // out of memory: the report still says it
+  }
+}
+
 // Under armed_mutex(). `paused`: the thread blocks the signal.
 void arm_locked(pid_t tid, bool found_in_proc, bool paused) noexcept {
   if (!__atomic_load_n(&arming, __ATOMIC_ACQUIRE) || is_armed(tid)) return;
   armed_source source;
   // A thread whose event the kernel refuses (out of file descriptors) gets a timer;
-  // neither: the thread exited meanwhile, or out of timers too.
-  if (!arm_source(preferred.load(std::memory_order_relaxed), tid, settings, paused, &source) &&
-      !arm_source(sample_source::timer, tid, settings, paused, &source))
-    return;
+  // neither: the thread exited meanwhile, or the kernel refuses both (a seccomp
+  // filter, out of timers).
+  const sample_source kind = preferred.load(std::memory_order_relaxed);
+  if (!arm_source(kind, tid, settings, paused, &source)) {
+    const int first = errno;
+    if (kind == sample_source::timer) return note_refusal(tid, event_refused_at_start, first);
+    if (!arm_source(sample_source::timer, tid, settings, paused, &source)) return note_refusal(tid, first, errno);
+  }
   try {
     armed().push_back({tid, source, found_in_proc, paused});
   } catch (...) { release_source(source); }
@@ -118,6 +155,8 @@ void restart_in_child() noexcept {
   for (const armed_thread& thread : armed())
     if (thread.source.kind == sample_source::perf_event) release_source(thread.source);
   armed().clear();
+  refused_threads.store(0, std::memory_order_relaxed);  // the child's own threads from now on
+  refusal_unwarned.store(false, std::memory_order_relaxed);
   if (sample_table* table = sampled_stacks()) table->clear();
   const pid_t tid = current_tid();
   set_thread_id(static_cast<uint32_t>(tid));
@@ -138,7 +177,7 @@ void arm_new_threads(unsigned hz, sample_source wanted) noexcept {
   {
     std::lock_guard<std::mutex> lock(armed_mutex());
     settings.period_ns = 1000000000L / static_cast<long>(hz);
-    preferred.store(choose_sample_source(wanted, settings), std::memory_order_relaxed);
+    preferred.store(choose_sample_source(wanted, settings, &event_refused_at_start), std::memory_order_relaxed);
   }
   __atomic_store_n(&arming, true, __ATOMIC_RELEASE);
 }
@@ -162,6 +201,7 @@ void arm_calling_thread() noexcept {
   }
   // Any non-null value: the key's destructor runs when the thread exits.
   pthread_setspecific(exit_key, reinterpret_cast<void*>(static_cast<intptr_t>(1)));
+  warn_of_first_refusal();
 }
 
 void arm_existing_threads() noexcept {
@@ -177,12 +217,27 @@ void arm_existing_threads() noexcept {
   } catch (...) {  // out of memory: the threads listed so far are armed
   }
   closedir(tasks);
-  std::vector<armed_thread> spare;
-  std::unique_lock<std::mutex> lock(armed_mutex());
-  for (const pid_t tid : tids) {
-    room_for_one_more(lock, spare);
-    arm_locked(tid, true, false);
+  {
+    std::vector<armed_thread> spare;
+    std::unique_lock<std::mutex> lock(armed_mutex());
+    for (const pid_t tid : tids) {
+      room_for_one_more(lock, spare);
+      arm_locked(tid, true, false);
+    }
   }
+  warn_of_first_refusal();
+}
+
+unsampled_threads threads_not_sampled() {
+  unsampled_threads out;
+  out.threads = refused_threads.load(std::memory_order_acquire);
+  if (out.threads == 0) return out;
+  const int timer_errno = refused_timer_errno.load(std::memory_order_relaxed);
+  const int event_errno = refused_event_errno.load(std::memory_order_relaxed);
+  out.why = "the kernel refused ";
+  if (event_errno != 0) out.why += "perf_event_open (" + std::string(std::strerror(event_errno)) + ") and ";
+  out.why += "timer_create (" + std::string(std::strerror(timer_errno)) + ")";
+  return out;
 }
 
 void calling_thread_blocks_sample_signal(bool blocked) noexcept {

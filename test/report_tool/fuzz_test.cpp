@@ -2,7 +2,8 @@
 // mutated by a deterministic mutator. Every mutant is either refused with one line
 // (input_error) or read, and then merged, compared and rendered without a crash, another
 // exception or undefined behaviour (the ASan+UBSan variant, report_tool_asan.*, checks
-// the last). Bounded: PERF_FUZZ_MUTANTS mutants (default 10,000, a few seconds).
+// the last); and what merge writes of it, perf-report reads back (or merge refuses it in
+// one line). Bounded: PERF_FUZZ_MUTANTS mutants (default 10,000, a few seconds).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -137,16 +139,38 @@ std::string mutant(const std::vector<std::string>& texts, random_source& random)
   return text;
 }
 
+// What `perf-report merge` writes of `reports`, read back: whatever perf-report writes,
+// perf-report reads. Empty where merge refused (sums beyond what a report holds), in one line.
+std::optional<report> merged_and_read_back(const std::vector<report>& reports, size_t mutant) {
+  std::string written;
+  try {
+    written = to_json(merge_reports(reports)).dump(1) + "\n";  // as run_merge writes it
+  } catch (const input_error& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    EXPECT_EQ(message.rfind("the merged report: ", 0), 0u) << message;
+    return std::nullopt;
+  }
+  try {
+    return parse_report(written, "written.json");
+  } catch (const input_error& e) {
+    ADD_FAILURE() << "mutant " << mutant << ": perf-report refuses the merge it wrote: " << e.what();
+  }
+  return std::nullopt;
+}
+
 // Everything perf-report does with a report it read, `m` being the one read.
-void use(const report& original, const report& m) {
-  const report merged = merge_reports({original, m});
-  EXPECT_FALSE(to_json(merged).dump().empty());
+void use(const report& original, const report& m, size_t mutant) {
+  const std::optional<report> merged = merged_and_read_back({original, m}, mutant);
+  merged_and_read_back({m}, mutant);
+  if (merged) merged_and_read_back({*merged, m}, mutant);
   EXPECT_FALSE(html_report_page(m, "", default_distribution_bytes).empty());
   diff_options options;
   options.rules = {parse_fail_rule("p50>+10%"), parse_fail_rule("mean<-10%")};
-  for (const diff_result& d :
-       {diff_reports({original}, {m}, options), diff_reports({m, original}, {original, m}, options),
-        diff_reports({merged}, {m}, options)}) {
+  std::vector<diff_result> diffs = {diff_reports({original}, {m}, options),
+                                    diff_reports({m, original}, {original, m}, options)};
+  if (merged) diffs.push_back(diff_reports({*merged}, {m}, options));
+  for (const diff_result& d : diffs) {
     EXPECT_FALSE(format_diff_text(d).empty());
     EXPECT_FALSE(format_diff_markdown(d).empty());
     EXPECT_FALSE(diff_to_json(d).dump().empty());
@@ -167,7 +191,7 @@ TEST(Fuzz, MutatedReportsAreReadOrRefusedInOneLine) {
     try {
       const report m = parse_report(text, "mutant.json");
       ++read;
-      use(original, m);
+      use(original, m, i);
     } catch (const input_error& e) {
       ++refused;
       const std::string message = e.what();

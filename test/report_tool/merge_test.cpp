@@ -190,6 +190,21 @@ TEST(Merge, SumsTheSamplesByFunctionAndRecomputesTheShares) {
   EXPECT_FALSE(merge_reports({parsed(b), parsed(a)}).document.at("samples").contains("probe_samples"));
 }
 
+// Threads the kernel refused every sampling source (a seccomp filter): summed, with the
+// first report's reason.
+TEST(Merge, SumsTheThreadsNotSampledAndKeepsWhy) {
+  nlohmann::json a = report_json(11, 2.0, nlohmann::json::array()), b = report_json(12, 2.0, nlohmann::json::array());
+  const std::string why = "the kernel refused timer_create (Operation not permitted)";
+  a["samples"] = {{"hz", 100}, {"total", 0}, {"unsampled_threads", 3}, {"unsampled_why", why}};
+  b["samples"] = {{"hz", 100}, {"total", 0}, {"unsampled_threads", 0}};
+  nlohmann::json s = merge_reports({parsed(b), parsed(a), parsed(a)}).document.at("samples");
+  EXPECT_EQ(s.at("unsampled_threads"), 6u);
+  EXPECT_EQ(s.at("unsampled_why"), why);
+  s = merge_reports({parsed(b), parsed(b)}).document.at("samples");
+  EXPECT_EQ(s.at("unsampled_threads"), 0u);
+  EXPECT_FALSE(s.contains("unsampled_why"));
+}
+
 TEST(Merge, SumsTheInterruptsAndGivesEachMergedShareItsOwnInterval) {
   nlohmann::json a = report_json(11, 2.0, nlohmann::json::array()), b = report_json(12, 2.0, nlohmann::json::array());
   a["samples"] = nlohmann::json::parse(R"({"hz": 100, "clock": "cpu", "source": "perf_event", "total": 10,

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "command_line.hpp"
+#include "merge.hpp"
 #include "report_format/schema.hpp"
 #include "sample_reports.hpp"
 
@@ -272,6 +273,89 @@ TEST(ReadReport, RefusesNumbersOutOfRangeNamingThePath) {
               j["allocations"] = {{"counting", 1}};
             }),
             "r.json: allocations \"counting\" is not a string");
+}
+
+// JSON lets an object name a member twice and leaves which one counts to the reader:
+// perf-report refuses it wherever it is, rather than take the last silently.
+TEST(ReadReport, RefusesAMemberTwiceNamingTheObject) {
+  nlohmann::json document = report_json(7, 2.0, {function_row("f", {100, 300}, 2.0)});
+  document["samples"] = {{"total", 3}, {"top", {{{"function", "f"}, {"samples", 2}, {"share", 0.6667}}}}};
+  const std::string good = document.dump();
+  ASSERT_EQ(error_of(good), "accepted");
+  // `good` with `inserted` put before the first `before`.
+  const auto with = [&](const std::string& before, const std::string& inserted) {
+    std::string text = good;
+    const size_t at = text.find(before);
+    EXPECT_NE(at, std::string::npos) << before;
+    return text.insert(at, inserted);
+  };
+  EXPECT_EQ(error_of(with("\"pid\"", "\"pid\":8,")), "r.json: the report has \"pid\" twice");
+  EXPECT_EQ(error_of(with("\"calls\":2", "\"calls\":1,")), "r.json: functions[0] has \"calls\" twice");
+  EXPECT_EQ(error_of(with("\"p50_ns\"", "\"p50_ns\":1,")), "r.json: functions[0] has \"p50_ns\" twice");
+  EXPECT_EQ(error_of(with("\"name\":\"f\"", "\"x\":1,\"x\":1,")), "r.json: functions[0] has \"x\" twice");
+  EXPECT_EQ(error_of(with("\"m2_ns2\"", "\"mean_ns\":1e308,")), "r.json: functions[0].moments has \"mean_ns\" twice");
+  EXPECT_EQ(error_of(with("\"moments\"", "\"moments\":{\"mean_ns\":1,\"m2_ns2\":0},")),
+            "r.json: functions[0] has \"moments\" twice");
+  EXPECT_EQ(error_of(with("\"share\"", "\"samples\":1,")), "r.json: samples.top[0] has \"samples\" twice");
+  EXPECT_EQ(error_of(with("\"functions\"", "\"functions\":[],")), "r.json: the report has \"functions\" twice");
+}
+
+// Figures each of the right type but beyond what the report's own totals and clock
+// allow: merged or compared, they made a report perf-report refused (a null time, a
+// share of 27,709,466) or a diff of "inf s".
+TEST(ReadReport, RefusesFiguresBeyondTheReportsOwnTotals) {
+  nlohmann::json good = report_json(7, 2.0, {function_row("f", {100, 300}, 2.0)});
+  good["samples"] = {{"total", 155},
+                     {"interrupts", 155},
+                     {"probe_samples", 0},
+                     {"top", {{{"function", "f"}, {"samples", 150}, {"share", 0.9677}}}},
+                     {"threads", {{{"tid", 8}, {"samples", 155}, {"top", {{{"function", "f"}, {"samples", 150}}}}}}}};
+  good["probe_overhead"] = {{"calls", 2}, {"ns", 40.0}, {"process_cpu_ns", 1e6}};
+  ASSERT_EQ(error_of(good.dump()), "accepted");
+  const auto refused = [&](const std::function<void(nlohmann::json&)>& change) {
+    nlohmann::json bad = good;
+    change(bad);
+    return error_of(bad.dump());
+  };
+  EXPECT_EQ(refused([](auto& j) { j["functions"][0]["min_ns"] = 1e308; }),
+            "r.json: functions[0] \"min_ns\" is above 2^64 ns, more than a clock counts");
+  EXPECT_EQ(refused([](auto& j) { j["functions"][0]["moments"]["mean_ns"] = 1e308; }),
+            "r.json: functions[0].moments \"mean_ns\" is above 2^64 ns, more than a clock counts");
+  EXPECT_EQ(refused([](auto& j) { j["functions"][0]["moments"]["m2_ns2"] = 1e308; }),
+            "r.json: functions[0].moments \"m2_ns2\" is above \"timed_calls\" x (2^64 ns)^2, more than the durations "
+            "can spread");
+  EXPECT_EQ(refused([](auto& j) { j["samples"]["top"][0]["samples"] = uint64_t{1} << 32; }),
+            "r.json: samples.top[0] \"samples\" is 4294967296, more than the 155 of samples.total");
+  EXPECT_EQ(refused([](auto& j) { j["samples"]["top"].push_back(j["samples"]["top"][0]); }),
+            "r.json: samples.top counts 300 samples up to [1], more than the 155 of samples.total");
+  EXPECT_EQ(refused([](auto& j) { j["samples"]["threads"][0]["top"][0]["samples"] = 156; }),
+            "r.json: samples.threads[0].top[0] \"samples\" is 156, more than the 155 of samples.threads[0].samples");
+  EXPECT_EQ(refused([](auto& j) {
+              j["samples"]["threads"].push_back({{"tid", 9}, {"samples", 1}});
+            }),
+            "r.json: samples.threads count 156 samples up to [1], more than the 155 of samples.total");
+  EXPECT_EQ(refused([](auto& j) { j["samples"]["interrupts"] = 156; }),
+            "r.json: samples \"interrupts\" is 156, more than the 155 of samples.total");
+  EXPECT_EQ(refused([](auto& j) { j["probe_overhead"]["ns"] = 1e308; }),
+            "r.json: probe_overhead \"ns\" is above 2^64 ns, more than a clock counts");
+  EXPECT_EQ(refused([](auto& j) { j["clock"]["probe_ns"] = 1e300; }),
+            "r.json: the report.clock \"probe_ns\" is above 2^64 ns, more than a clock counts");
+}
+
+// Figures each in range whose sums are not (calls of two reports above 2^53): merge
+// refuses them in one line, rather than write a report it would then refuse.
+TEST(MergeReports, RefusesSumsBeyondWhatAReportHolds) {
+  nlohmann::json big = report_json(7, 2.0, {function_row("f", {100}, 2.0)});
+  nlohmann::json& row = big["functions"][0];
+  row["calls"] = row["timed_calls"] = max_count;
+  row["histogram"][0][1] = max_count;
+  const report r = testing::parsed(big);
+  try {
+    merge_reports({r, r});
+    ADD_FAILURE() << "merged";
+  } catch (const input_error& e) {
+    EXPECT_STREQ(e.what(), "the merged report: functions[0] \"calls\" is above 2^53, more than a report can count");
+  }
 }
 
 // 100,000 nested arrays in a member perf-report does not use once exhausted the stack.

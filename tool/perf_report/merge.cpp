@@ -7,6 +7,7 @@
 #include "function_location.hpp"
 #include "report_format/schema.hpp"
 #include "report_format/share_interval.hpp"
+#include "report_ranges.hpp"
 #include "sample_lists.hpp"
 
 namespace perf::report_tool {
@@ -20,7 +21,7 @@ json concatenated_rows(const std::vector<report>& reports, const json::json_poin
   for (const report& r : reports) {
     if (!r.document.contains(rows)) continue;
     for (json row : r.document.at(rows)) {
-      row["pid"] = r.document.value("pid", 0);
+      row["pid"] = r.document.value("pid", uint64_t{0});
       out.push_back(std::move(row));
     }
   }
@@ -51,7 +52,7 @@ json merged_samples(const std::vector<report>& reports) {
   for (const json* s : sections) {
     total += s->value("total", uint64_t{0});
     dropped += s->value("dropped", uint64_t{0});
-    if (s->value("hz", 0u) != out.value("hz", 0u)) out["hz"] = 0;  // mixed rates: none applies
+    if (s->value("hz", 0u) != out.value("hz", 0u)) out["hz"] = 0u;  // mixed rates: none applies
   }
   out["total"] = total;
   out["dropped"] = dropped;
@@ -78,6 +79,15 @@ json merged_samples(const std::vector<report>& reports) {
   if (std::any_of(sections.begin(), sections.end(),
                   [&](const json* s) { return s->value("source", json()) != out.value("source", json()); }))
     out.erase("source");
+  // The threads no source could sample, summed; why: the first report's that says it.
+  out.erase("unsampled_threads");
+  out.erase("unsampled_why");
+  for (const json* s : sections) {
+    if (s->contains("unsampled_threads"))
+      out["unsampled_threads"] =
+          out.value("unsampled_threads", uint64_t{0}) + s->at("unsampled_threads").get<uint64_t>();
+    if (s->contains("unsampled_why") && !out.contains("unsampled_why")) out["unsampled_why"] = s->at("unsampled_why");
+  }
   merged_hottest top = merge_hottest(sections, "top", {"function", "file"}, total);
   merged_hottest lines = merge_hottest(sections, "lines", {"function", "file", "line"}, total);
   set_share_intervals(top.rows, out.value("interrupts", json()));
@@ -91,7 +101,7 @@ json merged_samples(const std::vector<report>& reports) {
   for (const report& r : reports) {
     if (!r.document.contains("samples") || !r.document["samples"].contains("threads")) continue;
     for (json t : r.document["samples"]["threads"]) {
-      t["pid"] = r.document.value("pid", 0);
+      t["pid"] = r.document.value("pid", uint64_t{0});
       threads.push_back(std::move(t));
     }
   }
@@ -138,7 +148,7 @@ json merged_probe_overhead(const std::vector<report>& reports, const std::vector
   for (const report& r : reports) {
     if (!r.document.contains("probe_overhead")) continue;
     const json& o = r.document["probe_overhead"];
-    if (out.is_null()) out = {{"calls", 0}, {"ns", 0.0}};
+    if (out.is_null()) out = {{"calls", uint64_t{0}}, {"ns", 0.0}};
     out["calls"] = out["calls"].get<uint64_t>() + o.value("calls", uint64_t{0});
     if (o.contains("untimed_calls"))  // adaptive timing's (reports before it timed every call)
       out["untimed_calls"] = out.value("untimed_calls", uint64_t{0}) + o.value("untimed_calls", uint64_t{0});
@@ -239,10 +249,10 @@ std::vector<function_record> merge_functions(const std::vector<report>& reports)
 
 report merge_reports(const std::vector<report>& reports) {
   report out;
-  out.path = "merged";
-  out.document = {{"schema_version", report_format::schema_version}, {"pid", 0}};
+  out.path = "the merged report";
+  out.document = {{"schema_version", report_format::schema_version}, {"pid", uint64_t{0}}};
   json pids = json::array();
-  for (const report& r : reports) pids.push_back(r.document.value("pid", 0));
+  for (const report& r : reports) pids.push_back(r.document.value("pid", uint64_t{0}));
   out.document["merged_pids"] = std::move(pids);
   out.document["clock"] = merged_clock(reports);
   out.document["threads"] = concatenated_rows(reports, json::json_pointer("/threads"));
@@ -259,6 +269,8 @@ report merge_reports(const std::vector<report>& reports) {
   });
   if (json overhead = merged_probe_overhead(reports, out.functions); !overhead.is_null())
     out.document["probe_overhead"] = std::move(overhead);
+  // Sums of figures each in range can leave it (calls above 2^53): refused, not written.
+  check_report_ranges(out);
   return out;
 }
 

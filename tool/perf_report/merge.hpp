@@ -25,7 +25,9 @@ std::vector<function_record> merge_functions(const std::vector<report>& reports)
 // of their report; sample lists are summed by function (and line); the clock is
 // kept when all reports share it, else {"source": "merged", "ghz": 1} with every
 // histogram rebinned in nanoseconds; probe_overhead adds up calls, ns and process
-// CPU time and counts the merged probe-dominated functions.
+// CPU time and counts the merged probe-dominated functions. Throws input_error ("the
+// merged report: functions[0] \"calls\" is above 2^53, ...") where the sums leave the
+// ranges a report keeps (report_ranges.hpp): what it returns, perf-report reads.
 report merge_reports(const std::vector<report>& reports);
 
 }  // namespace perf::report_tool

@@ -19,6 +19,7 @@ namespace perf::report_tool {
 // refused, so that nothing perf-report computes from it overflows or recurses without bound.
 constexpr unsigned max_nesting_depth = 64;               // JSON levels (a runtime's report has 5)
 constexpr uint64_t max_count = uint64_t{1} << 53;        // calls, samples...: exact as doubles
+constexpr double max_duration_ns = 0x1p64;               // times: 584 years, more than a 64-bit clock counts
 constexpr double min_ghz = 1e-3, max_ghz = 1e3;          // clock.ghz
 constexpr size_t default_max_input_bytes = 256'000'000;  // a file's size (--max-input-mb)
 

@@ -2,16 +2,18 @@
 // of a large report (10,000 functions x ~100 histogram buckets), go straight into
 // function_records; every other section becomes nlohmann::json as
 // nlohmann::json::parse would make it. Every value is visited, so text that is not
-// JSON is refused wherever it is, and so is nesting deeper than max_nesting_depth (the
-// visit recurses). Problems are reported in the order the report is checked (JSON,
-// schema version, top-level sections, then each function, then duplicate rows),
-// whatever the order of the members in the file, each with its JSON path.
+// JSON is refused wherever it is, and so are nesting deeper than max_nesting_depth (the
+// visit recurses) and a member twice in one object (which value would count?). Problems are reported in the order the
+// report is checked (JSON, schema version, top-level sections, then each function, then duplicate rows), whatever the
+// order of the members in the file, each with its JSON path.
 #include <simdjson.h>
 
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <unordered_map>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -21,6 +23,7 @@
 #include "perf/detail/histogram_index.hpp"
 #include "report_format/schema.hpp"
 #include "report_format/text_format.hpp"
+#include "report_ranges.hpp"
 #include "report_sections.hpp"
 
 namespace perf::report_tool {
@@ -95,20 +98,40 @@ struct json_path {
   }
 };
 
-// A value nested deeper than max_nesting_depth, at `where`: reported with the file's name.
-struct nested_too_deep {
+// A value refused as JSON is read (nested deeper than max_nesting_depth, a member
+// twice): where it is and the problem, reported with the file's name.
+struct refused_value {
   std::string where;
+  std::string problem;
+};
+
+[[noreturn]] void refuse_repeated(const json_path& object, std::string_view key) {
+  throw refused_value{object.text(), fmt::format("has \"{}\" twice", report_format::printable(std::string(key)))};
+}
+
+// The names of one object's members read so far, for refuse_repeated.
+class member_names {
+ public:
+  void add(const json_path& object, std::string_view key) {
+    if (!names_.insert(key).second) refuse_repeated(object, key);
+  }
+
+ private:
+  std::set<std::string_view> names_;  // views of simdjson's buffer: they live as long as the document
 };
 
 json to_json_value(ondemand::value value, const json_path& where) {
   // Recursion, one level per nesting level: bounded, so that a hostile report cannot
   // exhaust the stack (a real one nests 5 levels).
-  if (where.depth > max_nesting_depth) throw nested_too_deep{where.text()};
+  if (where.depth > max_nesting_depth)
+    throw refused_value{where.text(),
+                        fmt::format("is nested deeper than {} levels, more than a report ever is", max_nesting_depth)};
   switch (value.type().value()) {
     case ondemand::json_type::object: {
       json object = json::object();
       for (auto field : value.get_object()) {
         std::string key(field.unescaped_key().value());
+        if (object.contains(key)) refuse_repeated(where, key);
         json member = to_json_value(field.value(), where.member(key));
         object[std::move(key)] = std::move(member);
       }
@@ -181,9 +204,11 @@ class function_fields {
       const json_path where = row.member(key);
       const std::optional<function_field> field = report_format::field_named(report_format::function_fields, key);
       if (!field) {
+        other_names_.add(row, key);
         to_json_value(v, where);  // not the schema's: checked as JSON
         continue;
       }
+      if (std::exchange(seen_[static_cast<size_t>(*field)], true)) refuse_repeated(row, key);
       switch (*field) {
         case function_field::name: take(state_of(*field), typed(v, v.get_string(), where), record_.name); break;
         case function_field::file: take(state_of(*field), typed(v, v.get_string(), where), record_.file); break;
@@ -264,40 +289,21 @@ class function_fields {
     check(histogram, where, "an array");
     if (!histogram_well_formed_) fail(where, "\"histogram\" holds an entry that is not [bucket, count]");
     if (state_of(probe_dominated) != state::missing) check(probe_dominated, where, "a boolean");
-    // The ranges: what the runtime can write, and what the arithmetic on it stays
-    // defined for (counts exact as doubles, times not negative).
-    if (line_ > UINT32_MAX) fail(where, fmt::format("\"{}\" is above {}", json_name(line), UINT32_MAX));
-    for (const auto& [f, value] :
-         {std::pair{calls, record_.calls}, std::pair{alloc_total_count, record_.alloc_total_count},
-          std::pair{alloc_total_bytes, record_.alloc_total_bytes}})
-      if (value > max_count)
-        fail(where, fmt::format("\"{}\" is above 2^53, more than a report can count", json_name(f)));
-    for (const auto& [f, value] : {std::pair{total_ns, record_.total_ns}, std::pair{self_ns, record_.self_ns},
-                                   std::pair{min_ns, record_.min_ns}, std::pair{max_ns, record_.max_ns}})
-      if (value < 0) fail(where, fmt::format("\"{}\" is negative", json_name(f)));
-    if (record_.mean_ns < 0) fail(in_moments, fmt::format("\"{}\" is negative", json_name(moments_field::mean_ns)));
-    if (record_.m2_ns2 < 0)
-      fail(in_moments, fmt::format("\"{}\" is negative (a sum of squares)", json_name(moments_field::m2_ns2)));
     if (!histogram_problem_.empty())
       throw input_error(fmt::format("{}: {}.histogram{}", path, where, histogram_problem_));
     // Adaptive timing's fields: a report older than them timed every call.
     if (state_of(timed_calls) == state::missing) record_.timed_calls = record_.calls;
     else check(timed_calls, where, non_negative);
-    if (record_.timed_calls > record_.calls)
-      fail(where, fmt::format("\"{}\" is above \"{}\"", json_name(timed_calls), json_name(calls)));
-    const char* counted = record_.timed_calls < record_.calls ? "timed_calls" : "calls";
-    if (histogram_count_ != record_.timed_calls)
-      fail(where, fmt::format("\"histogram\" counts {} calls, \"{}\" says {}", histogram_count_, counted,
-                              record_.timed_calls));
     if (record_.estimated()) {
       for (function_field f : {mean_ns, mean_ns_low, mean_ns_high}) check(f, where, number);
-      if (!(record_.call_mean_low_ns <= record_.call_mean_ns && record_.call_mean_ns <= record_.call_mean_high_ns))
-        fail(where, fmt::format("\"{}\" is not between \"{}\" and \"{}\"", json_name(mean_ns), json_name(mean_ns_low),
-                                json_name(mean_ns_high)));
     } else {
       record_.call_mean_ns = record_.call_mean_low_ns = record_.call_mean_high_ns = record_.mean_ns;
     }
+    // The ranges: what the runtime can write, and what the arithmetic on it stays
+    // defined for (counts exact as doubles, times not negative nor past a clock's count).
+    if (line_ > UINT32_MAX) fail(where, fmt::format("\"{}\" is above {}", json_name(line), UINT32_MAX));
     record_.line = static_cast<unsigned>(line_);
+    check_function_ranges(record_, path, where);
     return std::move(record_);
   }
 
@@ -317,17 +323,19 @@ class function_fields {
       return;
     }
     state_of(function_field::moments) = state::found;
-    moment_states_ = {};  // all missing: a repeated "moments" is read anew
+    member_names others;
     for (auto member : object.value()) {
       const std::string_view key = member.unescaped_key().value();
       ondemand::value v = member.value();
       const json_path member_path = where.member(key);
       const std::optional<moments_field> field = report_format::field_named(report_format::moments_fields, key);
       if (!field) {
+        others.add(where, key);
         to_json_value(v, member_path);
         continue;
       }
       state& s = moment_states_[static_cast<size_t>(*field)];
+      if (s != state::missing) refuse_repeated(where, key);
       switch (*field) {
         case moments_field::mean_ns: take(s, typed(v, v.get_double(), member_path), record_.mean_ns); break;
         case moments_field::m2_ns2: take(s, typed(v, v.get_double(), member_path), record_.m2_ns2); break;
@@ -398,6 +406,8 @@ class function_fields {
   std::string histogram_problem_;  // "[3] bucket 4000 is past the last bucket, 3775"
   uint64_t histogram_count_ = 0;
   std::array<state, report_format::function_fields.size()> states_{};  // all missing
+  std::array<bool, report_format::function_fields.size()> seen_{};     // the schema's members read, derived ones too
+  member_names other_names_;                                           // the members not in the schema
   std::array<state, report_format::moments_fields.size()> moment_states_{};
 };
 
@@ -418,13 +428,15 @@ void parse_document(ondemand::document& document, const std::string& path, parse
     out.document = json();
     return;
   }
+  member_names names;
   for (auto member : document.get_object()) {
-    std::string key(member.unescaped_key().value());
+    const std::string_view name = member.unescaped_key().value();
+    names.add(root, name);
+    std::string key(name);
     ondemand::value value = member.value();
     const json_path where = root.member(key);
     if (key == "functions" && value.type().value() == ondemand::json_type::array) {
       out.functions.emplace();
-      out.function_problem.reset();
       size_t index = 0;
       // Each element becomes a record as it is read; after a problem, elements are
       // still read (the JSON checked) but no longer kept.
@@ -440,7 +452,6 @@ void parse_document(ondemand::document& document, const std::string& path, parse
       }
       out.document.erase(key);
     } else {
-      if (key == "functions") out.functions.reset(), out.function_problem.reset();
       json section = to_json_value(value, where);
       out.document[std::move(key)] = std::move(section);
     }
@@ -464,10 +475,7 @@ report parse_padded(simdjson::padded_string_view padded, const std::string& path
       throw simdjson::simdjson_error(simdjson::TRAILING_CONTENT);
   } catch (const simdjson::simdjson_error& e) {
     throw input_error(fmt::format("{}: not JSON: {}", path, e.what()));
-  } catch (const nested_too_deep& e) {
-    throw input_error(fmt::format("{}: {} is nested deeper than {} levels, more than a report ever is", path, e.where,
-                                  max_nesting_depth));
-  }
+  } catch (const refused_value& e) { throw input_error(fmt::format("{}: {} {}", path, e.where, e.problem)); }
   report r;
   r.path = path;
   r.document = std::move(parsed.document);
@@ -488,8 +496,11 @@ report parse_padded(simdjson::padded_string_view padded, const std::string& path
   if (!(ghz > 0)) top.fail("\"clock.ghz\" is not positive");
   if (ghz < min_ghz || ghz > max_ghz)
     top.fail(fmt::format("\"clock.ghz\" is {}, not a clock's rate ({} to {} GHz)", ghz, min_ghz, max_ghz));
-  for (const char* key : {"resolution_ns", "probe_ns", "probe_inside_ns"})
+  for (const char* key : {"resolution_ns", "probe_ns", "probe_inside_ns"}) {
     if (clock.has(key) && clock.number(key) < 0) clock.fail(fmt::format("\"{}\" is negative", key));
+    if (clock.has(key) && clock.number(key) > max_duration_ns)
+      clock.fail(fmt::format("\"{}\" is above 2^64 ns, more than a clock counts", key));
+  }
   // The probe's cost (absent: 0, no function is probe-dominated when merged).
   const double probe_ns = clock.has("probe_ns") ? clock.number("probe_ns") : 0.0;
   const double reported_inside_ns = clock.has("probe_inside_ns") ? clock.number("probe_inside_ns") : 0.0;

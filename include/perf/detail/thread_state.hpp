@@ -105,7 +105,11 @@ struct alignas(64) slot {
   int64_t outlier_deviation;
   double outlier_squared_deviation;
   uint32_t blocks[histogram_blocks];  // arena block per bucket block; 0 = none
+  // Bit b: blocks[b] is set (set after it): what a snapshot reads instead of the
+  // whole array. In the padding the alignment left (sizeof(slot) stays 512).
+  uint64_t used_blocks;
 };
+static_assert(sizeof(slot) == 512, "a slot fills 8 cache lines");
 
 // A measured activation, living in the scope object on the caller's stack. The
 // probe reads and writes only the frame of the activation it opens or closes, never

@@ -43,14 +43,8 @@ size_t live_blocks::find(uintptr_t address) const noexcept {
   return not_found;
 }
 
-bool live_blocks::insert(uintptr_t address, block value, block& replaced, bool& had_stale) noexcept {
-  had_stale = false;
+bool live_blocks::insert(uintptr_t address, block value) noexcept {
   if (keys_ == nullptr) return false;
-  // A block freed where the interposer does not see it left its address here.
-  if (const size_t stale = find(address); stale != not_found) {
-    replaced = remove(stale);
-    had_stale = true;
-  }
   if (size_ == capacity) return false;
   const size_t start = home(address);
   for (unsigned i = 0; i < probe_limit; ++i) {

@@ -8,7 +8,8 @@
 // while some live block hashes to it). A removed block leaves a tombstone that a later
 // insertion reuses, so a concurrent find() never misses a block that lies further on;
 // no slot lies more than `probe_limit` slots from its block's home, so every probe
-// ends. Beyond `capacity` blocks (or a neighbourhood full), insert() refuses.
+// ends. Beyond `capacity` blocks (or a neighbourhood full), insert() refuses; the
+// sampler then thins the set (for_each_live, remove) and tries again.
 #ifndef PERF_RUNTIME_HEAP_INTERNAL_LIVE_BLOCKS_HPP
 #define PERF_RUNTIME_HEAP_INTERNAL_LIVE_BLOCKS_HPP
 
@@ -27,6 +28,7 @@ class live_blocks {
   struct block {
     uint64_t requested;  // the size the code asked for
     uint32_t site;       // index in the site table
+    uint32_t thinned;    // the set's thinnings it stands for: it weighs 2^thinned sampled blocks
   };
 
   // Maps the table; false when the memory cannot be had (then nothing is tracked).
@@ -34,11 +36,19 @@ class live_blocks {
 
   // The slot of `address`, or not_found. Lock-free; any thread.
   size_t find(uintptr_t address) const noexcept;
-  // Adds `address` (any stale entry of it is replaced and returned in `replaced`,
-  // with `had_stale` set); false when the table is full. Under the lock.
-  bool insert(uintptr_t address, block value, block& replaced, bool& had_stale) noexcept;
+  // Adds `address`, which is not in the set (the caller removes a stale entry of it
+  // first); false when the table is full. Under the lock.
+  bool insert(uintptr_t address, block value) noexcept;
   // Removes the block in `slot` (from find()) and returns it. Under the lock.
   block remove(size_t slot) noexcept;
+  // Calls visit(slot, block&) for every block in the set; `visit` may remove it
+  // (remove(slot)) or change its value. Under the lock.
+  template <class Visit>
+  void for_each_live(Visit visit) noexcept {
+    if (keys_ == nullptr) return;
+    for (size_t slot = 0; slot < slots; ++slot)
+      if (keys_[slot] != empty && keys_[slot] != tombstone) visit(slot, values_[slot]);
+  }
 
   size_t size() const noexcept { return size_; }
 

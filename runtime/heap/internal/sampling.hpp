@@ -15,8 +15,9 @@ struct sampled_sites {
   std::vector<site_record> sites;
   // Sampled allocations whose stack found the site table full: in no site.
   uint64_t samples_beyond_sites = 0;
-  // Sampled blocks the live set had no room for: counted as allocated, never as live.
-  uint64_t blocks_beyond_live_set = 0;
+  // Times the live set, full, was halved: each live block kept stands for 2^this
+  // sampled blocks (the live estimates stay unbiased, on fewer samples).
+  uint32_t live_set_thinnings = 0;
 };
 
 // The sites so far, with their estimates. Any thread, not a signal handler: it

@@ -165,16 +165,17 @@ TEST_F(HeapPprof, SampleTypesPeriodAndSizeLabelAreGos) {
     EXPECT_NE(r.output.find(size), std::string::npos) << size << r.output;
 }
 
-// Samples the sampler's bounded tables had no room for make the estimates low: pprof
-// says so above its report.
+// Samples the site table had no room for make the estimates low, and a live set
+// thinned makes the inuse_* estimates rest on fewer samples: pprof says both above its
+// report.
 TEST_F(HeapPprof, WhatTheSamplersTablesLeftOutIsSaidAboveTheReport) {
   heap_profile p = made_up_profile();
   p.samples_beyond_sites = 12;
-  p.blocks_beyond_live_set = 3;
+  p.live_set_thinnings = 2;
   const probe_result r = pprof(p, heap_pprof_view::heap, top);
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("\nperf: 12 sampled allocations are in no sample: the site table was full\n"
-                          "perf: 3 sampled blocks are in no inuse_* value: the live set was full\n"
+                          "perf: inuse_* estimated from 1 in 4 sampled blocks still live: the live set was full\n"
                           "Type: inuse_space\n"),
             std::string::npos)
       << r.output;

@@ -1,7 +1,7 @@
 // The heap sampler's probe: a program with known allocation sites, run by
 // heap_sampling_test.cpp with PERF_HEAP_SAMPLE and PERF_REPORT set. Its allocations
 // escape into globals so that no compiler removes a new/delete pair. Usage:
-// heap_probe known_sites | realloc | thread | fork | one_leak
+// heap_probe known_sites | realloc | thread | fork | one_leak | full_live_set
 #include <pthread.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -85,6 +85,18 @@ __attribute__((noinline)) void child_site() { kept.push_back(std::malloc(8 * mib
 
 __attribute__((noinline)) void leak_one_mebibyte() { kept.push_back(std::malloc(mib)); }
 
+// 64-byte blocks: at PERF_HEAP_SAMPLE=1 every one is sampled.
+__attribute__((noinline)) void many_live_blocks(int count) {
+  for (int i = 0; i < count; ++i) kept.push_back(new char[64]);
+}
+__attribute__((noinline)) void freed_at_once(int count) {
+  for (int i = 0; i < count; ++i) {
+    char* block = new char[64];
+    escaped = block;
+    delete[] block;
+  }
+}
+
 void* run_thread_site(void*) {
   thread_site();
   return nullptr;
@@ -115,6 +127,10 @@ int main(int argc, char** argv) {
     if (child < 0 || waitpid(child, &status, 0) != child || status != 0) return 1;
   } else if (mode == "one_leak") {
     leak_one_mebibyte();
+  } else if (mode == "full_live_set") {  // more sampled blocks live than the live set holds
+    kept.reserve(100000);
+    many_live_blocks(80000);
+    freed_at_once(200000);
   } else {
     return 2;
   }

@@ -27,7 +27,9 @@ struct fake_thread {
   accumulator read() {
     detail::drain_pending(state);
     accumulator a;
-    a.add(target, arena.data());
+    bucket_tally tally;
+    a.add(target, arena.data(), tally);
+    tally.move_to(a.durations);
     return a;
   }
 };

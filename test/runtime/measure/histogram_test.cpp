@@ -81,5 +81,54 @@ TEST(Histogram, MergingEqualsAddingEverythingToOne) {
 
 TEST(Histogram, EmptyHistogramHasNoQuantile) { EXPECT_EQ(histogram().quantile(0.5), 0.0); }
 
+// A histogram keeps its nonzero buckets in order, each once, whatever the order and
+// the overlap of what is added: single buckets, blocks of a thread's arena through a
+// tally (several threads' at once), other histograms.
+TEST(Histogram, KeepsEveryBucketOnceInOrderWhateverIsAdded) {
+  std::mt19937_64 random(11);
+  std::vector<uint64_t> truth(detail::histogram_buckets);
+  histogram h;
+  bucket_tally tally;
+  for (int round = 0; round < 200; ++round) {
+    switch (random() % 3) {
+      case 0: {  // one bucket
+        const auto bucket = static_cast<unsigned>(random() % detail::histogram_buckets);
+        const uint64_t n = 1 + random() % 5;
+        h.add(bucket, n);
+        truth[bucket] += n;
+        break;
+      }
+      case 1: {  // blocks of two "threads", then handed over
+        for (int thread = 0; thread < 2; ++thread) {
+          const auto block = static_cast<unsigned>(random() % detail::histogram_blocks);
+          std::vector<uint64_t> counters(detail::histogram_block_size);
+          for (unsigned j = 0; j < counters.size(); ++j)
+            if (random() % 4 == 0) counters[j] = random() % 3;
+          tally.add_block(block, counters.data());
+          for (unsigned j = 0; j < counters.size(); ++j) truth[block * detail::histogram_block_size + j] += counters[j];
+        }
+        tally.move_to(h);
+        break;
+      }
+      case 2: {  // another histogram
+        histogram other;
+        for (int i = 0; i < 20; ++i) {
+          const auto bucket = static_cast<unsigned>(random() % detail::histogram_buckets);
+          other.add(bucket, 1);
+          truth[bucket] += 1;
+        }
+        h.merge(other);
+        break;
+      }
+    }
+  }
+  bucket_counts expected;
+  uint64_t count = 0;
+  for (unsigned b = 0; b < truth.size(); ++b)
+    if (truth[b] != 0) expected.emplace_back(b, truth[b]), count += truth[b];
+  EXPECT_EQ(h.nonzero_buckets(), expected);
+  EXPECT_EQ(h.count(), count);
+}
+
 }  // namespace
 }  // namespace perf::runtime

@@ -117,7 +117,9 @@ TEST(Slot, PendingDurationsAreReadWithoutDraining) {
   std::vector<accumulator> per_site(2);
   add_pending_durations(thread.state, per_site);
   EXPECT_EQ(per_site[1].durations.count(), 0u) << "no call counted for the site yet";
-  per_site[1].add(thread.target, thread.arena.data());
+  bucket_tally tally;
+  per_site[1].add(thread.target, thread.arena.data(), tally);
+  tally.move_to(per_site[1].durations);
   add_pending_durations(thread.state, per_site);
   EXPECT_EQ(per_site[1].durations.count(), 2u);
   EXPECT_EQ(per_site[1].durations.quantile(1.0), 9.0);

@@ -1,12 +1,18 @@
 // The report an instrumented program writes when it exits, driven through PERF_*.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
+#include <climits>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "probe_runner.hpp"
 
@@ -100,6 +106,73 @@ TEST_F(ExitReport, AnUnwritablePathWarnsOnceAndTheReportStillReachesStderr) {
       "perf: cannot write the report to '" + path + "': No such file or directory; writing it to stderr instead\n";
   ASSERT_EQ(text.substr(0, warning.size()), warning);
   EXPECT_NE(text.find("3 functions measured"), std::string::npos) << text;
+}
+
+// A report file the user made read-only, in a directory the program may write: the
+// rename would replace it, open() would refuse it, and the runtime refuses it as open()
+// would. As root the probe runs without the capabilities that let root write any file.
+TEST_F(ExitReport, AReadOnlyReportFileIsNotReplacedAndTheReportReachesStderr) {
+  const fs::path report = dir / "report.txt";
+  { std::ofstream(report) << "the user's own file\n"; }
+  fs::permissions(report, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  const std::string without_override = geteuid() == 0 ? "setpriv --inh-caps=-dac_override,-dac_read_search "
+                                                        "--bounding-set=-dac_override,-dac_read_search "
+                                                      : "";
+  const perf::testing::probe_result run =
+      perf::testing::run_probe_program(without_override + PERF_EXIT_PROBE, "PERF_REPORT=" + report.string());
+  EXPECT_EQ(run.status, 0) << run.output;
+  const std::string warning =
+      "perf: cannot write the report to '" + report.string() + "': Permission denied; writing it to stderr instead\n";
+  ASSERT_EQ(run.output.substr(0, warning.size()), warning) << run.output;
+  EXPECT_NE(run.output.find("3 functions measured"), std::string::npos) << run.output;
+  EXPECT_EQ(read_file(report), "the user's own file\n");
+  EXPECT_EQ(fs::status(report).permissions(), fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);  // no temporary left
+}
+
+// The most resident memory one run of the exit probe took (wait4's ru_maxrss, KiB),
+// with no PERF_* variable but `settings`; its output discarded.
+long exit_probe_max_rss_kib(const std::vector<std::string>& settings) {
+  std::vector<std::string> variables;
+  for (char** v = environ; *v != nullptr; ++v)
+    if (std::string(*v).rfind("PERF_", 0) != 0) variables.emplace_back(*v);
+  variables.insert(variables.end(), settings.begin(), settings.end());
+  std::vector<char*> env;  // made before fork: the child only execs
+  for (std::string& v : variables) env.push_back(v.data());
+  env.push_back(nullptr);
+  char program[] = PERF_EXIT_PROBE;
+  char* argv[] = {program, nullptr};
+  const int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  const pid_t child = fork();
+  if (child == 0) {
+    dup2(null, STDOUT_FILENO);
+    dup2(null, STDERR_FILENO);
+    execve(program, argv, env.data());
+    _exit(127);
+  }
+  ::close(null);
+  int status = 0;
+  rusage usage{};
+  EXPECT_EQ(wait4(child, &status, 0, &usage), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  return usage.ru_maxrss;
+}
+
+// A short program with sampling on that took no sample pays nothing at exit for
+// symbolizing: no symbolizer is loaded (libbacktrace read every module's debug
+// information, ~25 MB more resident memory, to name the measured functions' code).
+// At 1 Hz of CPU time the probe's few milliseconds take no sample.
+TEST_F(ExitReport, AProgramThatTookNoSampleLoadsNoSymbolizerAtExit) {
+  const fs::path report = dir / "report.json";
+  long sampling = LONG_MAX, off = LONG_MAX;
+  for (int run = 0; run < 3; ++run) {  // the least of three: the runs' own noise is a few hundred KiB
+    off = std::min(off, exit_probe_max_rss_kib({"PERF_SAMPLE_HZ=0", "PERF_REPORT=off"}));
+    sampling = std::min(sampling, exit_probe_max_rss_kib({"PERF_SAMPLE_HZ=1", "PERF_REPORT=" + report.string()}));
+    const json samples = json::parse(read_file(report)).at("samples");
+    ASSERT_EQ(samples.at("hz"), 1u);
+    ASSERT_EQ(samples.at("total"), 0u) << "the probe took a sample";
+  }
+  EXPECT_LT(sampling - off, 4096) << "sampling on: " << sampling << " KiB, off: " << off << " KiB";
 }
 
 TEST_F(ExitReport, ABadClockValueWarnsAndMeasuringGoesOn) {

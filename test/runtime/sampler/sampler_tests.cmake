@@ -8,6 +8,9 @@ if(NOT PERF_GO)
 endif()
 
 add_library(sample_stress_plugin MODULE ${CMAKE_CURRENT_LIST_DIR}/stress_plugin.cpp)
+# A container's seccomp profile that refuses both sampling sources, put on a program.
+add_executable(seccomp_exec ${CMAKE_CURRENT_LIST_DIR}/seccomp_exec.cpp)
+target_compile_options(seccomp_exec PRIVATE ${PERF_WARNINGS})
 target_compile_options(sample_stress_plugin PRIVATE -fno-omit-frame-pointer)
 
 # speedscope's importer, the real reader of the folded stacks: npm's speedscope
@@ -44,7 +47,9 @@ function(perf_add_sampler_tests label runtime)
   target_compile_definitions(sampler_tests_${label} PRIVATE PERF_SAMPLE_PROBE="$<TARGET_FILE:sample_probe_${label}>"
     PERF_GO="${PERF_GO}" PERF_STRESS_PROBE="$<TARGET_FILE:sample_stress_${label}>"
     PERF_STRESS_PLUGIN="$<TARGET_FILE:sample_stress_plugin>" PERF_SPEEDSCOPE_BUNDLE="${PERF_SPEEDSCOPE_BUNDLE}"
-    PERF_SPEEDSCOPE_IMPORT="${dir}/speedscope_import.mjs" PERF_SAMPLE_PROBE_SOURCE="${dir}/sample_probe.cpp")
+    PERF_SPEEDSCOPE_IMPORT="${dir}/speedscope_import.mjs" PERF_SAMPLE_PROBE_SOURCE="${dir}/sample_probe.cpp"
+    PERF_SECCOMP_EXEC="$<TARGET_FILE:seccomp_exec>")
+  add_dependencies(sampler_tests_${label} seccomp_exec)
   gtest_discover_tests(sampler_tests_${label} TEST_PREFIX "${label}." DISCOVERY_MODE PRE_TEST
     PROPERTIES ENVIRONMENT PERF_REPORT=off LABELS ${label})
 

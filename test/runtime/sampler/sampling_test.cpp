@@ -48,6 +48,35 @@ TEST_F(Sampling, FilesOpenedUnderTheNumbersOfClosedEventsStayOpen) {
   EXPECT_NE(run.output.find("still open 16 of 16\n"), std::string::npos) << run.output;
 }
 
+// A container whose seccomp profile refuses perf_event_open and timer_create: no
+// thread can be sampled, and the program's stderr and its report say so and why
+// (they said "samples: 0 at 1000 Hz" and nothing else).
+TEST_F(Sampling, ThreadsTheKernelRefusesEverySourceAreNamedOnStderrAndInTheReport) {
+  const std::string refused =
+      "the kernel refused perf_event_open (Operation not permitted) and timer_create "
+      "(Operation not permitted)";
+  const std::string warning =
+      "perf: a thread cannot be sampled: " + refused + "; the report counts the threads not sampled\n";
+  const std::filesystem::path json_report = dir / "report.json";
+  const probe_result run = run_probe_program(PERF_SECCOMP_EXEC " " PERF_SAMPLE_PROBE,
+                                             "PERF_SAMPLE_HZ=1000 PERF_REPORT=" + json_report.string(), "threads 0.05");
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_EQ(run.output.substr(0, warning.size()), warning) << run.output;
+  EXPECT_EQ(run.output.find(warning, 1), std::string::npos) << "warned more than once: " << run.output;
+  const nlohmann::json samples = nlohmann::json::parse(read_file(json_report)).at("samples");
+  EXPECT_EQ(samples.at("total"), 0u);
+  EXPECT_EQ(samples.at("unsampled_threads"), 3u) << samples;  // main and its two
+  EXPECT_EQ(samples.at("unsampled_why"), refused);
+
+  const std::filesystem::path text_report = dir / "report.txt";
+  run_probe_program(PERF_SECCOMP_EXEC " " PERF_SAMPLE_PROBE,
+                    "PERF_SAMPLE_HZ=1000 PERF_SAMPLE_SOURCE=timer PERF_REPORT=" + text_report.string(), "threads 0.05");
+  const std::string text = read_file(text_report);
+  EXPECT_NE(text.find("\n  3 threads not sampled: the kernel refused timer_create (Operation not permitted)\n"),
+            std::string::npos)
+      << text;
+}
+
 TEST_F(Sampling, ZeroRateTurnsSamplingOff) {
   const probe_result run = run_sample_probe("PERF_SAMPLE_HZ=0", "late-thread");
   ASSERT_EQ(run.status, 0) << run.output;

@@ -1,0 +1,65 @@
+#include "report_ranges.hpp"
+
+#include <fmt/format.h>
+
+#include "report_format/schema.hpp"
+#include "report_sections.hpp"
+
+namespace perf::report_tool {
+
+using report_format::function_field;
+using report_format::json_name;
+using report_format::moments_field;
+
+void check_function_ranges(const function_record& f, const std::string& report_path, const std::string& where) {
+  using enum function_field;
+  const std::string in_moments = fmt::format("{}.{}", where, json_name(moments));
+  auto fail = [&](const std::string& in, const std::string& problem) {
+    throw input_error(fmt::format("{}: {} {}", report_path, in, problem));
+  };
+  for (const auto& [field, value] :
+       {std::pair{calls, f.calls}, std::pair{timed_calls, f.timed_calls},
+        std::pair{alloc_total_count, f.alloc_total_count}, std::pair{alloc_total_bytes, f.alloc_total_bytes}})
+    if (value > max_count)
+      fail(where, fmt::format("\"{}\" is above 2^53, more than a report can count", json_name(field)));
+  // Times: not negative, and within what a 64-bit clock counts at a nanosecond a tick
+  // (merged, summed and squared, they stay finite).
+  const auto time_in_range = [&](const std::string& in, std::string_view name, double ns) {
+    if (ns < 0) fail(in, fmt::format("\"{}\" is negative", name));
+    if (ns > max_duration_ns) fail(in, fmt::format("\"{}\" is above 2^64 ns, more than a clock counts", name));
+  };
+  for (const auto& [field, value] : {std::pair{total_ns, f.total_ns}, std::pair{self_ns, f.self_ns},
+                                     std::pair{min_ns, f.min_ns}, std::pair{max_ns, f.max_ns}})
+    time_in_range(where, json_name(field), value);
+  time_in_range(in_moments, json_name(moments_field::mean_ns), f.mean_ns);
+  if (f.m2_ns2 < 0)
+    fail(in_moments, fmt::format("\"{}\" is negative (a sum of squares)", json_name(moments_field::m2_ns2)));
+  if (f.m2_ns2 > static_cast<double>(f.timed_calls) * max_duration_ns * max_duration_ns)
+    fail(in_moments, fmt::format("\"{}\" is above \"{}\" x (2^64 ns)^2, more than the durations can spread",
+                                 json_name(moments_field::m2_ns2), json_name(timed_calls)));
+  if (f.timed_calls > f.calls)
+    fail(where, fmt::format("\"{}\" is above \"{}\"", json_name(timed_calls), json_name(calls)));
+  const char* counted = f.estimated() ? "timed_calls" : "calls";
+  uint64_t histogram_count = 0;
+  for (const auto& [bucket, count] : f.durations.buckets)
+    histogram_count = count > max_count - histogram_count ? max_count + 1 : histogram_count + count;
+  if (histogram_count != f.timed_calls)
+    fail(where, fmt::format("\"histogram\" counts {} calls, \"{}\" says {}", histogram_count, counted, f.timed_calls));
+  if (!f.estimated()) return;
+  if (!(f.call_mean_low_ns <= f.call_mean_ns && f.call_mean_ns <= f.call_mean_high_ns))
+    fail(where, fmt::format("\"{}\" is not between \"{}\" and \"{}\"", json_name(mean_ns), json_name(mean_ns_low),
+                            json_name(mean_ns_high)));
+  // The interval's low end may be below zero (a mean near zero, a wide interval).
+  if (f.call_mean_low_ns < -max_duration_ns)
+    fail(where, fmt::format("\"{}\" is below -2^64 ns, more than a clock counts", json_name(mean_ns_low)));
+  time_in_range(where, json_name(mean_ns), f.call_mean_ns);
+  time_in_range(where, json_name(mean_ns_high), f.call_mean_high_ns);
+}
+
+void check_report_ranges(const report& r) {
+  for (size_t i = 0; i < r.functions.size(); ++i)
+    check_function_ranges(r.functions[i], r.path, fmt::format("functions[{}]", i));
+  check_sections(r.document, r.path);
+}
+
+}  // namespace perf::report_tool
