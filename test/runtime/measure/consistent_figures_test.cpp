@@ -106,7 +106,9 @@ class simulation {
 
   function_stats row(unsigned id) const {
     std::vector<accumulator> per_site(nodes_.size());
-    per_site[id].add(slots_[id], arena_.data());
+    bucket_tally tally;
+    per_site[id].add(slots_[id], arena_.data(), tally);
+    tally.move_to(per_site[id].durations);
     add_pending_durations(state_, per_site);
     return function_row({"site " + std::to_string(id), "", id, id}, per_site[id], 1.0, binning_);
   }
