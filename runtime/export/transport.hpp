@@ -20,6 +20,9 @@ struct http_request {
   std::string path;
   std::string accept;                                      // the Accept header; empty when absent
   std::vector<std::pair<std::string, std::string>> query;  // decoded arguments, in order
+  // Other clients wait for the server: a request in another connection, being
+  // answered or not read yet, or a connection not accepted yet.
+  bool others_waiting = false;
 };
 
 // A body written as it is sent: each call writes at most `room` bytes to `out` and
@@ -81,7 +84,8 @@ struct transport;
 // suffix changes with every change to a type the table passes, so that a
 // libperfexport of another version beside libperfrt is refused by name rather than
 // called with the wrong layout (v2: http_response gained its headers; v3:
-// transport_limits its share per client and its limits of the request target).
+// transport_limits its share per client and its limits of the request target,
+// http_request `others_waiting`).
 struct transport_functions {
   // Serves HTTP on `listen_fd` (bound and listening; the transport owns it from now
   // on) for `handler`; the problem (and null) when it cannot.

@@ -182,6 +182,13 @@ std::string client_of(MHD_Connection* connection) {
   return {};
 }
 
+// Whether clients besides the one of `self` wait: a connection in the listening
+// socket's queue, or a request under way in another.
+bool others_waiting(const transport& t, const open_connections::entry* self) {
+  pollfd queued{t.listening.fd, POLLIN, 0};
+  return poll(&queued, 1, 0) == 1 || t.connections.others_busy(self);
+}
+
 // Whether the request announces a body: answered at once (a body is never wanted),
 // which has MHD close the connection after the reply instead of reading the body.
 bool announces_body(MHD_Connection* connection) {
@@ -207,6 +214,7 @@ MHD_Result on_request(void* self, MHD_Connection* connection, const char* url, c
   http_request request;
   request.method = method;
   request.path = url;
+  request.others_waiting = others_waiting(t, entry_of(connection));
   if (const char* accept = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT))
     request.accept = accept;
   MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, add_argument, &request);

@@ -52,6 +52,12 @@ void open_connections::waiting(entry* e, clock::time_point now) {
 
 void open_connections::remove(entry* e) { entries_.erase(find(entries_, e)); }
 
+bool open_connections::others_busy(const entry* self) const {
+  return std::any_of(entries_.begin(), entries_.end(), [self](const entry& e) {
+    return &e != self && (e.now == phase::answering || (e.now == phase::waiting && unread_bytes(e)));
+  });
+}
+
 void open_connections::close_overdue(clock::time_point now) {
   for (entry& e : entries_) {
     if (e.since + request_timeout_ > now) break;  // and so are all after it

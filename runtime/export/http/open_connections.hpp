@@ -41,6 +41,10 @@ class open_connections {
   void waiting(entry* e, clock::time_point now);    // answered; kept alive for another request
   void remove(entry* e);                            // closed
 
+  // Whether a connection other than `self` has a request under way: being answered
+  // (or waiting for its window), or in its socket, not read yet.
+  bool others_busy(const entry* self) const;
+
   // Shuts down every connection that has waited longer than the request timeout.
   void close_overdue(clock::time_point now);
   // When the next connection becomes overdue; nothing when none waits.

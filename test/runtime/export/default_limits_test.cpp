@@ -72,6 +72,15 @@ TEST_F(DefaultLimits, AClientHoldsAtMostItsShareOfTheWindows) {
   for (const auto& c : held) EXPECT_FALSE(c->closed_by_server(0ms)) << "a window of 300 s still waits";
 }
 
+// The pages that read every thread keep to half of the server's time only while
+// others wait: a client alone, asking again and again, gets every page.
+TEST_F(DefaultLimits, AClientAloneGetsEveryPageItAsksFor) {
+  for (int i = 0; i < 20; ++i) {
+    const http_result r = http_get(address.port, i % 2 == 0 ? "/report.json" : "/metrics");
+    ASSERT_EQ(r.status, 200) << "request " << i << ": " << r.body;
+  }
+}
+
 // A request of any size gets a status: those that fit 200, a request line beyond the
 // limit 414, headers beyond it 431. Before, a query of 32,700 bytes or of 10,000
 // empty parameters was closed after 10 s without one.

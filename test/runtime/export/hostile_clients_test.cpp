@@ -4,12 +4,14 @@
 // opens and reopens hundreds of sockets.
 #include <fcntl.h>
 #include <netinet/in.h>
-#include <poll.h>
+#include <sys/epoll.h>
 #include <sys/resource.h>
 
 #include <atomic>
 #include <cerrno>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <string_view>
 #include <thread>
 #include <vector>
@@ -18,6 +20,7 @@
 
 #include "export/server.hpp"
 #include "http_client.hpp"
+#include "perf/measure.hpp"
 
 namespace perf::runtime {
 namespace {
@@ -114,10 +117,44 @@ TEST(HostileClients, AScrapeAnswersWithinASecondWhileHundredsOfConnectionsTrickl
 }
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr size_t scraper_count = 200;  // each request costs the sanitized server five to ten times more
+// Each request costs the sanitized server five to ten times more.
+constexpr size_t scraper_count = 200;
+constexpr size_t service_threads = 40;
 #else
 constexpr size_t scraper_count = 1000;
+constexpr size_t service_threads = 200;
 #endif
+
+void served() { PERF_MEASURE("hostile_clients_test::served"); }
+
+// A service's threads: each has made a measured call and waits until this goes, so
+// that /metrics and the report have their rows to read (a scrape then costs what it
+// costs in a service).
+class service {
+ public:
+  explicit service(size_t threads) {
+    for (size_t i = 0; i < threads; ++i)
+      threads_.emplace_back([this] {
+        served();
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [this] { return stopping_; });
+      });
+  }
+  ~service() {
+    {
+      const std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    changed_.notify_all();
+    for (std::thread& t : threads_) t.join();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;
+};
 
 // `scraper_count` clients scraping /metrics in a loop, each on a new connection as
 // soon as the previous one's response is in (or the server closed it), driven by
@@ -125,19 +162,21 @@ constexpr size_t scraper_count = 1000;
 class looping_scrapers {
  public:
   explicit looping_scrapers(uint16_t port) : port_(port), sockets_(scraper_count, -1) {
-    for (int& fd : sockets_) fd = open_one();
+    for (size_t i = 0; i < sockets_.size(); ++i) open_one(i);
     thread_ = std::thread([this] { run(); });
   }
   ~looping_scrapers() {
     stop_ = true;
     thread_.join();
     for (const int fd : sockets_) ::close(fd);
+    ::close(epoll_);
   }
   size_t responses() const { return responses_; }
+  size_t pages() const { return pages_; }  // responses with status 200
 
  private:
-  int open_one() {
-    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  void open_one(size_t i) {
+    const int fd = sockets_[i] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     sockaddr_in address{};
     address.sin_family = AF_INET;
     address.sin_port = htons(port_);
@@ -146,37 +185,46 @@ class looping_scrapers {
     if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0)
       (void)!::send(fd, request, sizeof request - 1, MSG_NOSIGNAL);
     fcntl(fd, F_SETFL, O_NONBLOCK);
-    return fd;
+    epoll_event watched{};
+    watched.events = EPOLLIN;
+    watched.data.u64 = i;
+    epoll_ctl(epoll_, EPOLL_CTL_ADD, fd, &watched);
   }
+  // An epoll set, not poll(): the driver must leave the CPU to the server.
   void run() {
-    std::vector<pollfd> polled(sockets_.size());
+    std::vector<epoll_event> ready(64);
     char buffer[65536];
     while (!stop_) {
-      for (size_t i = 0; i < sockets_.size(); ++i) polled[i] = {sockets_[i], POLLIN, 0};
-      if (poll(polled.data(), polled.size(), 50) <= 0) continue;
-      for (size_t i = 0; i < sockets_.size() && !stop_; ++i) {
-        if (polled[i].revents == 0) continue;
-        const ssize_t n = ::recv(sockets_[i], buffer, sizeof buffer, 0);
-        if (n > 0 && std::string_view(buffer, static_cast<size_t>(n)).substr(0, 9) == "HTTP/1.1 ") ++responses_;
-        if (n > 0 || (n < 0 && errno == EAGAIN)) continue;
+      const int n = epoll_wait(epoll_, ready.data(), static_cast<int>(ready.size()), 50);
+      for (int e = 0; e < n; ++e) {
+        const size_t i = ready[static_cast<size_t>(e)].data.u64;
+        const ssize_t got = ::recv(sockets_[i], buffer, sizeof buffer, 0);
+        const std::string_view text(buffer, got > 0 ? static_cast<size_t>(got) : 0);
+        if (text.substr(0, 9) == "HTTP/1.1 ") ++responses_;
+        if (text.substr(0, 13) == "HTTP/1.1 200 ") ++pages_;
+        if (got > 0 || (got < 0 && errno == EAGAIN)) continue;
         ::close(sockets_[i]);  // the response is in, or the server closed it: again
-        sockets_[i] = open_one();
+        open_one(i);
       }
     }
   }
 
   uint16_t port_;
+  int epoll_ = epoll_create1(EPOLL_CLOEXEC);
   std::vector<int> sockets_;
   std::atomic<bool> stop_{false};
-  std::atomic<size_t> responses_{0};
+  std::atomic<size_t> responses_{0}, pages_{0};
   std::thread thread_;
 };
 
-// Before, the connection cap closed the connection that had waited longest for its
-// request, often one just accepted whose request had not been read yet: with 1,000
-// looping scrapers a fresh GET / failed 13 times of 15.
+// A service of 200 threads, 1,000 scrapers reconnecting in a loop: before, a fresh
+// GET / waited behind them all (a scrape of the service costs milliseconds), and 0
+// of 20 were answered within 1 s; the connection cap also closed connections just
+// accepted, their requests unread. Now the pages that read every thread take at most
+// half of the server's time, and the rest answers the others at once.
 TEST(HostileClients, AFreshClientIsServedWithinASecondWhileAThousandScrapersReconnectInALoop) {
   if (!room_for_connections(scraper_count)) GTEST_SKIP() << "needs more open files than the hard limit";
+  const service threads(service_threads);
   value_or_problem<listen_address> address = parse_listen_address("127.0.0.1:0");
   ASSERT_EQ(address.problem, "");
   ASSERT_EQ(start_server(address.value, transport_limits{}), "");
@@ -185,7 +233,6 @@ TEST(HostileClients, AFreshClientIsServedWithinASecondWhileAThousandScrapersReco
     std::this_thread::sleep_for(200ms);  // the scrapers' loop under way
     int served = 0;
     for (int i = 0; i < 20; ++i) {
-      std::this_thread::sleep_for(50ms);
       const auto start = std::chrono::steady_clock::now();
       connection fresh(address.value.port);
       fresh.send_all("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
@@ -197,7 +244,7 @@ TEST(HostileClients, AFreshClientIsServedWithinASecondWhileAThousandScrapersReco
                       << std::chrono::duration_cast<std::chrono::milliseconds>(took).count() << " ms";
     }
     EXPECT_EQ(served, 20) << scrapers.responses() << " scrapes answered meanwhile";
-    EXPECT_GT(scrapers.responses(), scraper_count) << "the scrapers were served too";
+    EXPECT_GT(scrapers.pages(), 20u) << "the scrapers got pages too";
   }
   stop_server();
 }
