@@ -383,7 +383,12 @@ void close_transport(transport* t) {
     resume_due(*t, true);  // MHD stops only without suspended connections
     MHD_run(t->daemon);
     MHD_stop_daemon(t->daemon);
-  }  // else MHD would close numbers that are the program's now: it is left, with its memory
+  } else {
+    // MHD would close numbers that are the program's now: it is left as it is, its
+    // memory kept (and reachable, for a leak checker), once per server.
+    static auto* const abandoned = new std::vector<MHD_Daemon*>;
+    abandoned->push_back(t->daemon);
+  }
   for (const owned_descriptor& wake : {t->wake_read, t->wake_write})
     if (wake.still_ours()) ::close(wake.fd);
   delete t;

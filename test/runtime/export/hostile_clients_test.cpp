@@ -230,7 +230,9 @@ TEST(HostileClients, AFreshClientIsServedWithinASecondWhileAThousandScrapersReco
   ASSERT_EQ(start_server(address.value, transport_limits{}), "");
   {
     const looping_scrapers scrapers(address.value.port);
-    std::this_thread::sleep_for(200ms);  // the scrapers' loop under way
+    // The scrapers' loop under way, and the burst of pages served whole spent (a
+    // second of nothing but pages).
+    std::this_thread::sleep_for(1500ms);
     int served = 0;
     for (int i = 0; i < 20; ++i) {
       const auto start = std::chrono::steady_clock::now();
