@@ -1,6 +1,6 @@
-// Growing or copying a list that a mutex guards without allocating under the
-// mutex: the allocator may be the program's, which may take the program's locks or
-// make measured calls that wait for this very mutex.
+// Growing a list that a mutex guards without allocating under the mutex: the
+// allocator may be the program's, which may take the program's locks or make
+// measured calls that wait for this very mutex.
 #ifndef PERF_RUNTIME_CORE_ROOM_UNLOCKED_HPP
 #define PERF_RUNTIME_CORE_ROOM_UNLOCKED_HPP
 
@@ -26,24 +26,6 @@ void make_room_unlocked(std::vector<T>& list, std::unique_lock<std::mutex>& lock
       list.swap(spare);
     }
   }
-}
-
-// A copy of `list`, which `mutex` guards (not held on entry nor on return): its
-// storage is allocated with `mutex` released, and the elements, as they are when it
-// is taken again, copied under it. For elements whose copy allocates nothing
-// (pointers, numbers). Throws what the allocation throws.
-template <typename T>
-std::vector<T> copy_unlocked(const std::vector<T>& list, std::mutex& mutex) {
-  std::vector<T> copy;
-  std::unique_lock lock(mutex);
-  while (copy.capacity() < list.size()) {
-    const std::size_t wanted = list.size() + 16;
-    lock.unlock();
-    copy.reserve(wanted);
-    lock.lock();
-  }
-  copy.assign(list.begin(), list.end());
-  return copy;
 }
 
 }  // namespace perf::runtime

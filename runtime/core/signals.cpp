@@ -192,7 +192,7 @@ void add_signal_stack(thread_record&) {
   alternate_stack = memory;
 }
 
-void remove_signal_stack(thread_record&, size_t) {
+void remove_signal_stack(thread_record&) {
   void* const stack = alternate_stack;
   if (stack == nullptr) return;
   alternate_stack = nullptr;
@@ -221,7 +221,7 @@ void report_replaced_fatal_handlers() {
 }
 
 PERF_RUNTIME_ON_START(register_signal_stacks) {
-  add_thread_hooks({.attach = add_signal_stack, .exit = remove_signal_stack});
+  add_thread_hooks({.attach = add_signal_stack, .leave = remove_signal_stack});
   add_exit_output(report_replaced_fatal_handlers);
 }
 

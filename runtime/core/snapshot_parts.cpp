@@ -27,7 +27,7 @@ snapshot take_snapshot(const thread_list& threads, snapshot_depth depth) {
     row.exited = exited;
   };
   for (const exited_thread& t : threads.exited) add_row(t.tid, t.name, t.threads, true);
-  for (const thread_record* t : threads.living) add_row(t->tid, thread_name(t->tid), 1, false);
+  for (const thread_record* t : threads.living) add_row(t->tid, thread_name(*t), 1, has_left(*t));
   for (snapshot_part part : registered<snapshot_part>()) part(s, threads, depth);
   return s;
 }

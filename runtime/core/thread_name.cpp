@@ -19,11 +19,15 @@ std::string thread_name(long tid) {
   return text;
 }
 
+std::string thread_name(const thread_record& thread) {
+  return has_left(thread) ? std::string(thread.name) : thread_name(thread.tid);
+}
+
 std::map<long, std::string> known_thread_names() {
   std::map<long, std::string> names;
   visit_threads([&](const thread_list& threads) {
     for (const exited_thread& thread : threads.exited) names[thread.tid] = thread.name;
-    for (const thread_record* thread : threads.living) names[thread->tid] = thread_name(thread->tid);
+    for (const thread_record* thread : threads.living) names[thread->tid] = thread_name(*thread);
   });
   return names;
 }

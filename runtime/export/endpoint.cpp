@@ -101,7 +101,44 @@ http_response trace_response(body_writer body) {
   return response;
 }
 
+bool reads_every_thread(const std::string& path) {
+  return path == "/metrics" || path == "/report" || path == "/report.json" || path == "/debug/pprof/heap" ||
+         path == "/debug/pprof/allocs";
+}
+
 }  // namespace
+
+http_reply endpoint::costly_page(const http_request& request) {
+  const std::string& path = request.path;
+  const page_budget::clock::time_point start = page_budget::clock::now();
+  if (request.others_waiting && !budget_.admits(start)) {
+    http_response busy = text(503, "the endpoint is busy; try again later\n");
+    busy.headers.emplace_back("Retry-After", "1");
+    if (path.compare(0, 13, "/debug/pprof/") == 0) mark_pprof_error(busy);
+    return {std::move(busy), {}, {}};
+  }
+  http_reply reply;
+  if (path == "/metrics") {
+    const metrics_format format = metrics_format_for(request.accept);
+    auto page = std::make_shared<metrics_page>(served_metrics(), format);
+    reply.response = {200, metrics_content_type(format), {}, {}, {}, {}};
+    reply.response.stream = [page, this](char* out, size_t room) {
+      const page_budget::clock::time_point piece = page_budget::clock::now();
+      const size_t written = page->read(out, room);
+      budget_.spent(piece, page_budget::clock::now());
+      return written;
+    };
+  } else if (path == "/report") {
+    reply.response = text(200, format_text(served_snapshot()));
+  } else if (path == "/report.json") {
+    reply.response = {200, "application/json", format_json(served_snapshot()), {}, {}, {}};
+  } else {
+    reply.response =
+        heap_response(request, path == "/debug/pprof/heap" ? heap_pprof_view::heap : heap_pprof_view::allocs);
+  }
+  budget_.spent(start, page_budget::clock::now());
+  return reply;
+}
 
 http_reply endpoint::answer(const http_request& request) {
   if (request.method != "GET" && request.method != "HEAD") {
@@ -110,23 +147,13 @@ http_reply endpoint::answer(const http_request& request) {
     return {refused, {}, {}};
   }
   const std::string& path = request.path;
-  if (path == "/metrics") {
-    const metrics_format format = metrics_format_for(request.accept);
-    auto page = std::make_shared<metrics_page>(served_metrics(), format);
-    http_response response{200, metrics_content_type(format), {}, {}, {}, {}};
-    response.stream = [page](char* out, size_t room) { return page->read(out, room); };
-    return {std::move(response), {}, {}};
-  }
-  if (path == "/report") return {text(200, format_text(served_snapshot())), {}, {}};
-  if (path == "/report.json") return {{200, "application/json", format_json(served_snapshot()), {}, {}, {}}, {}, {}};
+  if (reads_every_thread(path)) return costly_page(request);
   if (path == "/debug/pprof/profile") {
     http_reply reply =
         window(request, 30, start_profile_window, profile_response, "sampling is off (PERF_SAMPLE_HZ=0)\n");
     if (!reply.later) mark_pprof_error(reply.response);
     return reply;
   }
-  if (path == "/debug/pprof/heap") return {heap_response(request, heap_pprof_view::heap), {}, {}};
-  if (path == "/debug/pprof/allocs") return {heap_response(request, heap_pprof_view::allocs), {}, {}};
   if (path == "/trace") {
     if (trace_under_way_) return {text(503, "another /trace is under way; one at a time\n"), {}, {}};
     http_reply reply = window(request, 1, start_trace_window, trace_response, "the tick log is off (PERF_TICKS=off)\n");

@@ -5,6 +5,9 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
+#include <future>
 #include <mutex>
 #include <thread>
 
@@ -17,7 +20,7 @@
 // Defined when the transport is linked into the program itself (the tests' runtime
 // variants, which are not shared libraries); else null, and the runtime loads it.
 extern "C" __attribute__((weak, visibility("default"))) const perf::runtime::transport_functions*
-perf_export_transport_v2();
+perf_export_transport_v3();
 
 namespace perf::runtime {
 namespace {
@@ -29,9 +32,15 @@ struct running_server {
   const transport_functions* functions = nullptr;
   transport* handle = nullptr;
   std::thread thread;
+  std::promise<void> served;  // set when serve() has returned
+  std::atomic<bool> stopping{false};
   endpoint pages;
   listen_address address;  // its Unix socket file, if any, is removed when it stops
 };
+
+// How long stop_server() waits for the server thread: it answers within a round,
+// unless something it waits on is gone; then the exit goes on without it.
+constexpr std::chrono::seconds stop_deadline{1};
 
 std::mutex server_mutex;
 running_server* server = nullptr;  // guarded by server_mutex
@@ -39,7 +48,7 @@ running_server* server = nullptr;  // guarded by server_mutex
 // The transport from the directory libperfrt itself was loaded from, so that a
 // program needs no build change and no library path to use it.
 value_or_problem<const transport_functions*> load_transport() {
-  if (perf_export_transport_v2 != nullptr) return {perf_export_transport_v2(), {}};
+  if (perf_export_transport_v3 != nullptr) return {perf_export_transport_v3(), {}};
   Dl_info self{};
   std::string path = transport_file;
   if (dladdr(reinterpret_cast<void*>(&load_transport), &self) != 0 && self.dli_fname != nullptr) {
@@ -49,9 +58,9 @@ value_or_problem<const transport_functions*> load_transport() {
   }
   void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (library == nullptr) return {nullptr, std::string("cannot load the HTTP transport: ") + dlerror()};
-  auto entry = reinterpret_cast<perf_export_transport_fn>(dlsym(library, "perf_export_transport_v2"));
+  auto entry = reinterpret_cast<perf_export_transport_fn>(dlsym(library, "perf_export_transport_v3"));
   if (entry == nullptr)
-    return {nullptr, "cannot load the HTTP transport: " + path + " has no perf_export_transport_v2"};
+    return {nullptr, "cannot load the HTTP transport: " + path + " has no perf_export_transport_v3"};
   return {entry(), {}};
 }
 
@@ -68,6 +77,9 @@ void serve(running_server* s) {
   pthread_setname_np(pthread_self(), "perf-export");
   become_server_thread();
   s->functions->serve(s->handle);
+  if (!s->stopping.load())
+    warn("the program closed or replaced the live endpoint's descriptors; the live endpoint is off");
+  s->served.set_value();
 }
 
 }  // namespace
@@ -105,7 +117,14 @@ std::string start_server(listen_address& address, const transport_limits& limits
 void stop_server() {
   const std::lock_guard<std::mutex> lock(server_mutex);
   if (server == nullptr) return;
+  server->stopping.store(true);
   server->functions->stop(server->handle);
+  if (server->served.get_future().wait_for(stop_deadline) != std::future_status::ready) {
+    // Left running, with what it uses, until the process ends.
+    server->thread.detach();
+    server = nullptr;
+    return;
+  }
   server->thread.join();
   server->functions->close(server->handle);
   remove_socket_file(server->address);

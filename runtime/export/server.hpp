@@ -18,8 +18,11 @@ namespace perf::runtime {
 std::string start_server(listen_address& address, const transport_limits& limits);
 
 // Stops the server thread and closes its connections and socket, if one runs, and
-// removes the Unix socket file it made; requests under way get 503. Not from the
-// server thread.
+// removes the Unix socket file it made; requests under way get 503. Waits for the
+// thread at most a second; one that has not returned by then (something it waits
+// on is gone) is left to the process's end, its descriptors untouched. If the
+// program closed or replaced the server's descriptors, none of their numbers is
+// written or closed. Not from the server thread.
 void stop_server();
 
 }  // namespace perf::runtime

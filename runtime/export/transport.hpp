@@ -20,6 +20,9 @@ struct http_request {
   std::string path;
   std::string accept;                                      // the Accept header; empty when absent
   std::vector<std::pair<std::string, std::string>> query;  // decoded arguments, in order
+  // Other clients wait for the server: a request in another connection, being
+  // answered or not read yet, or a connection not accepted yet.
+  bool others_waiting = false;
 };
 
 // A body written as it is sent: each call writes at most `room` bytes to `out` and
@@ -62,19 +65,27 @@ struct transport_limits {
   // request's headers; beyond: closed, however steadily its bytes come.
   unsigned request_timeout_s = 10;
   unsigned idle_timeout_s = 10;  // a response the client takes nothing of for this long: closed
-  // Beyond: the connection waiting longest for its request is closed.
+  // Beyond: the connection that has waited longest for a request without sending
+  // one is closed.
   unsigned max_connections = 64;
-  unsigned max_delayed = 8;         // replies waiting for their `delay` at once; beyond: 503
-  unsigned request_memory = 32768;  // per connection, for the request line and headers; beyond: 431
+  unsigned max_delayed = 8;             // replies waiting for their `delay` at once; beyond: 503
+  unsigned max_delayed_per_client = 4;  // of them, from one client (address; a Unix socket's process)
+  unsigned request_memory = 32768;      // per connection, for the request line and headers; beyond: 431
+  // The request target (path and query) and its query's arguments; beyond: 414.
+  // Within them the arguments always fit in `request_memory`.
+  unsigned max_target_bytes = 8192;
+  unsigned max_arguments = 64;
 };
 
 struct transport;
 
 // The transport's entry points, found by the runtime as the symbol
-// `perf_export_transport_v2` (a function returning a pointer to this table). The
+// `perf_export_transport_v3` (a function returning a pointer to this table). The
 // suffix changes with every change to a type the table passes, so that a
 // libperfexport of another version beside libperfrt is refused by name rather than
-// called with the wrong layout (v2: http_response gained its headers).
+// called with the wrong layout (v2: http_response gained its headers; v3:
+// transport_limits its share per client and its limits of the request target,
+// http_request `others_waiting`).
 struct transport_functions {
   // Serves HTTP on `listen_fd` (bound and listening; the transport owns it from now
   // on) for `handler`; the problem (and null) when it cannot.

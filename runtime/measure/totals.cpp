@@ -81,8 +81,10 @@ void reserve_statistics(thread_record& thread) {
   thread.state.arena_capacity = arena_blocks;
 }
 
+// On the exiting thread, the owner of its pending durations.
+void drain_leaving(thread_record& thread) { detail::drain_pending(thread.state); }
+
 void merge_exiting(thread_record& thread, size_t exited_index) {
-  detail::drain_pending(thread.state);
   exited_totals& totals = exited();
   const unsigned count = site_count();
   if (totals.per_site.size() < count) totals.per_site.resize(count);
@@ -122,6 +124,7 @@ void clear_in_child(thread_record* survivor) {
 
 PERF_RUNTIME_ON_START(register_statistics_hooks) {
   add_thread_hooks({.attach = reserve_statistics,
+                    .leave = drain_leaving,
                     .exit = merge_exiting,
                     .release = release_statistics,
                     .fork_child = clear_in_child});

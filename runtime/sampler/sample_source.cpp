@@ -4,7 +4,6 @@
 #include <linux/perf_event.h>
 #include <signal.h>
 #include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -36,14 +35,6 @@ int open_task_clock(pid_t tid, long period_ns) noexcept {
   return static_cast<int>(syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC));
 }
 
-// Whether `source`'s descriptor is still its event: the program may have closed it
-// and reused its number (dup2, a loop closing every descriptor), and that file is
-// not ours to touch.
-bool still_the_event(const armed_source& source) noexcept {
-  struct stat status {};
-  return fstat(source.fd, &status) == 0 && status.st_ino == source.inode;
-}
-
 // Starts `timer` (paused: stops it); false if it could not.
 bool set_timer(timer_t timer, bool paused, const source_settings& settings) noexcept {
   itimerspec period{};
@@ -61,16 +52,20 @@ bool arm_perf_event(pid_t tid, const source_settings& settings, bool paused, arm
   // Each overflow sends the signal to the thread itself (F_OWNER_TID), with si_code
   // POLL_IN; without a ring buffer the kernel records nothing else.
   const f_owner_ex owner{F_OWNER_TID, tid};
-  struct stat status {};
+  // The program may close the event and reuse its number (dup2, a loop closing every
+  // descriptor): that file is not ours to touch. (Its device and inode are the
+  // anonymous inode's, as an eventfd's: the check tells a regular file, a socket or a
+  // pipe from the event, not another anonymous file.)
+  const owned_descriptor event = owned_descriptor::of(fd);
   if (fcntl(fd, F_SETSIG, settings.signal) != 0 || fcntl(fd, F_SETOWN_EX, &owner) != 0 ||
-      fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC) != 0 || fstat(fd, &status) != 0 ||
+      fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC) != 0 || event.fd < 0 ||
       (!paused && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0)) {
     const int refused = errno;
     close(fd);
     errno = refused;
     return false;
   }
-  *out = armed_source{sample_source::perf_event, fd, status.st_ino, nullptr};
+  *out = armed_source{sample_source::perf_event, event, nullptr};
   return true;
 }
 
@@ -89,7 +84,7 @@ bool arm_timer(pid_t tid, const source_settings& settings, bool paused, armed_so
     errno = refused;
     return false;
   }
-  *out = armed_source{sample_source::timer, -1, 0, timer};
+  *out = armed_source{sample_source::timer, {}, timer};
   return true;
 }
 
@@ -117,7 +112,8 @@ bool arm_source(sample_source kind, pid_t tid, const source_settings& settings, 
 
 bool pause_source(const armed_source& source, bool paused, const source_settings& settings) noexcept {
   if (source.kind == sample_source::timer) return set_timer(source.timer, paused, settings);
-  return still_the_event(source) && ioctl(source.fd, paused ? PERF_EVENT_IOC_DISABLE : PERF_EVENT_IOC_ENABLE, 0) == 0;
+  return source.event.still_ours() &&
+         ioctl(source.event.fd, paused ? PERF_EVENT_IOC_DISABLE : PERF_EVENT_IOC_ENABLE, 0) == 0;
 }
 
 void release_source(const armed_source& source) noexcept {
@@ -125,7 +121,7 @@ void release_source(const armed_source& source) noexcept {
     timer_delete(source.timer);
     return;
   }
-  if (still_the_event(source)) close(source.fd);
+  if (source.event.still_ours()) close(source.event.fd);
 }
 
 }  // namespace perf::runtime

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "core/owned_descriptor.hpp"
 #include "sampler/sample_config.hpp"
 
 namespace perf::runtime {
@@ -21,8 +22,7 @@ struct source_settings {
 // One thread's armed source.
 struct armed_source {
   sample_source kind = sample_source::timer;
-  int fd = -1;              // perf_event: the event's file descriptor
-  ino_t inode = 0;          // of `fd` when it was opened: closed only while it is still the event
+  owned_descriptor event;   // perf_event: touched and closed only while its number is still the event
   timer_t timer = nullptr;  // timer
 };
 

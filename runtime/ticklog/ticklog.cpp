@@ -166,7 +166,7 @@ void for_each_tick_log(const thread_list& threads, Visit visit) {
   }
   for (const thread_record* thread : threads.living)
     if (thread->state.ring != nullptr)
-      visit(tick_source{thread->tid, thread_name(thread->tid), record_of(thread->state.ring), false}, 0);
+      visit(tick_source{thread->tid, thread_name(*thread), record_of(thread->state.ring), has_left(*thread)}, 0);
 }
 
 }  // namespace

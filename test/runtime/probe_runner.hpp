@@ -23,15 +23,19 @@ struct probe_result {
   std::string output;  // stderr (stdout is discarded)
 };
 
-// Runs `program args` with every PERF_* variable unset, then `environment` set
-// (e.g. "PERF_REPORT=off PERF_TICKS=off").
+// The shell command that runs `program args` with every PERF_* variable unset, then
+// `environment` set (e.g. "PERF_REPORT=off PERF_TICKS=off"), its stderr to the pipe
+// and its stdout discarded.
+inline std::string probe_command(const std::string& program, const std::string& environment, const std::string& args) {
+  return "env -u PERF_REPORT -u PERF_CLOCK -u PERF_TICKS -u PERF_RING_EVENTS -u PERF_TICKLOG "
+         "-u PERF_TRACE -u PERF_HEAP_SAMPLE -u PERF_TIMING " +
+         environment + " " + program + " " + args + " 2>&1 >/dev/null";
+}
+
+// Runs `program args` as probe_command() says.
 inline probe_result run_probe_program(const std::string& program, const std::string& environment,
                                       const std::string& args = "") {
-  const std::string command =
-      "env -u PERF_REPORT -u PERF_CLOCK -u PERF_TICKS -u PERF_RING_EVENTS -u PERF_TICKLOG "
-      "-u PERF_TRACE -u PERF_HEAP_SAMPLE -u PERF_TIMING " +
-      environment + " " + program + " " + args + " 2>&1 >/dev/null";
-  FILE* pipe = popen(command.c_str(), "r");
+  FILE* pipe = popen(probe_command(program, environment, args).c_str(), "r");
   probe_result result;
   char buffer[4096];
   while (const size_t n = fread(buffer, 1, sizeof buffer, pipe)) result.output.append(buffer, n);

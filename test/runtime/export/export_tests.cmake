@@ -7,9 +7,17 @@ function(perf_add_export_tests label runtime)
   add_executable(export_tests_${label} ${dir}/listen_address_test.cpp ${dir}/metrics_test.cpp ${dir}/served_metrics_test.cpp
     ${dir}/listen_config_test.cpp ${dir}/server_test.cpp ${dir}/open_connections_test.cpp ${PROJECT_SOURCE_DIR}/runtime/export/http/open_connections.cpp
     ${PERF_SANITIZER_OPTIONS})
-  target_sources(export_tests_${label} PRIVATE ${dir}/thread_series_test.cpp)
+  target_sources(export_tests_${label} PRIVATE ${dir}/thread_series_test.cpp ${dir}/descriptors_test.cpp
+    ${dir}/default_limits_test.cpp)
   target_link_libraries(export_tests_${label} PRIVATE ${runtime} perf_export GTest::gtest_main nlohmann_json::nlohmann_json)
   target_compile_options(export_tests_${label} PRIVATE ${PERF_WARNINGS} ${flags})
+  # A daemon closing the descriptors it inherited, the endpoint's among them.
+  add_executable(closing_daemon_probe_${label} ${dir}/closing_daemon_probe.cpp ${PERF_SANITIZER_OPTIONS})
+  target_link_libraries(closing_daemon_probe_${label} PRIVATE ${runtime} perf_export)
+  target_compile_options(closing_daemon_probe_${label} PRIVATE ${PERF_WARNINGS} ${flags})
+  target_link_options(closing_daemon_probe_${label} PRIVATE -Wl,--no-as-needed)
+  add_dependencies(export_tests_${label} closing_daemon_probe_${label})
+  target_compile_definitions(export_tests_${label} PRIVATE PERF_CLOSING_DAEMON_PROBE="$<TARGET_FILE:closing_daemon_probe_${label}>")
   # The runtime finds the transport linked in through a weak reference, which alone
   # would not keep the library on the link.
   target_link_options(export_tests_${label} PRIVATE -Wl,--no-as-needed)

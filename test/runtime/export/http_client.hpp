@@ -17,11 +17,24 @@
 
 namespace perf::testing {
 
+// Whether `raw` holds a whole response: its head, and a body as long as its
+// Content-Length says, or chunked up to its last chunk.
+inline bool complete_response(const std::string& raw) {
+  const size_t end = raw.find("\r\n\r\n");
+  if (end == std::string::npos) return false;
+  const std::string head = raw.substr(0, end);
+  if (head.find("\r\nTransfer-Encoding: chunked") != std::string::npos)
+    return raw.size() >= end + 9 && raw.compare(raw.size() - 5, 5, "0\r\n\r\n") == 0;
+  const size_t length = head.find("\r\nContent-Length: ");
+  return length != std::string::npos && raw.size() - end - 4 >= std::strtoul(head.c_str() + length + 18, nullptr, 10);
+}
+
 // A connected socket, closed when it goes.
 class connection {
  public:
-  // To 127.0.0.1:`port`; to the Unix socket `path` when it is not empty.
-  explicit connection(uint16_t port, const std::string& path = "") {
+  // To 127.0.0.1:`port` (from the IPv4 address `from` when it is not empty: another
+  // client as the server sees it); to the Unix socket `path` when it is not empty.
+  explicit connection(uint16_t port, const std::string& path = "", const std::string& from = "") {
     if (!path.empty()) {
       fd_ = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
       sockaddr_un address{};
@@ -30,6 +43,12 @@ class connection {
       connected_ = connect(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
     } else {
       fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+      if (!from.empty()) {
+        sockaddr_in local{};
+        local.sin_family = AF_INET;
+        inet_pton(AF_INET, from.c_str(), &local.sin_addr);
+        if (bind(fd_, reinterpret_cast<sockaddr*>(&local), sizeof local) != 0) return;
+      }
       sockaddr_in address{};
       address.sin_family = AF_INET;
       address.sin_port = htons(port);
@@ -66,6 +85,25 @@ class connection {
       pollfd p{fd_, POLLIN, 0};
       if (poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
       const ssize_t n = ::recv(fd_, buffer, std::min(sizeof buffer, limit - out.size()), 0);
+      if (n <= 0) break;
+      out.append(buffer, static_cast<size_t>(n));
+    }
+    return out;
+  }
+
+  // One response on a connection kept alive: up to the end of its body (by its
+  // Content-Length, or the last chunk of a chunked one), at most `timeout`.
+  std::string receive_response(std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
+    std::string out;
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (!complete_response(out)) {
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) break;
+      pollfd p{fd_, POLLIN, 0};
+      if (poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
+      char buffer[65536];
+      const ssize_t n = ::recv(fd_, buffer, sizeof buffer, 0);
       if (n <= 0) break;
       out.append(buffer, static_cast<size_t>(n));
     }

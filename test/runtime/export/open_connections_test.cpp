@@ -47,6 +47,38 @@ TEST(OpenConnections, TheConnectionThatMakesTheCapShutsTheOneWaitingLongestForIt
   EXPECT_EQ(connections.size(), 4u) << "the transport removes it when it has closed it";
 }
 
+// With 1,000 clients reconnecting in a loop, the connections accepted in one round
+// were each closed for the next before their requests, already sent, were read.
+TEST(OpenConnections, AConnectionWhoseRequestIsInButUnreadIsNotShutForRoom) {
+  open_connections connections(10s, 3);
+  socket_pair sent, idle, newest;
+  const steady::time_point t0 = steady::now();
+  connections.add(sent.server(), t0);
+  connections.add(idle.server(), t0 + 1s);
+  ASSERT_EQ(send(sent.fds[1], "GET / HTTP/1.1\r\n\r\n", 18, 0), 18);
+  connections.add(newest.server(), t0 + 2s);
+  EXPECT_FALSE(sent.shut());
+  EXPECT_TRUE(idle.shut());
+  EXPECT_FALSE(newest.shut());
+}
+
+// The program closed the connection's descriptor (closefrom(3)) and its own socket
+// took the number: the deadline shuts nothing of the program's.
+TEST(OpenConnections, ANumberTheProgramReusedIsNotShutDown) {
+  open_connections connections(10s, 64);
+  const steady::time_point t0 = steady::now();
+  int number = -1;
+  {
+    socket_pair closed_by_the_program;
+    number = closed_by_the_program.server();
+    connections.add(number, t0);
+  }
+  socket_pair programs;
+  ASSERT_EQ(programs.server(), number) << "the lowest free number is reused";
+  connections.close_overdue(t0 + 10s);
+  EXPECT_FALSE(programs.shut());
+}
+
 TEST(OpenConnections, ARequestIsShutAtItsDeadlineCountedFromConnectingOrTheLastResponse) {
   open_connections connections(10s, 64);
   socket_pair trickling, kept_alive, answering;

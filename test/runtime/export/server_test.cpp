@@ -195,6 +195,20 @@ TEST_F(Server, OversizedHeadersAreRefused) {
   EXPECT_EQ(get("/metrics").status, 200);
 }
 
+// docs/live.md: a connection is kept alive for the next request. Before, every
+// response said `Connection: close`.
+TEST_F(Server, AConnectionIsKeptAliveForItsNextRequests) {
+  connection c(address.port);
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(c.send_all("GET / HTTP/1.1\r\nHost: x\r\n\r\n")) << "request " << i;
+    const std::string raw = c.receive_response(2s);
+    const http_result r = parse_response(raw);
+    ASSERT_EQ(r.status, 200) << "request " << i << ": " << raw;
+    EXPECT_EQ(r.head.find("Connection: close"), std::string::npos) << r.head;
+  }
+  EXPECT_FALSE(c.closed_by_server(100ms));
+}
+
 TEST_F(Server, ASlowClientIsDroppedAfterTheTimeoutAndOthersAreServedMeanwhile) {
   connection slow(address.port);
   ASSERT_TRUE(slow.send_all("GET /metrics HTTP/1.1\r\nHost: x\r\n"));  // never finished
