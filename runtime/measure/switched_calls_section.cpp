@@ -25,7 +25,8 @@ std::string switched_calls_lines(const snapshot& s) {
       "inside {}), in no figure above:\n",
       format_count(calls), calls == 1 ? "" : "s", calls == 1 ? "it" : "they", calls == 1 ? "it" : "them");
   for (const switched_calls& f : s.switched)
-    out += fmt::format("  {} ({}:{}): {}\n", f.name, f.file, f.line, format_count(f.calls));
+    out += fmt::format("  {}  {}{}\n", format_count(f.calls), f.name,
+                       f.file.empty() ? std::string() : fmt::format(" ({}:{})", f.file, f.line));
   return out;
 }
 

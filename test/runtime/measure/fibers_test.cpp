@@ -139,7 +139,7 @@ void expect_consistent_figures_after_steps(bool fiber_above, const char* const (
 }
 
 // A scheduler resuming a fiber inside a measured scope, the fiber yielding inside its
-// own: the scope around the switch had self times up to 34 times its total.
+// own: the scope around the switch had a self time 8 to 10 times its total.
 TEST(Fibers, ScopesLeftOpenAcrossSwitchesOnOneThreadAreCountedOnceWithConsistentFigures) {
   expect_consistent_figures_after_steps<0>(false, {"fibers_test.scheduler_step", "fibers_test.resume_fiber",
                                                    "fibers_test.fiber_outer", "fibers_test.fiber_leaf"});

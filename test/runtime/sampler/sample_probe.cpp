@@ -67,7 +67,7 @@ __attribute__((noinline)) void bail() {
   PERF_MEASURE_NO_TICKS("bail");
   longjmp(bail_target, 1);
 }
-__attribute__((noinline)) void work_after_bail() { PERF_TEST_CPU_CHURN(150 * unit); }
+__attribute__((noinline)) void work_after_bail() { PERF_TEST_CPU_CHURN(130 * unit); }
 void abandoned() {
   if (setjmp(bail_target) == 0) bail();
   work_after_bail();
