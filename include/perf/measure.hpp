@@ -31,23 +31,23 @@ namespace detail {
 // that encloses this one lives at or above it.
 //
 // The activation joins the thread's chain (thread_state::chain), above the innermost
-// activation that may enclose it. One that lies below `stack`, or at this very frame's
-// address, cannot: a longjmp (siglongjmp, a C library's error callback) abandoned it,
+// activation that may enclose it. One whose function's stack pointer lies below
+// `stack` cannot: a longjmp (siglongjmp, a C library's error callback) abandoned it,
 // or the thread switched stacks inside it (a fiber swapped out, a coroutine suspended,
 // its frame left on another stack or the heap); it leaves the chain (one compare, a
 // branch not taken where activations nest; [0] lies above every stack). Closing an
 // activation (end()) takes what lies above it in the chain off it too. So the chain
 // holds the activations that enclose the running code, as far as stack positions can
 // tell: activations on two stacks compare by address only. An abandoned activation
-// that lies above a later call's stack pointer, neither at its address nor below it
-// (the later call made from deeper down), counts as open until the chain drops it.
+// that lies above a later call's stack pointer (the later call made from deeper down)
+// counts as open until the chain drops it.
 //
 // Abandoned or switched away, an activation that leaves the chain is not recorded:
 // an abandoned one is never closed (its time is its caller's self time); one that
 // ends later finds itself off the chain and counts as a switched call only (end()).
 // The row's outermost activation is the first the chain holds (slot::outermost):
-// recursion is counted once, and an outermost activation that left the chain is
-// replaced by the next.
+// recursion is counted once, and an outermost activation that left the chain, or an
+// abandoned one at this very frame's address, is replaced by this one.
 //
 // `probe_offset` is the thread's probe_offset, or less for a sampled leaf's timed call
 // (begin_timed).
@@ -63,11 +63,10 @@ PERF_DETAIL_ALWAYS_INLINE void open(thread_state& thread, unsigned key, frame& f
   // update would take the place this activation is given.
   begin_busy(thread);
   uint32_t depth = thread.depth;
-  while (PERF_DETAIL_UNLIKELY(thread.chain[depth - 1].stack < stack || thread.chain[depth - 1].address == address))
-    --depth;
+  while (PERF_DETAIL_UNLIKELY(thread.chain[depth - 1].stack < stack)) --depth;
   slot& row = thread.slots[f.row];
   const frame* const outermost = row.outermost;
-  if (outermost == nullptr ||
+  if (outermost == nullptr || outermost == &f ||
       !chain_holds(thread, depth, row.outermost_depth, reinterpret_cast<uintptr_t>(outermost))) {
     row.outermost = &f;
     row.outermost_depth = depth;

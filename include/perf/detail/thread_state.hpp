@@ -188,7 +188,8 @@ struct thread_state {
 // `address` as entry `depth` (a frame beyond chain_capacity: whether the chain is full).
 PERF_DETAIL_ALWAYS_INLINE bool chain_holds(const thread_state& thread, uint32_t length, uint32_t depth,
                                            uintptr_t address) noexcept {
-  return depth < length ? thread.chain[depth].address == address : depth == chain_capacity && length == chain_capacity;
+  if (PERF_DETAIL_LIKELY(depth < length)) return thread.chain[depth].address == address;
+  return depth == chain_capacity && length == chain_capacity;
 }
 
 // The site of the innermost activation in the chain of `thread` that may enclose code
