@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <vector>
 
@@ -37,7 +38,6 @@ class fiber {
     getcontext(&context_);
     context_.uc_stack.ss_sp = stack_;
     context_.uc_stack.ss_size = stack_bytes_;
-    context_.uc_link = &caller_;  // updated by every resume()
     const auto self = reinterpret_cast<uintptr_t>(this);
     makecontext(&context_, reinterpret_cast<void (*)()>(&entry), 2, static_cast<unsigned>(self >> 32),
                 static_cast<unsigned>(self));
@@ -86,7 +86,7 @@ class fiber {
   bool finished() const { return finished_; }
 
  private:
-  static void entry(unsigned high, unsigned low) {
+  [[noreturn]] static void entry(unsigned high, unsigned low) {
     auto& self = *reinterpret_cast<fiber*>(uintptr_t{high} << 32 | low);
 #if defined(PERF_TEST_FIBER_ASAN)
     __sanitizer_finish_switch_fiber(nullptr, &self.caller_stack_, &self.caller_stack_bytes_);
@@ -99,7 +99,11 @@ class fiber {
 #if defined(PERF_TEST_FIBER_ASAN)
     __sanitizer_start_switch_fiber(nullptr, self.caller_stack_, self.caller_stack_bytes_);
 #endif
-  }  // to uc_link: the last resume()'s caller
+    // Not by returning (to uc_link): the return would leave this function on TSan's
+    // record of the caller's stack, which it switched to above.
+    setcontext(&self.caller_);
+    std::abort();  // setcontext returns only when it fails
+  }
 
   std::function<void(fiber&)> body_;
   std::vector<char> owned_;
