@@ -277,7 +277,7 @@ void print_probe_ratios(const std::map<std::string, double>& ns) {
   }
 }
 
-// The probe cost and the measured/plain ratio, interleaved by perf::compare. The three
+// The probe cost and the measured/plain ratio, interleaved by perf::compare. The four
 // candidates' intervals hold together with 95% confidence (Bonferroni), so the interval
 // of a difference of two of them does too.
 void print_interleaved_ratios(perf::detail::clock_source source) {
@@ -286,10 +286,11 @@ void print_interleaved_ratios(perf::detail::clock_source source) {
   reads.candidate("empty call", [] { empty_function(); });
   reads.candidate("measured call", [] { measured_function(); });
   reads.candidate("measured call, statistics only", [] { measured_function_without_ticks(); });
+  reads.candidate("measured call, every call timed", [] { measured_function_time_all(); });
   const perf::comparison_result r = reads.run();
   std::printf("\ninterleaved by perf::compare, time / one bare clock read:\n%s", r.table().c_str());
   const perf::ratio_interval empty = r.interval("empty call");
-  for (const char* name : {"measured call", "measured call, statistics only"}) {
+  for (const char* name : {"measured call", "measured call, statistics only", "measured call, every call timed"}) {
     const perf::ratio_interval measured = r.interval(name);
     std::printf("probe cost, %s - empty call: %.2f bare clock reads, 95%% interval [%.2f, %.2f]\n", name,
                 r.ratio(name) - r.ratio("empty call"), measured.lower - empty.upper, measured.upper - empty.lower);

@@ -30,17 +30,24 @@ namespace detail {
 // stack pointer of the measured function (as begin() finds it): every activation
 // that encloses this one lives at or above it.
 //
-// A longjmp (siglongjmp, a C library's error callback) may have abandoned
-// activations: their frames stay behind as their row's outermost activation, though
-// nothing will ever close them. A recorded outermost activation that lies below
-// `stack` cannot enclose this one: it was abandoned, and this activation takes its
-// place (one compare, a branch the outermost activation of a row takes anyway; null
-// is below every stack). One at this very frame's address is closed by this
-// activation's finish() as its own. The abandoned calls are dropped: never counted,
-// their time part of their caller's self time. An abandoned activation that lies
-// above a later call's stack pointer, neither at its address nor below it (the later
-// call made from deeper down), counts as open until a call of its row is made from
-// above it: the row's total misses the calls made meanwhile, nothing else.
+// The activation joins the thread's chain (thread_state::chain), above the innermost
+// activation that may enclose it. One whose function's stack pointer lies below
+// `stack` cannot: a longjmp (siglongjmp, a C library's error callback) abandoned it,
+// or the thread switched stacks inside it (a fiber swapped out, a coroutine suspended,
+// its frame left on another stack or the heap); it leaves the chain (one compare, a
+// branch not taken where activations nest; [0] lies above every stack). Closing an
+// activation (end()) takes what lies above it in the chain off it too. So the chain
+// holds the activations that enclose the running code, as far as stack positions can
+// tell: activations on two stacks compare by address only. An abandoned activation
+// that lies above a later call's stack pointer (the later call made from deeper down)
+// counts as open until the chain drops it.
+//
+// Abandoned or switched away, an activation that leaves the chain is not recorded:
+// an abandoned one is never closed (its time is its caller's self time); one that
+// ends later finds itself off the chain and counts as a switched call only (end()).
+// The row's outermost activation is the first the chain holds (slot::outermost):
+// recursion is counted once, and an outermost activation that left the chain, or an
+// abandoned one at this very frame's address, is replaced by this one.
 //
 // `probe_offset` is the thread's probe_offset, or less for a sampled leaf's timed call
 // (begin_timed).
@@ -48,25 +55,34 @@ template <bool Logged>
 PERF_DETAIL_ALWAYS_INLINE void open(thread_state& thread, unsigned key, frame& f, uintptr_t stack,
                                     uint64_t probe_offset) noexcept {
   const unsigned id = site_id(key);
+  const uintptr_t address = reinterpret_cast<uintptr_t>(&f);
   f.target = thread.slots + id;
   f.site = id;
   f.row = site_row(key);
-  f.parent_site = thread.site;
-  thread.site = id;
+  // Busy from here: a signal handler's measured call in the middle of the chain's
+  // update would take the place this activation is given.
+  begin_busy(thread);
+  uint32_t depth = thread.depth;
+  while (PERF_DETAIL_UNLIKELY(thread.chain[depth - 1].stack < stack)) --depth;
+  slot& row = thread.slots[f.row];
+  const frame* const outermost = row.outermost;
+  if (outermost == nullptr || outermost == &f ||
+      !chain_holds(thread, depth, row.outermost_depth, reinterpret_cast<uintptr_t>(outermost))) {
+    row.outermost = &f;
+    row.outermost_depth = depth;
+  }
+  f.depth = depth;
+  thread.chain[depth] = open_activation{stack, address, id};
+  thread.depth = depth + (depth < chain_capacity ? 1 : 0);
   f.callee_mark = thread.callee_time;
   f.credit_mark = thread.credited;
   f.probe_mark = thread.probes_finished + probe_offset;
-  slot& row = thread.slots[f.row];
-  if (reinterpret_cast<uintptr_t>(row.outermost) < stack) row.outermost = &f;
   const alloc::detail::thread_counters& allocations = *alloc::detail::current;
   f.alloc_count = allocations.allocations;
   f.alloc_bytes = allocations.bytes;
   f.start = clock_now(thread.clock);
-  if (Logged && thread.ring != nullptr) {
-    begin_busy(thread);
-    log_scope_event(*thread.ring, f.start, event_kind::enter, id);
-    end_busy(thread);
-  }
+  if (Logged && thread.ring != nullptr) log_scope_event(*thread.ring, f.start, event_kind::enter, id);
+  end_busy(thread);
 }
 
 // The stack pointer of the function that called the calling function: what open()
@@ -135,13 +151,24 @@ PERF_DETAIL_OUT_OF_LINE thread_state* begin(site& s, frame& f) noexcept {
 // Closes the activation opened by open<Logged>() or begin<Logged, Sampled>() (nothing
 // when begin() returned null). Its bookkeeping is busy (begin_busy): a signal handler's
 // measured call in the middle of it records nothing.
+//
+// An activation that ends on another thread than the one it began on (a fiber resumed
+// by another thread, a coroutine by a worker, perhaps after the first thread exited),
+// or off its thread's chain (see open()), is a switched call: counted for its site
+// (count_switched_call) and recorded nowhere else. Its thread's block, which the scope
+// holds, is then never read: that thread may be writing it, or gone.
 template <bool Logged>
 PERF_DETAIL_OUT_OF_LINE void end(thread_state* thread, frame& f) noexcept {
   if (PERF_DETAIL_UNLIKELY(thread == nullptr)) return;
+  if (PERF_DETAIL_UNLIKELY(thread != current_thread)) return count_switched_call(f.site);
   const uint64_t now = clock_now(thread->clock);
   begin_busy(*thread);
-  if (Logged && thread->ring != nullptr) log_scope_event(*thread->ring, now, event_kind::exit, f.site);
-  finish(*thread, f, now);
+  if (PERF_DETAIL_LIKELY(holds(*thread, f))) {
+    if (Logged && thread->ring != nullptr) log_scope_event(*thread->ring, now, event_kind::exit, f.site);
+    finish(*thread, f, now);
+  } else {
+    count_switched_call(f.site);
+  }
   end_busy(*thread);
 }
 

@@ -174,6 +174,17 @@ struct allocation_stats {
   std::vector<thread_allocations> threads;  // oldest first
 };
 
+// A measured function's switched calls: calls that ended on another thread than they
+// began on, or off their thread's chain of open measured calls (a fiber or a coroutine
+// switched away inside them; docs/usage.md, "Fibers and coroutines"). They are in no
+// figure of `functions`, only counted here.
+struct switched_calls {
+  std::string name;
+  std::string file;
+  unsigned line = 0;
+  uint64_t calls = 0;
+};
+
 struct snapshot {
   long pid = 0;
   std::vector<function_stats> functions;  // by total time, largest first
@@ -182,7 +193,8 @@ struct snapshot {
   probe_overhead overhead;
   ticklog_stats ticklog;
   allocation_stats allocations;
-  sample_summary samples;  // the sampler's top 10 functions and lines, per process and per thread
+  sample_summary samples;                // the sampler's top 10 functions and lines, per process and per thread
+  std::vector<switched_calls> switched;  // the functions with switched calls, most first
 };
 
 // Everything measured so far, in every thread, living or exited. Threads that are

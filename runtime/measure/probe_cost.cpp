@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "core/next_signal_functions.hpp"
 #include "core/random_bits.hpp"
 #include "core/settings.hpp"
 #include "core/settled_config.hpp"
@@ -24,15 +25,13 @@
 namespace perf::runtime {
 namespace {
 
-// The block and the site the calibration measures on, read as the real probe reads
-// its thread's block (initial-exec TLS) and its site's key.
-PERF_DETAIL_TLS detail::thread_state* calibration_thread = nullptr;
+// The site the calibration measures on, its key read as the real probe reads it.
 constinit detail::site calibration_site = {"perf.probe_calibration", "", 0, detail::site_key(1, 1)};
 
 // measure.hpp's begin<true, true>, called as PERF_MEASURE calls it (out of line),
-// with the calibration block for the thread's: adaptive timing's fast path first.
+// on the calibration block (calibration_block_in_place): adaptive timing's fast path first.
 __attribute__((noinline)) detail::thread_state* calibration_begin(detail::frame& f) noexcept {
-  detail::thread_state* thread = calibration_thread;
+  detail::thread_state* thread = detail::current_thread;
   if (detail::untimed_call(thread, calibration_site)) return nullptr;
   const unsigned key = __atomic_load_n(&calibration_site.key, __ATOMIC_RELAXED);
   if (PERF_DETAIL_UNLIKELY(thread == nullptr || key == 0)) return nullptr;
@@ -56,6 +55,29 @@ __attribute__((noinline)) void measured_empty_function() {
 }
 
 __attribute__((noinline)) void empty_function() { __asm__ __volatile__(""); }
+
+// The calibration's block in the calling thread's place (current_thread), as end()
+// wants the block it closes on, with every signal blocked meanwhile: a handler's
+// measured call would write the block's three slots with its own site's id.
+class calibration_block_in_place {
+ public:
+  explicit calibration_block_in_place(detail::thread_state& block) noexcept : thread_(detail::current_thread) {
+    sigset_t all;
+    sigfillset(&all);
+    next_signal::pthread_sigmask(SIG_BLOCK, &all, &mask_);
+    detail::current_thread = &block;
+  }
+  ~calibration_block_in_place() {
+    detail::current_thread = thread_;
+    next_signal::pthread_sigmask(SIG_SETMASK, &mask_, nullptr);
+  }
+  calibration_block_in_place(const calibration_block_in_place&) = delete;
+  calibration_block_in_place& operator=(const calibration_block_in_place&) = delete;
+
+ private:
+  detail::thread_state* const thread_;
+  sigset_t mask_;
+};
 
 void compensate_attaching_thread(thread_record& thread) {
   const compensation& c = current_compensation();
@@ -97,7 +119,7 @@ probe_cost measure_once(detail::clock_source clock, bool ticks) {
 
   uint64_t plain = UINT64_MAX;
   std::vector<double> outside, inside, untimed, inside_sampled;  // per batch, beyond its plain loop
-  calibration_thread = &block;
+  const calibration_block_in_place in_place(block);
   for (unsigned batch = 0; batch < batches; ++batch) {
     // Inside a measured caller, where a callee's cost matters: finishing a call then
     // also charges the caller.
@@ -143,7 +165,6 @@ probe_cost measure_once(detail::clock_source clock, bool ticks) {
     inside_sampled.push_back(static_cast<double>(sampled_total) / static_cast<double>(sampled_timed) -
                              static_cast<double>(plain_loop) / calls);
   }
-  calibration_thread = nullptr;
   const auto median = [](std::vector<double>& v) {
     std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
     return std::max(0.0, v[v.size() / 2]);

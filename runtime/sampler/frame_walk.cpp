@@ -114,7 +114,9 @@ unsigned walk_frame_chain(uintptr_t pc, uintptr_t leaf_caller, uintptr_t fp, uin
                           uintptr_t* frames, unsigned depth, const code_ranges* code) noexcept {
   unsigned count = 0;
   frames[count++] = pc;
-  frames[count++] = leaf_caller;
+  // Data where the interrupted function keeps a local at the stack pointer (a loop's
+  // counter) would make every sample of one stack a stack of its own.
+  frames[count++] = code == nullptr || code->contains(leaf_caller) ? leaf_caller : 0;
   uintptr_t lowest = sp;
   unsigned recoveries = 0;
   bool fp_from_record = false;
@@ -153,6 +155,15 @@ unsigned walk_interrupted_stack(const void* ucontext, const stack_bounds& bounds
   return walk_frame_chain(context.pc, context.regs[30], context.regs[29], context.sp, bounds, frames, depth, code);
 #else
 #error "the sampler reads the registers of x86-64 and AArch64 only"
+#endif
+}
+
+uintptr_t interrupted_stack_pointer(const void* ucontext) noexcept {
+  const auto& context = static_cast<const ucontext_t*>(ucontext)->uc_mcontext;
+#if defined(__x86_64__)
+  return context.gregs[REG_RSP];
+#elif defined(__aarch64__)
+  return context.sp;
 #endif
 }
 

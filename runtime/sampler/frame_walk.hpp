@@ -40,12 +40,12 @@ stack_bounds current_stack_bounds() noexcept;
 // Fills `frames` with the instruction `pc`, then `leaf_caller` (a return address the
 // interrupted function may not have saved in a frame record yet: the word at the
 // stack pointer on x86-64, the link register on AArch64; only the symbolizer can tell,
-// see is_leaf_caller), then the return addresses found by following the chain of frame
-// records from `fp`, innermost first; returns how many, from 2 to `depth` (at least
-// 2). A record is followed only while it lies above `sp`, above the previous one and,
-// with known `bounds`, inside them; with unknown bounds each read is checked by the
-// kernel (process_vm_readv). So a chain broken by code built without frame pointers
-// ends the stack early and never faults. Async-signal-safe.
+// see is_leaf_caller; 0 where it lies outside `code`, which is data), then the return
+// addresses found by following the chain of frame records from `fp`, innermost first;
+// returns how many, from 2 to `depth` (at least 2). A record is followed only while it lies above `sp`, above the
+// previous one and, with known `bounds`, inside them; with unknown bounds each read is checked by the kernel
+// (process_vm_readv). So a chain broken by code built without frame pointers ends the stack early and never faults.
+// Async-signal-safe.
 //
 // With `code`, a chain that is lost (`fp`, or a record's saved frame pointer, holds no
 // record above the last one: code built without frame pointers, such as the C
@@ -69,6 +69,9 @@ unsigned walk_frame_chain(uintptr_t pc, uintptr_t leaf_caller, uintptr_t fp, uin
 // `depth` is at least 2.
 unsigned walk_interrupted_stack(const void* ucontext, const stack_bounds& bounds, const code_ranges* code,
                                 uintptr_t* frames, unsigned depth) noexcept;
+
+// The interrupted stack pointer in a signal handler's `ucontext` argument.
+uintptr_t interrupted_stack_pointer(const void* ucontext) noexcept;
 
 // Whether `candidate`, the second entry of a walk or a word found by scanning, is a
 // return address: the instruction before it is a call. `code_start` is where the executable code that

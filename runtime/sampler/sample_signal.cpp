@@ -1,8 +1,9 @@
 // The sample handler, on the signal core/signals chooses, and what the sampler does
 // when the program blocks that signal or takes it over. Everything the handler does is
 // async-signal-safe: it walks the interrupted stack by frame pointers (looking for the
-// chain on the stack where the interrupted code had lost it), reads the
-// thread's innermost measured function, and adds the stack to a lock-free table.
+// chain on the stack where the interrupted code had lost it), reads the thread's
+// innermost measured function enclosing the interrupted code, and adds the stack to a
+// lock-free table.
 #include <errno.h>
 #include <signal.h>
 #include <sys/syscall.h>
@@ -67,7 +68,8 @@ void record_sample(const void* ucontext, uint32_t tid, uint64_t weight) noexcept
       read_through_kernel ? stack_bounds{0, 0} : stack_bounds{thread_stack_low, thread_stack_high};
   const unsigned depth = walk_interrupted_stack(ucontext, bounds, known_code, frames, walk_depth);
   unsigned site = 0;
-  if (const detail::thread_state* thread = detail::current_thread) site = thread->site;
+  if (const detail::thread_state* thread = detail::current_thread)
+    site = detail::enclosing_site(*thread, interrupted_stack_pointer(ucontext), bounds.low, bounds.high);
   target_table->add(tid, site, frames, depth, weight);
 }
 

@@ -35,9 +35,9 @@ void sample_table::add(uint32_t tid, uint32_t site, const uintptr_t* frames, uns
   uint64_t hash = mix(mix(tid, site), depth);
   for (unsigned i = 0; i < depth; ++i) hash = mix(hash, frames[i]);
   hash |= 2;  // never free or busy
-  auto same_stack = [&](const slot& s, size_t index) {
+  auto same_stack = [&](const slot& s) {
     if (s.tid != tid || s.site != site || s.depth != depth) return false;
-    const uintptr_t* held = frames_of(index);
+    const uintptr_t* held = frames_of(s);
     for (unsigned i = 0; i < depth; ++i)
       if (held[i] != frames[i]) return false;
     return true;
@@ -48,7 +48,7 @@ void sample_table::add(uint32_t tid, uint32_t site, const uintptr_t* frames, uns
     uint64_t seen = __atomic_load_n(&s.hash, __ATOMIC_ACQUIRE);
     if (seen == 0) {
       if (!__atomic_compare_exchange_n(&s.hash, &seen, busy_hash, false, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
-        if (seen != hash || !same_stack(s, index)) continue;
+        if (seen != hash || !same_stack(s)) continue;
         __atomic_fetch_add(&s.count, weight, __ATOMIC_RELAXED);
         count_interrupt(weight);
         return;
@@ -56,7 +56,9 @@ void sample_table::add(uint32_t tid, uint32_t site, const uintptr_t* frames, uns
       s.tid = tid;
       s.site = site;
       s.depth = depth;
-      uintptr_t* held = frames_of(index);
+      // At most one claim per slot: never beyond the frames reserved.
+      s.frames = __atomic_fetch_add(&frames_used_, 1, __ATOMIC_RELAXED);
+      uintptr_t* held = frames_of(s);
       for (unsigned i = 0; i < depth; ++i) held[i] = frames[i];
       __atomic_store_n(&s.count, weight, __ATOMIC_RELAXED);
       __atomic_store_n(&s.hash, hash, __ATOMIC_RELEASE);
@@ -64,7 +66,7 @@ void sample_table::add(uint32_t tid, uint32_t site, const uintptr_t* frames, uns
       return;
     }
     // A slot being filled by another thread is passed over, never waited for.
-    if (seen == hash && same_stack(s, index)) {
+    if (seen == hash && same_stack(s)) {
       __atomic_fetch_add(&s.count, weight, __ATOMIC_RELAXED);
       count_interrupt(weight);
       return;
@@ -76,6 +78,7 @@ void sample_table::add(uint32_t tid, uint32_t site, const uintptr_t* frames, uns
 void sample_table::clear() noexcept {
   // Anonymous private pages read as zeros again: every slot free, nothing copied.
   madvise(slots_, bytes(), MADV_DONTNEED);
+  __atomic_store_n(&frames_used_, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&dropped_, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&counted_, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&interrupts_, 0, __ATOMIC_RELAXED);

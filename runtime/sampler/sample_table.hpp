@@ -22,7 +22,9 @@ struct stack_view {
 class sample_table {
  public:
   // Reserves address space for `slots` stacks of at most `depth` frames; pages are
-  // committed as stacks land in them. Not async-signal-safe.
+  // committed as stacks land in them: a slot found by the stack's hash (a few words),
+  // and its frames in the order stacks arrive, so that the table's resident memory is
+  // about the distinct stacks' frames, not a page each. Not async-signal-safe.
   sample_table(unsigned slots, unsigned depth);
   sample_table(const sample_table&) = delete;
   sample_table& operator=(const sample_table&) = delete;
@@ -61,10 +63,11 @@ class sample_table {
     uint32_t tid;
     uint32_t site;
     uint32_t depth;
+    uint32_t frames;  // where its frames are: the frames_used_-th stack claimed
   };
   static constexpr uint64_t busy_hash = 1;
 
-  uintptr_t* frames_of(size_t index) const noexcept { return frames_ + index * depth_; }
+  uintptr_t* frames_of(const slot& s) const noexcept { return frames_ + size_t{s.frames} * depth_; }
   size_t bytes() const noexcept;
   void count_interrupt(uint64_t weight) noexcept;
 
@@ -72,9 +75,10 @@ class sample_table {
   unsigned depth_;
   slot* slots_;
   uintptr_t* frames_;
-  uint64_t dropped_ = 0;     // atomic
-  uint64_t counted_ = 0;     // atomic
-  uint64_t interrupts_ = 0;  // atomic
+  uint32_t frames_used_ = 0;  // atomic: stacks claimed, each taking the next `depth_` frames
+  uint64_t dropped_ = 0;      // atomic
+  uint64_t counted_ = 0;      // atomic
+  uint64_t interrupts_ = 0;   // atomic
 };
 
 template <typename Visit>
@@ -82,7 +86,7 @@ void sample_table::for_each(Visit&& visit) const {
   for (size_t i = 0; i < slot_count_; ++i) {
     const slot& s = slots_[i];
     if (__atomic_load_n(&s.hash, __ATOMIC_ACQUIRE) <= busy_hash) continue;
-    visit(stack_view{s.tid, s.site, s.depth, frames_of(i), __atomic_load_n(&s.count, __ATOMIC_RELAXED)});
+    visit(stack_view{s.tid, s.site, s.depth, frames_of(s), __atomic_load_n(&s.count, __ATOMIC_RELAXED)});
   }
 }
 

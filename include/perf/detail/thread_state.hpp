@@ -68,9 +68,11 @@ struct alignas(64) slot {
   uint64_t alloc_count;
   uint64_t alloc_bytes;
   // As a row's first site: the row's outermost open activation on this thread, or
-  // null; possibly one a longjmp abandoned (see open() in perf/measure.hpp). Only
-  // compared with a frame's address, never dereferenced.
+  // null, and its place in the thread's chain (thread_state::chain): it is open only
+  // while the chain holds it there (see open() in perf/measure.hpp). Only compared
+  // with a frame's address, never dereferenced.
   const struct frame* outermost;
+  uint32_t outermost_depth;
   // Adaptive timing's bookkeeping, done when pending durations are drained (owner
   // writes): the timed count at which the site's timing is next reviewed (owner only),
   // and whether a timed call of it ever had a measured callee (then it is never
@@ -111,10 +113,10 @@ struct alignas(64) slot {
 };
 static_assert(sizeof(slot) == 512, "a slot fills 8 cache lines");
 
-// A measured activation, living in the scope object on the caller's stack. The
-// probe reads and writes only the frame of the activation it opens or closes, never
-// another one: an activation that a longjmp abandoned is never written into, whatever
-// the stack holds there now.
+// A measured activation, living in the scope object on the caller's stack (in a
+// coroutine's frame, on a fiber's stack). The probe reads and writes only the frame of
+// the activation it opens or closes, never another one: an activation that a longjmp
+// abandoned is never written into, whatever the stack holds there now.
 struct frame {
   slot* target;
   uint64_t start;
@@ -125,7 +127,19 @@ struct frame {
   uint64_t credit_mark;  // the thread's credited at the start
   unsigned site;         // id of target's site
   unsigned row;          // row of target's site: the slot holding the row's outermost activation
-  unsigned parent_site;  // the thread's innermost site before this activation
+  unsigned depth;        // its place in the thread's chain (thread_state::chain); chain_capacity: beyond it
+};
+
+// The thread's chain of open timed activations, outermost first: [0] lies above every
+// stack and holds none, [1, depth) the open ones (see open() in perf/measure.hpp).
+// Activations nested deeper than chain_capacity - 1 are not held (their frames' depth
+// is chain_capacity, [chain_capacity] takes their entries unread): they are taken as
+// nested, unchecked, while the chain stays full.
+constexpr unsigned chain_capacity = 128;
+struct open_activation {
+  uintptr_t stack;    // the measured function's stack pointer (open()'s `stack`)
+  uintptr_t address;  // the frame's: compared only, never dereferenced
+  unsigned site;      // its site's id: the sampler reads it
 };
 
 // Durations wait here, packed as (site id << 48) | callees bit | duration, until a
@@ -147,7 +161,9 @@ struct thread_state {
   // or in a program's allocator the runtime called) records nothing. Written by the
   // owner and read by the owner's signal handlers only.
   uint32_t busy;
-  unsigned site;  // the innermost open activation's timed site, or 0: the sampler reads it
+  // Entries [0, depth) of `chain` are the chain (written by the owner; its signal
+  // handlers, the sampler's among them, read it).
+  uint32_t depth = 1;
   // Self time without a chain of frames, in fixed point (probe_fraction_bits): each
   // finished timed call sets this to its frame's callee_mark plus its compensated
   // duration (signed, modulo 2^64: see finish) and one unit, each untimed call adds
@@ -183,7 +199,40 @@ struct thread_state {
   uint32_t arena_used;  // blocks handed out; block 0 is never used
   uint32_t arena_capacity;
   uint64_t pending[pending_capacity];
+  open_activation chain[chain_capacity + 1] = {{~uintptr_t{0}, 0, 0}};
 };
+
+// Whether the first `length` entries of the chain of `thread` hold the frame at
+// `address` as entry `depth` (a frame beyond chain_capacity: whether the chain is full).
+PERF_DETAIL_ALWAYS_INLINE bool chain_holds(const thread_state& thread, uint32_t length, uint32_t depth,
+                                           uintptr_t address) noexcept {
+  if (PERF_DETAIL_LIKELY(depth < length)) return thread.chain[depth].address == address;
+  return depth == chain_capacity && length == chain_capacity;
+}
+
+// The site of the innermost activation in the chain of `thread` that may enclose code
+// running with stack pointer `sp`, or 0: one below `sp` was abandoned or left on a
+// stack switched away from, and so was one off the thread's own stack [low, high)
+// where `sp` lies on it (a fiber's, a coroutine's; low = high: not known). For the
+// owner's signal handlers (the sampler): whatever instruction of the probe one
+// interrupted, the chain's entries hold sites (an earlier activation's, perhaps) and
+// [0] ends the walk.
+inline unsigned enclosing_site(const thread_state& thread, uintptr_t sp, uintptr_t low = 0,
+                               uintptr_t high = 0) noexcept {
+  const bool on_own_stack = sp - low < high - low;
+  for (uint32_t depth = __atomic_load_n(&thread.depth, __ATOMIC_RELAXED) - 1; depth != 0; --depth) {
+    const open_activation& entry = thread.chain[depth];
+    if (entry.stack >= sp && (!on_own_stack || entry.stack - low < high - low)) return entry.site;
+  }
+  return 0;
+}
+
+// Whether the chain of `thread` holds `f`, the frame of an activation opened on it:
+// one the chain dropped (see open() in perf/measure.hpp) ends off it, and its end may
+// not touch the thread's running values, which its frame's marks no longer match.
+PERF_DETAIL_ALWAYS_INLINE bool holds(const thread_state& thread, const frame& f) noexcept {
+  return chain_holds(thread, thread.depth, f.depth, reinterpret_cast<uintptr_t>(&f));
+}
 
 extern PERF_DETAIL_TLS thread_state* current_thread PERF_DETAIL_EXPORT;
 
@@ -199,6 +248,9 @@ PERF_DETAIL_EXPORT thread_state* attach_thread() noexcept;
 PERF_DETAIL_EXPORT unsigned register_site(site& s, const void* code) noexcept;
 // Adds the pending durations of `thread` to their histograms; called by the owner.
 PERF_DETAIL_EXPORT void drain_pending(thread_state& thread) noexcept;
+// Counts a switched call of site `id` (see end() in perf/measure.hpp): one that ended
+// on another thread or off its thread's chain. Any thread; async-signal-safe.
+PERF_DETAIL_EXPORT void count_switched_call(unsigned id) noexcept;
 
 // Draws the next countdown of a sampled site whose period is `period` (above 0): a
 // geometric number of calls with mean `period`, at least 1. Called by the owner.
@@ -254,7 +306,7 @@ PERF_DETAIL_ALWAYS_INLINE void finish(thread_state& thread, frame& f, uint64_t e
   const uint64_t callee_ticks = static_cast<uint64_t>(
       static_cast<int64_t>(callees + (uint64_t{1} << (probe_fraction_bits - 1))) >> probe_fraction_bits);
   thread.callee_time = f.callee_mark + (compensated << probe_fraction_bits) + 1;
-  thread.site = f.parent_site;
+  thread.depth = f.depth;  // activations left open inside it (abandoned or switched away) leave the chain too
   // Where the untimed callees' credit made the callees longer than the call, the
   // difference (up to that credit) is the estimates' excess: the self time keeps zero
   // for it, and the last untimed callee's site is charged with it.

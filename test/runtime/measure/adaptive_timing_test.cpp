@@ -199,7 +199,8 @@ TEST(AdaptiveTiming, ASampledLeafAndItsCallerKeepTheirInvariantsBesideThreeCpuHo
 template <int Instance>
 __attribute__((noinline)) void alternating(uint64_t i, unsigned iterations, uint64_t* timed_by_parity) {
   PERF_MEASURE_NO_TICKS(Instance == 0 ? "adaptive_timing_test.alternating_timed" : "adaptive_timing_test.alternating");
-  if (detail::current_thread->site != 0) ++timed_by_parity[i & 1];
+  const detail::thread_state& thread = *detail::current_thread;
+  if (thread.chain[thread.depth - 1].site != 0) ++timed_by_parity[i & 1];
   if ((i & 1) != 0) spin(iterations);
 }
 

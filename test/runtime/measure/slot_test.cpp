@@ -58,19 +58,24 @@ void open_from(fake_thread& thread, unsigned id, uintptr_t stack, uint64_t start
   f.start = start;
 }
 
+// The site of the thread's innermost open activation, as the sampler reads it.
+unsigned innermost_site(const fake_thread& thread) { return detail::enclosing_site(thread.state, 0); }
+
 TEST(Slot, FinishChargesTheCallerAndCountsRecursionOnce) {
   fake_thread thread;
   detail::slot& other = thread.slots[0];
   detail::frame outer, inner, leaf;
   open_from(thread, 1, UINTPTR_MAX, 1000, outer);
-  open_from(thread, 1, 0, 1100, inner);  // from below every frame: inside outer
-  open_from(thread, 0, UINTPTR_MAX, 1150, leaf);
-  EXPECT_EQ(thread.state.site, 0u);
+  open_from(thread, 1, 1, 1100, inner);  // from below outer: inside it
+  open_from(thread, 0, 0, 1150, leaf);   // from below inner
+  EXPECT_EQ(innermost_site(thread), 0u);
+  EXPECT_EQ(thread.state.depth, 4u) << "the entry above every stack, outer, inner, leaf";
   detail::finish(thread.state, leaf, 1170);  // 20 ticks in another function
-  EXPECT_EQ(thread.state.site, 1u);
+  EXPECT_EQ(innermost_site(thread), 1u);
   detail::finish(thread.state, inner, 1200);  // 100 ticks, 20 of them in the callee
   detail::finish(thread.state, outer, 1500);  // 500 ticks, 100 of them in the inner activation
-  EXPECT_EQ(thread.state.site, 0u);
+  EXPECT_EQ(innermost_site(thread), 0u);
+  EXPECT_EQ(thread.state.depth, 1u);
   EXPECT_EQ(thread.target.timed, 2u);
   EXPECT_EQ(thread.target.total, 500u);  // the outermost activation only
   EXPECT_EQ(thread.target.self, 480u);   // 80 + 400: everything but the other function's 20

@@ -108,6 +108,28 @@ TEST(TextReport, CountedAllocationsAddColumnsAndASection) {
        "bytes_freed": 40, "peak_live_bytes": 40, "threads": 1}]})"));
 }
 
+// Calls that ended on another thread or stack than they began on (perf::switched_calls)
+// get a line under the table, and one per function, most first; JSON the same list.
+TEST(TextReport, SwitchedCallsHaveALinePerFunctionUnderTheTable) {
+  snapshot s = example();
+  s.functions.resize(1);
+  s.ticklog.enabled = false;
+  s.switched = {{"server::handle", "/home/me/app/src/server.cpp", 40, 177140}, {"co", "", 0, 1}};
+  const std::string text = format_text(s);
+  EXPECT_EQ(text.substr(text.find("switched")),
+            "switched calls: 177,141 calls ended on another thread or stack than they began on (a fiber or coroutine "
+            "switched inside them), in no figure above:\n"
+            "  177,140  server::handle (/home/me/app/src/server.cpp:40)\n"
+            "  1  co\n"
+            "tick log: off (PERF_TICKS=off)\n");
+  EXPECT_EQ(nlohmann::json::parse(format_json(s)).at("switched_calls"), nlohmann::json::parse(R"([
+      {"name": "server::handle", "file": "/home/me/app/src/server.cpp", "line": 40, "calls": 177140},
+      {"name": "co", "file": "", "line": 0, "calls": 1}])"));
+  s.switched.clear();
+  EXPECT_EQ(format_text(s).find("switched"), std::string::npos);
+  EXPECT_EQ(nlohmann::json::parse(format_json(s)).at("switched_calls"), nlohmann::json::array());
+}
+
 TEST(TextReport, ATickLogThatDroppedNothingIsOneLine) {
   snapshot s = example();
   s.threads[0].tick_dropped = 0;

@@ -25,10 +25,11 @@ std::vector<uintptr_t> walk(uintptr_t fp, uintptr_t sp, stack_bounds bounds, uns
   return frames;
 }
 
-// Code at [0x400, 0x600).
+// Code at [0x400, 0x600), and the leaf caller walk() passes.
 code_ranges fake_code() {
   code_ranges code;
   code.add(0x400, 0x600);
+  code.add(0x2000, 0x2001);
   return code;
 }
 
@@ -94,6 +95,23 @@ TEST(FrameWalk, AChainLostAtTheInterruptedInstructionIsFoundOnTheStack) {
   EXPECT_EQ(walk(0x10, s.at(2), s.bounds(), 4, &code), (std::vector<uintptr_t>{0x1000, 0x2000}));
   // A chain that was not lost is followed as it is: nothing is scanned.
   EXPECT_EQ(walk(s.at(10), s.at(2), s.bounds(), 16, &code), (std::vector<uintptr_t>{0x1000, 0x2000, 0x401}));
+}
+
+// A local the interrupted function keeps at the stack pointer (a loop's counter) is
+// not a leaf caller: it would make each sample of one stack a new stack.
+TEST(FrameWalk, AWordAtTheStackPointerOutsideTheCodeIsNoLeafCaller) {
+  fake_stack s;
+  s.record(4, s.at(10), 0x401);
+  s.record(10, 0, 0);
+  const code_ranges code = fake_code();
+  const auto walk_with = [&](uintptr_t word) {
+    std::vector<uintptr_t> frames(16);
+    frames.resize(walk_frame_chain(0x1000, word, s.at(4), s.at(2), s.bounds(), frames.data(), 16, &code));
+    return frames;
+  };
+  for (const uintptr_t word : {uintptr_t{0x12345}, uintptr_t{0x12346}, s.at(7)})
+    EXPECT_EQ(walk_with(word), (std::vector<uintptr_t>{0x1000, 0, 0x401})) << word;
+  EXPECT_EQ(walk_with(0x402), (std::vector<uintptr_t>{0x1000, 0x402, 0x401})) << "a word in the code is kept";
 }
 
 TEST(FrameWalk, NoChainOnTheStackLeavesTheStackAsItWas) {

@@ -11,6 +11,7 @@
 //   probe <samples>                (taken inside perf's own probes)
 #include <fcntl.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -57,6 +58,20 @@ __attribute__((noinline)) void measured_alpha() {
 __attribute__((noinline)) void measured_zeta() {
   PERF_MEASURE_NO_TICKS("zeta_heavy");
   PERF_TEST_CPU_CHURN(75 * unit);
+}
+
+// A measured function left by longjmp (as a C library's error callback leaves it),
+// then unmeasured work and a measured function: the work is not the abandoned one's.
+jmp_buf bail_target;
+__attribute__((noinline)) void bail() {
+  PERF_MEASURE_NO_TICKS("bail");
+  longjmp(bail_target, 1);
+}
+__attribute__((noinline)) void work_after_bail() { PERF_TEST_CPU_CHURN(130 * unit); }
+void abandoned() {
+  if (setjmp(bail_target) == 0) bail();
+  work_after_bail();
+  measured_zeta();
 }
 
 void measured_calls() {
@@ -185,15 +200,17 @@ int main(int argc, char** argv) {
   else if (std::strcmp(scenario, "measured-calls") == 0) measured_calls();
   else if (std::strcmp(scenario, "two-measured") == 0) measured_alpha(), measured_zeta();
   else if (std::strcmp(scenario, "untimed-leaf") == 0) untimed_leaf();
+  else if (std::strcmp(scenario, "abandoned") == 0) abandoned();
   else if (std::strcmp(scenario, "reused-descriptors") == 0) status = reused_descriptors();
   else if (std::strcmp(scenario, "sort") == 0) sort_rounds();
   else if (std::strcmp(scenario, "allocate") == 0) allocate_rounds();
   else {
-    std::fprintf(stderr,
-                 "usage: %s "
-                 "ratio|threads|late-thread|blocked-read|measured-calls|two-measured|untimed-leaf|reused-descriptors|"
-                 "sort|allocate\n",
-                 argv[0]);
+    std::fprintf(
+        stderr,
+        "usage: %s "
+        "ratio|threads|late-thread|blocked-read|measured-calls|two-measured|untimed-leaf|abandoned|reused-descriptors|"
+        "sort|allocate\n",
+        argv[0]);
     return 2;
   }
   timespec cpu{};

@@ -234,6 +234,21 @@ TEST_F(Sampling, MeasuredFunctionsAreListedByShareLargestFirst) {
   EXPECT_EQ(measured[1].at("name"), "alpha_light") << measured.dump(1);
 }
 
+// A measured function left by longjmp is no longer open where the program goes on:
+// the unmeasured work after the jump is not its (bail() took 80% of the measured
+// functions' samples: the thread's innermost site stayed its own).
+TEST_F(Sampling, AFunctionLeftByLongjmpGetsNoSampleOfTheWorkAfterTheJump) {
+  const std::string path = (dir / "report.json").string();
+  const probe_result run = run_probe_program(PERF_SAMPLE_PROBE, "PERF_SAMPLE_HZ=1000 PERF_REPORT=" + path, "abandoned");
+  ASSERT_EQ(run.status, 0) << run.output;
+  const auto samples = nlohmann::json::parse(read_file(path)).at("samples");
+  ASSERT_GT(samples.at("total").get<uint64_t>(), 200u) << samples.dump(1);
+  const auto& measured = samples.at("measured");
+  ASSERT_EQ(measured.size(), 1u) << samples.dump(1);
+  EXPECT_EQ(measured[0].at("name"), "zeta_heavy") << samples.dump(1);
+  EXPECT_EQ(samples.at("top")[0].at("function"), "(anonymous namespace)::work_after_bail()") << samples.dump(1);
+}
+
 // The samples of the measured functions cheap_leaf and leaf_parent (sample_probe's
 // untimed-leaf scenario) under `timing`, as the measured list and the hottest
 // functions count them, and the leaf's calls and timed calls.
