@@ -6,8 +6,8 @@
 # functions marked [[perf::measure]], and those whose qualified name matches a
 # FILTER regex, are measured (those matching a NO_TICKS regex without tick-log
 # events, those matching a TIME_ALL regex with every call timed); <target> links
-# libperfalloc (allocation counting) and libperfrt first (perf_instrument_runtime_words)
-# and keeps frame pointers.
+# libperfalloc (allocation counting) and libperfrt first (perf_instrument_runtime_words),
+# sees perf's headers and keeps frame pointers.
 # A compiler launcher already set on the target (ccache) still runs, behind ours.
 function(perf_instrument_target target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "FILTER;NO_TICKS;TIME_ALL")
@@ -29,6 +29,13 @@ function(perf_instrument_target target)
     set_property(TARGET ${target} PROPERTY LINK_OPTIONS ${words} ${options})
   endif()
   perf_instrument_uses_runtime(${target} ${type})
+  # perf's headers, for a unit that includes one itself and so needs them even when the
+  # launcher compiles it as it is (the units it instruments get them from the launcher).
+  # By path, as the runtime's files.
+  if(TARGET perf::runtime)
+    get_target_property(headers perf::runtime INTERFACE_INCLUDE_DIRECTORIES)
+    target_include_directories(${target} SYSTEM PRIVATE ${headers})
+  endif()
   set_property(TARGET ${target} APPEND PROPERTY COMPILE_OPTIONS -fno-omit-frame-pointer)
 endfunction()
 

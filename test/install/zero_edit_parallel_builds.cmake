@@ -2,8 +2,8 @@
 # directories (a static library; the 6 units of one directory also make a shared library,
 # whose launchers write the same mirror trees as the static one's), built with
 # PERF_INSTRUMENT_FILTER='.*' at -j8, 20 times with Ninja and 20 times with Makefiles,
-# from clean: no build may fail, and the program counts every call. About 130 s of CPU
-# (70 s on an idle 2-core machine). Each build after the first removes the objects and the
+# from clean: no build may fail, and the program counts every call. 130 to 155 s of CPU
+# (6 to 7 minutes on a 2-core machine at a load of 13). Each build after the first removes the objects and the
 # mirror but keeps the plans, so that the launchers do little besides writing their
 # mirrors, all at once: the window of a race between them is as wide as it gets.
 include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
