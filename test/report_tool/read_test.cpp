@@ -239,10 +239,12 @@ TEST(ReadReport, RefusesNumbersOutOfRangeNamingThePath) {
             "r.json: functions[0].moments \"m2_ns2\" is negative (a sum of squares)");
   EXPECT_EQ(refused([](auto& j) { j["functions"][1]["self_ns"] = -3.0; }),
             "r.json: functions[1] \"self_ns\" is negative");
-  EXPECT_EQ(refused([](auto& j) { j["functions"][1]["self_ns"] = j["functions"][1]["total_ns"].get<double>() + 1; }),
-            "r.json: functions[1] \"self_ns\" is above \"total_ns\", which no report's figures may be");
-  EXPECT_EQ(refused([](auto& j) { j["functions"][0]["min_ns"] = j["functions"][0]["max_ns"].get<double>() + 1; }),
-            "r.json: functions[0] \"min_ns\" is above \"max_ns\", which no report's figures may be");
+  EXPECT_EQ(
+      refused([](auto& j) { j["functions"][1]["self_ns"] = j["functions"][1]["total_ns"].template get<double>() + 1; }),
+      "r.json: functions[1] \"self_ns\" is above \"total_ns\", which no report's figures may be");
+  EXPECT_EQ(
+      refused([](auto& j) { j["functions"][0]["min_ns"] = j["functions"][0]["max_ns"].template get<double>() + 1; }),
+      "r.json: functions[0] \"min_ns\" is above \"max_ns\", which no report's figures may be");
   EXPECT_EQ(refused([](auto& j) { j["functions"][0]["line"] = uint64_t{1} << 32; }),
             "r.json: functions[0] \"line\" is above 4294967295");
   EXPECT_EQ(refused([](auto& j) { j["functions"][0]["calls"] = (uint64_t{1} << 53) + 1; }),
