@@ -59,12 +59,12 @@ PERF_DETAIL_ALWAYS_INLINE void open(thread_state& thread, unsigned key, frame& f
   f.target = thread.slots + id;
   f.site = id;
   f.row = site_row(key);
+  slot& row = thread.slots[site_row(key)];
   // Busy from here: a signal handler's measured call in the middle of the chain's
   // update would take the place this activation is given.
   begin_busy(thread);
   uint32_t depth = thread.depth;
   while (PERF_DETAIL_UNLIKELY(thread.chain[depth - 1].stack < stack)) --depth;
-  slot& row = thread.slots[f.row];
   const frame* const outermost = row.outermost;
   if (outermost == nullptr || outermost == &f ||
       !chain_holds(thread, depth, row.outermost_depth, reinterpret_cast<uintptr_t>(outermost))) {
