@@ -122,6 +122,7 @@ void stop_server() {
   if (server->served.get_future().wait_for(stop_deadline) != std::future_status::ready) {
     // Left running, with what it uses, until the process ends.
     server->thread.detach();
+    remove_socket_file(server->address);
     server = nullptr;
     return;
   }

@@ -104,10 +104,20 @@ TEST_F(DefaultLimits, EveryRequestGetsAStatusWhateverItsSize) {
     const int named = status_of(named_parameters);
     EXPECT_TRUE(named == 200 || named == 414) << count << " parameters a=: " << named;
   }
-  for (const size_t length : {16'000u, 32'000u, 32'700u, 40'000u}) {
-    const int status = status_of("/", "X-Big: " + std::string(length, 'a') + "\r\n");
+  // Headers of every size, after the longest target with the most arguments.
+  std::string longest = "/?";
+  for (int i = 0; i < 63; ++i) longest += "a&";
+  longest += std::string(8192 - longest.size(), 'a');
+  for (const size_t length :
+       {1'000u, 16'000u, 20'000u, 22'000u, 23'000u, 24'000u, 25'000u, 32'000u, 32'700u, 40'000u}) {
+    const std::string header = "X-Big: " + std::string(length, 'a') + "\r\n";
+    const int status = status_of("/", header);
     EXPECT_TRUE(status == 200 || status == 431) << length << "-byte header: " << status;
+    const int after_longest = status_of(longest, header);
+    EXPECT_TRUE(after_longest == 200 || after_longest == 431) << length << "-byte header: " << after_longest;
   }
+  EXPECT_EQ(status_of(longest), 200);
+  EXPECT_EQ(status_of(longest + "a"), 414);
   EXPECT_EQ(status_of("/?q=" + std::string(1000, 'a')), 200);
   EXPECT_EQ(status_of("/?q=" + std::string(100'000, 'a')), 414);
   EXPECT_EQ(status_of("/", "X-Big: " + std::string(40'000, 'a') + "\r\n"), 431);
