@@ -46,7 +46,15 @@ TEST_F(SiteReuse, SamplesInAPluginUnloadedSinceAreChargedToThePluginNotToItsCall
   const json& top = samples.at("top").at(0);
   EXPECT_EQ(top.at("function").get<std::string>().rfind(plugin + "+0x", 0), 0u) << samples.dump();
   EXPECT_NE(top.at("function").get<std::string>().find(" (unloaded)"), std::string::npos) << samples.dump();
-  EXPECT_GT(top.at("share").get<double>(), 0.9) << samples.dump();
+  // Unmapped, its code is named by address: the loop's two or three instructions are
+  // rows of their own, which together hold the plugin's share.
+  double plugin_share = 0;
+  for (const json& function : samples.at("top")) {
+    const std::string name = function.at("function").get<std::string>();
+    if (name.rfind(plugin + "+0x", 0) == 0 && name.find(" (unloaded)") != std::string::npos)
+      plugin_share += function.at("share").get<double>();
+  }
+  EXPECT_GT(plugin_share, 0.9) << samples.dump();
   for (const json& function : samples.at("top")) {
     if (function.at("function") == "main") { EXPECT_LT(function.at("share").get<double>(), 0.05) << samples.dump(); }
   }
