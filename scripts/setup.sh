@@ -22,6 +22,7 @@ packages=(
   chromium                                            # tests: perf-report's HTML pages load in a real browser
   libmicrohttpd-dev                                   # the live endpoint's HTTP server (libperfexport, PERF_LISTEN)
   libsimdjson-dev                                     # perf-report reads large reports (2 x 14 MB) in well under 1 s
+  protobuf-compiler                                   # tests: protoc decodes the Perfetto trace (PERF_TRACE=*.pftrace)
   prometheus curl                                     # tests: a real Prometheus scrapes the live endpoint, curl asks it, its promtool checks /metrics
 )
 

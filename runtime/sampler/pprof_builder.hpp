@@ -14,7 +14,7 @@
 
 #include "sampler/modules.hpp"
 #include "sampler/profile.hpp"
-#include "sampler/protobuf_writer.hpp"
+#include "report_format/protobuf_writer.hpp"
 
 namespace perf::runtime {
 

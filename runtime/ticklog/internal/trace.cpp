@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "report_format/escaping.hpp"
+#include "ticklog/internal/spans.hpp"
 
 namespace perf::runtime {
 
@@ -28,24 +29,23 @@ std::string site_label(const std::vector<site_info>& sites, unsigned site) {
 
 // The thread's events as trace entries, by start time, enclosing scopes first.
 std::vector<trace_entry> entries_of(const thread_ticks& thread) {
+  const std::vector<event_copy>& events = thread.contents.events;
+  const std::vector<span_role> roles = span_roles(events);
   std::vector<trace_entry> entries;
-  std::vector<const event_copy*> open;  // enter events not yet left
-  for (const event_copy& e : thread.contents.events) {
-    switch (e.kind) {
-      case detail::event_kind::enter: open.push_back(&e); break;
-      case detail::event_kind::exit:
-        // An exit whose enter was overwritten has nothing to pair with.
-        if (!open.empty() && open.back()->site == e.site) {
-          const event_copy* enter = open.back();
-          open.pop_back();
-          entries.push_back({enter->time, e.time > enter->time ? e.time - enter->time : 0, 'X', enter});
-        }
+  for (size_t i = 0; i < events.size(); ++i) {
+    const event_copy& e = events[i];
+    switch (roles[i].kind) {
+      case span_role::begins: {
+        const uint64_t end = events[roles[i].partner].time;
+        entries.push_back({e.time, end > e.time ? end - e.time : 0, 'X', &e});
         break;
-      case detail::event_kind::tick: entries.push_back({e.time, 0, 'i', &e}); break;
-      case detail::event_kind::none: break;
+      }
+      case span_role::open: entries.push_back({e.time, 0, 'B', &e}); break;
+      case span_role::tick: entries.push_back({e.time, 0, 'i', &e}); break;
+      case span_role::ends:
+      case span_role::left_out: break;
     }
   }
-  for (const event_copy* enter : open) entries.push_back({enter->time, 0, 'B', enter});
   std::stable_sort(entries.begin(), entries.end(), [](const trace_entry& a, const trace_entry& b) {
     return a.start != b.start ? a.start < b.start : a.duration > b.duration;
   });

@@ -36,6 +36,19 @@ TEST(ProbeFloor, TheFileIsUnderTheCacheDirectoryUnlessSetOrOff) {
   EXPECT_EQ(parse({}), "");
 }
 
+TEST(ProbeFloor, OnlyAFileNamedByTheVariableIsNamed) {
+  const auto named = [](std::map<std::string, std::string> env) {
+    return parse_probe_floor_config([&env](const char* name) -> const char* {
+             const auto found = env.find(name);
+             return found == env.end() ? nullptr : found->second.c_str();
+           })
+        .named;
+  };
+  EXPECT_FALSE(named({{"HOME", "/home/u"}}));
+  EXPECT_TRUE(named({{"HOME", "/home/u"}, {"PERF_PROBE_FLOOR", "/tmp/f"}}));
+  EXPECT_FALSE(named({{"HOME", "/home/u"}, {"PERF_PROBE_FLOOR", "off"}}));
+}
+
 struct probe_floor_file : ::testing::Test {
   std::filesystem::path dir = std::filesystem::temp_directory_path() / ("probe_floor_test_" + std::to_string(getpid()));
   std::filesystem::path file = dir / "deeper" / "probe-floor";
@@ -70,6 +83,31 @@ TEST_F(probe_floor_file, KeepsTheNewestThirtyTwoKeys) {
   EXPECT_TRUE(read_probe_floor(file.string(), "key8").has_value());
   EXPECT_TRUE(read_probe_floor(file.string(), "key39").has_value());
 }
+
+#if defined(__x86_64__)
+// /proc/cpuinfo's first value of `field` ("?" if none).
+std::string cpuinfo_field(const std::string& field) {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);) {
+    const size_t colon = line.find(':');
+    if (colon == std::string::npos || line.compare(0, field.size(), field) != 0 ||
+        line.find_first_not_of(" \t", field.size()) != colon)
+      continue;
+    return line.substr(line.find_first_not_of(' ', colon + 1));
+  }
+  return "?";
+}
+
+// The key's CPU is the one the kernel names, read from CPUID without /proc.
+TEST(ProbeFloor, TheKeysCpuIsTheOneTheKernelNames) {
+  std::string name = cpuinfo_field("model name");
+  std::replace(name.begin(), name.end(), ' ', '_');
+  const std::string cpu =
+      name + "/" + cpuinfo_field("cpu family") + "/" + cpuinfo_field("model") + "/" + cpuinfo_field("stepping") + "/";
+  const char code[] = "probe code";
+  EXPECT_EQ(probe_floor_key(detail::clock_source::rdtsc, true, code, sizeof code).substr(0, cpu.size()), cpu);
+}
+#endif
 
 TEST(ProbeFloor, TheKeyNamesTheCpuTheClockAndTheCode) {
   const char code[] = "probe code";
@@ -106,6 +144,33 @@ TEST_F(probe_floor_file, TheNextProcessStatesTheFloorTheFileKeeps) {
             "");
   const double quarter = stated_probe_ns(file, report);
   EXPECT_NEAR(quarter, first / 4, first / 100) << "the kept floor, not the process's own measurement";
+}
+
+// A file PERF_PROBE_FLOOR names that cannot be written is warned of, once; a default
+// place that cannot be is not (each process then settles its own figure). Three
+// processes at most: a process keeps a floor only once its calibration confirms one.
+TEST_F(probe_floor_file, AFloorThatCannotBeKeptWhereTheVariableSaysIsWarnedOf) {
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path not_a_directory = dir / "a-file";
+  std::ofstream(not_a_directory) << "x";
+  const std::string unwritable = (not_a_directory / "probe-floor").string();
+  const std::string warning =
+      "perf: PERF_PROBE_FLOOR: the probe's floor is not kept: " + write_probe_floor(unwritable, "k", {1, 1, 1, 1, 1});
+  ASSERT_NE(warning.find("cannot write '" + unwritable + "': "), std::string::npos) << warning;
+  bool warned = false;
+  for (int run = 0; run < 3 && !warned; ++run) {
+    const perf::testing::probe_result result =
+        perf::testing::run_probe_program(PERF_TIMING_PROBE, "PERF_REPORT=off PERF_PROBE_FLOOR=" + unwritable);
+    ASSERT_TRUE(WIFEXITED(result.status) && WEXITSTATUS(result.status) == 0) << result.output;
+    warned = result.output.find(warning + "\n") != std::string::npos;
+    EXPECT_EQ(result.output.find("PERF_PROBE_FLOOR"), warned ? result.output.find(warning) + 6 : std::string::npos)
+        << result.output;
+    EXPECT_EQ(result.output.rfind("PERF_PROBE_FLOOR"), result.output.find("PERF_PROBE_FLOOR")) << "once";
+  }
+  EXPECT_TRUE(warned) << warning;
+  const perf::testing::probe_result in_default_place = perf::testing::run_probe_program(
+      PERF_TIMING_PROBE, "-u PERF_PROBE_FLOOR PERF_REPORT=off XDG_CACHE_HOME=" + not_a_directory.string());
+  EXPECT_EQ(in_default_place.output.find("PERF_PROBE_FLOOR"), std::string::npos) << in_default_place.output;
 }
 
 }  // namespace

@@ -1,0 +1,175 @@
+// PERF_TRACE=*.pftrace: the tick log as a Perfetto trace, read back by protoc (the
+// protocol buffers compiler, decoding against perfetto_subset.proto) and checked as
+// Perfetto's importer needs it: a track per thread under the process's, every slice
+// ended on its own track and nested, timestamps in order, names and source locations
+// interned before use. Drives tick_probe (see its header for what it logs).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "probe_runner.hpp"
+#include "ticklog/internal/perfetto_trace.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using PerfettoTrace = perf::testing::ProbeTest;
+
+// A message as protoc's text format prints it: scalar fields (strings unquoted) and
+// embedded messages, each in the order printed.
+struct message {
+  std::multimap<std::string, std::string> fields;
+  std::vector<std::pair<std::string, std::unique_ptr<message>>> children;
+
+  std::string field(const std::string& name) const {
+    const auto found = fields.find(name);
+    return found == fields.end() ? "" : found->second;
+  }
+  const message* child(const std::string& name) const {
+    for (const auto& [key, value] : children)
+      if (key == name) return value.get();
+    return nullptr;
+  }
+  std::vector<const message*> all(const std::string& name) const {
+    std::vector<const message*> found;
+    for (const auto& [key, value] : children)
+      if (key == name) found.push_back(value.get());
+    return found;
+  }
+};
+
+// Parses protoc --decode's output (one field or brace per line).
+message parse_text_format(const std::string& text) {
+  message root;
+  std::vector<message*> open{&root};
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    line.erase(0, line.find_first_not_of(' '));
+    if (line.empty()) continue;
+    if (line == "}") {
+      open.pop_back();
+    } else if (line.back() == '{') {
+      auto child = std::make_unique<message>();
+      message* raw = child.get();
+      open.back()->children.emplace_back(line.substr(0, line.find(' ')), std::move(child));
+      open.push_back(raw);
+    } else {
+      const size_t colon = line.find(": ");
+      std::string value = line.substr(colon + 2);
+      if (value.size() >= 2 && value.front() == '"') value = value.substr(1, value.size() - 2);
+      open.back()->fields.emplace(line.substr(0, colon), value);
+    }
+  }
+  return root;
+}
+
+// protoc's decoding of the trace at `path` (its status in *status).
+std::string decode(const fs::path& path, int* status) {
+  const fs::path subset(PERF_PERFETTO_SUBSET);
+  const std::string command = std::string(PERF_PROTOC) + " --proto_path=" + subset.parent_path().string() +
+                              " --decode=perfetto.protos.Trace " + subset.filename().string() + " < " + path.string() +
+                              " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  std::string out;
+  char buffer[4096];
+  while (const size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
+  *status = pclose(pipe);
+  return out;
+}
+
+TEST(PerfettoTracePath, PftraceAndPerfettoTraceNameTheProtobufFormat) {
+  EXPECT_TRUE(perf::runtime::is_perfetto_trace_path("run.pftrace"));
+  EXPECT_TRUE(perf::runtime::is_perfetto_trace_path("/tmp/run-%p.perfetto-trace"));
+  EXPECT_FALSE(perf::runtime::is_perfetto_trace_path("run.json"));
+  EXPECT_FALSE(perf::runtime::is_perfetto_trace_path("pftrace"));
+}
+
+TEST_F(PerfettoTrace, ProtocReadsEveryThreadsNestedSlicesTicksAndNames) {
+  const fs::path path = dir / "run.pftrace";
+  const perf::testing::probe_result run =
+      perf::testing::run_probe_program(PERF_TICK_PROBE, "PERF_REPORT=off PERF_TRACE=" + path.string());
+  ASSERT_EQ(run.status, 0) << run.output;
+  int status = 0;
+  const std::string text = decode(path, &status);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << text;
+  const message trace = parse_text_format(text);
+
+  std::string process_uuid;
+  std::map<std::string, std::string> thread_of_track;  // track uuid -> thread name
+  std::map<std::string, int> slices, ticks;
+  std::map<std::string, std::map<std::string, std::string>> names, categories;  // sequence -> iid -> name
+  std::map<std::string, std::vector<std::string>> open;                         // track -> slice names
+  std::map<std::string, uint64_t> last_time;                                    // track -> timestamp
+  const std::string cut_label = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ<";
+  for (const message* packet : trace.all("packet")) {
+    const std::string sequence = packet->field("trusted_packet_sequence_id");
+    ASSERT_NE(sequence, "") << "every packet is on a sequence";
+    if (const message* interned = packet->child("interned_data")) {
+      for (const message* entry : interned->all("event_names"))
+        names[sequence][entry->field("iid")] = entry->field("name");
+      for (const message* entry : interned->all("event_categories"))
+        categories[sequence][entry->field("iid")] = entry->field("name");
+    }
+    if (const message* track = packet->child("track_descriptor")) {
+      if (const message* process = track->child("process")) {
+        EXPECT_EQ(process->field("process_name"), fs::path(PERF_TICK_PROBE).filename().string());
+        process_uuid = track->field("uuid");
+      } else {
+        ASSERT_NE(track->child("thread"), nullptr) << text;
+        EXPECT_EQ(track->field("parent_uuid"), process_uuid) << "thread tracks come under the process's";
+        EXPECT_EQ(packet->field("sequence_flags"), "1") << "a thread's sequence starts cleared";
+        thread_of_track[track->field("uuid")] = track->child("thread")->field("thread_name");
+      }
+    }
+    const message* event = packet->child("track_event");
+    if (event == nullptr) continue;
+    EXPECT_EQ(packet->field("sequence_flags"), "2");
+    const std::string track = event->field("track_uuid"), type = event->field("type");
+    ASSERT_EQ(thread_of_track.count(track), 1u) << "an event's track is described before it";
+    const uint64_t time = std::stoull(packet->field("timestamp"));
+    EXPECT_GE(time, last_time[track]) << "timestamps in order on track " << track;
+    last_time[track] = time;
+    const std::string name = type == "TYPE_SLICE_END" ? "" : names[sequence].at(event->field("name_iid"));
+    if (type == "TYPE_SLICE_BEGIN") {
+      ++slices[name];
+      open[track].push_back(name);
+      EXPECT_EQ(categories[sequence].at(event->field("category_iids")), "measured");
+      const message* interned = packet->child("interned_data");
+      if (interned != nullptr && interned->child("source_locations") != nullptr) {
+        const message* location = interned->child("source_locations");
+        EXPECT_EQ(location->field("iid"), event->field("source_location_iid"));
+        EXPECT_EQ(location->field("function_name"), name);
+        EXPECT_EQ(fs::path(location->field("file_name")).filename(), "tick_probe.cpp");
+        EXPECT_GT(std::stoul(location->field("line_number")), 0u);
+      }
+    } else if (type == "TYPE_SLICE_END") {
+      ASSERT_FALSE(open[track].empty()) << "an end without its begin on track " << track;
+      open[track].pop_back();
+    } else {
+      ASSERT_EQ(type, "TYPE_INSTANT");
+      ++ticks[name];
+      const message* annotation = event->child("debug_annotations");
+      ASSERT_NE(annotation, nullptr);
+      EXPECT_EQ(annotation->field("name"), "n");
+      if (name == "step") { EXPECT_GE(std::stol(annotation->field("int_value")), 1); }
+    }
+  }
+  for (const auto& [track, names_open] : open) EXPECT_TRUE(names_open.empty()) << "slices left open on " << track;
+  EXPECT_EQ(slices, (std::map<std::string, int>{{"outer", 1}, {"step", 3}, {"task", 12}}));
+  EXPECT_EQ(ticks, (std::map<std::string, int>{{"step", 3}, {"item", 12}, {cut_label, 1}}));
+  std::vector<std::string> threads;
+  for (const auto& [track, name] : thread_of_track) threads.push_back(name);
+  std::sort(threads.begin(), threads.end());
+  ASSERT_EQ(threads.size(), 4u);
+  EXPECT_EQ(std::vector<std::string>(threads.begin() + 1, threads.end()),
+            (std::vector<std::string>{"worker-1", "worker-2", "worker-3"}));
+}
+
+}  // namespace
