@@ -37,7 +37,7 @@ constexpr unsigned category_iids = 3, debug_annotations = 4, type = 9, name_iid 
 constexpr uint64_t slice_begin = 1, slice_end = 2, instant = 3;
 }  // namespace event_fields
 namespace annotation_fields {
-constexpr unsigned int_value = 4, name = 10;
+constexpr unsigned int_value = 4, string_value = 6, name = 10;
 }
 namespace interned_fields {
 constexpr unsigned event_categories = 1, event_names = 2, source_locations = 4;
@@ -92,8 +92,16 @@ class thread_sequence {
     append_packet(out_, packet);
   }
 
-  void slice_begin(uint64_t ns, unsigned site) {
+  // `cut`: the scope was entered before the first event kept (said as the debug
+  // annotation `cut`).
+  void slice_begin(uint64_t ns, unsigned site, bool cut) {
     protobuf_writer event = event_of(event_fields::slice_begin);
+    if (cut) {
+      protobuf_writer annotation;
+      annotation.bytes_field(annotation_fields::name, "cut");
+      annotation.bytes_field(annotation_fields::string_value, "entered before the first event kept");
+      event.bytes_field(event_fields::debug_annotations, annotation.bytes());
+    }
     event.varint_field(event_fields::category_iids, category_iid);
     const auto [iid, fresh] = site_iid(site);
     event.varint_field(event_fields::name_iid, iid);
@@ -200,11 +208,16 @@ std::string format_perfetto_trace(const tick_view& view, double ticks_per_ns, lo
     sequence.add_track(thread, pid);
     const std::vector<event_copy>& events = thread.contents.events;
     const std::vector<span_role> roles = span_roles(events);
+    // The scopes entered before the first event begin there, the outermost (the last
+    // to end) first.
+    for (size_t i = events.size(); i-- > 0;)
+      if (roles[i].kind == span_role::ends_cut) sequence.slice_begin(ns(events.front().time), events[i].site, true);
     for (size_t i = 0; i < events.size(); ++i) {
       switch (roles[i].kind) {
         case span_role::begins:
-        case span_role::open: sequence.slice_begin(ns(events[i].time), events[i].site); break;
-        case span_role::ends: sequence.slice_end(ns(events[i].time)); break;
+        case span_role::open: sequence.slice_begin(ns(events[i].time), events[i].site, false); break;
+        case span_role::ends:
+        case span_role::ends_cut: sequence.slice_end(ns(events[i].time)); break;
         case span_role::tick: sequence.instant(ns(events[i].time), events[i]); break;
         case span_role::left_out: break;
       }

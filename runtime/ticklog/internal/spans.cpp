@@ -12,7 +12,9 @@ std::vector<span_role> span_roles(const std::vector<event_copy>& events) {
         open.push_back(i);
         break;
       case detail::event_kind::exit:
-        if (!open.empty() && events[open.back()].site == events[i].site) {
+        if (open.empty()) {
+          roles[i].kind = span_role::ends_cut;
+        } else if (events[open.back()].site == events[i].site) {
           roles[open.back()] = {span_role::begins, i};
           roles[i] = {span_role::ends, open.back()};
           open.pop_back();

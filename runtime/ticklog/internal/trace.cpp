@@ -21,7 +21,11 @@ struct trace_entry {
   uint64_t duration;  // for "X"
   char phase;         // 'X', 'B' or 'i'
   const event_copy* event;
+  bool cut = false;  // an "X" whose enter came before the first event kept
 };
+
+// The arguments of a span whose start the ring no longer holds.
+constexpr const char* cut_args = ", \"args\": {\"cut\": \"entered before the first event kept\"}";
 
 std::string site_label(const std::vector<site_info>& sites, unsigned site) {
   return site < sites.size() ? sites[site].name : "?";
@@ -38,6 +42,11 @@ std::vector<trace_entry> entries_of(const thread_ticks& thread) {
       case span_role::begins: {
         const uint64_t end = events[roles[i].partner].time;
         entries.push_back({e.time, end > e.time ? end - e.time : 0, 'X', &e});
+        break;
+      }
+      case span_role::ends_cut: {
+        const uint64_t first = events.front().time;
+        entries.push_back({first, e.time > first ? e.time - first : 0, 'X', &e, true});
         break;
       }
       case span_role::open: entries.push_back({e.time, 0, 'B', &e}); break;
@@ -79,8 +88,9 @@ std::string trace_thread(const thread_ticks& thread, const std::vector<site_info
     } else if (entry.phase == 'X') {
       out += fmt::format(
           ",\n{{\"ph\": \"X\", \"pid\": {}, \"tid\": {}, \"ts\": {:.3f}, \"dur\": {:.3f}, \"name\": {}, \"cat\": "
-          "\"measured\"}}",
-          pid, thread.tid, ts, microseconds(entry.duration), json_string(site_label(sites, entry.event->site)));
+          "\"measured\"{}}}",
+          pid, thread.tid, ts, microseconds(entry.duration), json_string(site_label(sites, entry.event->site)),
+          entry.cut ? cut_args : "");
     } else {
       out += fmt::format(
           ",\n{{\"ph\": \"B\", \"pid\": {}, \"tid\": {}, \"ts\": {:.3f}, \"name\": {}, \"cat\": \"measured\"}}", pid,

@@ -91,26 +91,30 @@ TEST(PerfettoTracePath, PftraceAndPerfettoTraceNameTheProtobufFormat) {
   EXPECT_FALSE(perf::runtime::is_perfetto_trace_path("pftrace"));
 }
 
-TEST_F(PerfettoTrace, ProtocReadsEveryThreadsNestedSlicesTicksAndNames) {
-  const fs::path path = dir / "run.pftrace";
-  const perf::testing::probe_result run =
-      perf::testing::run_probe_program(PERF_TICK_PROBE, "PERF_REPORT=off PERF_TRACE=" + path.string());
-  ASSERT_EQ(run.status, 0) << run.output;
+// What a trace holds, read back through protoc, with Perfetto's structural rules
+// checked on the way (a failed rule fails the calling test).
+struct trace_summary {
+  std::map<std::string, int> slices, ticks;  // by name
+  std::vector<std::string> threads;          // the thread tracks' names, sorted
+  // Per thread track, the slices begun in order (" (cut)" after those that say their
+  // enter was overwritten) and each begin's time.
+  std::map<std::string, std::vector<std::pair<std::string, uint64_t>>> begun;
+};
+
+trace_summary read_trace(const fs::path& path) {
+  trace_summary summary;
   int status = 0;
   const std::string text = decode(path, &status);
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << text;
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << text;
   const message trace = parse_text_format(text);
-
   std::string process_uuid;
-  std::map<std::string, std::string> thread_of_track;  // track uuid -> thread name
-  std::map<std::string, int> slices, ticks;
+  std::map<std::string, std::string> thread_of_track;                           // track uuid -> thread name
   std::map<std::string, std::map<std::string, std::string>> names, categories;  // sequence -> iid -> name
   std::map<std::string, std::vector<std::string>> open;                         // track -> slice names
   std::map<std::string, uint64_t> last_time;                                    // track -> timestamp
-  const std::string cut_label = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ<";
   for (const message* packet : trace.all("packet")) {
     const std::string sequence = packet->field("trusted_packet_sequence_id");
-    ASSERT_NE(sequence, "") << "every packet is on a sequence";
+    EXPECT_NE(sequence, "") << "every packet is on a sequence";
     if (const message* interned = packet->child("interned_data")) {
       for (const message* entry : interned->all("event_names"))
         names[sequence][entry->field("iid")] = entry->field("name");
@@ -121,26 +125,34 @@ TEST_F(PerfettoTrace, ProtocReadsEveryThreadsNestedSlicesTicksAndNames) {
       if (const message* process = track->child("process")) {
         EXPECT_EQ(process->field("process_name"), fs::path(PERF_TICK_PROBE).filename().string());
         process_uuid = track->field("uuid");
-      } else {
-        ASSERT_NE(track->child("thread"), nullptr) << text;
+      } else if (const message* thread = track->child("thread")) {
         EXPECT_EQ(track->field("parent_uuid"), process_uuid) << "thread tracks come under the process's";
         EXPECT_EQ(packet->field("sequence_flags"), "1") << "a thread's sequence starts cleared";
-        thread_of_track[track->field("uuid")] = track->child("thread")->field("thread_name");
+        thread_of_track[track->field("uuid")] = thread->field("thread_name");
+      } else {
+        ADD_FAILURE() << "a track of neither the process nor a thread\n" << text;
       }
     }
     const message* event = packet->child("track_event");
     if (event == nullptr) continue;
     EXPECT_EQ(packet->field("sequence_flags"), "2");
     const std::string track = event->field("track_uuid"), type = event->field("type");
-    ASSERT_EQ(thread_of_track.count(track), 1u) << "an event's track is described before it";
+    if (thread_of_track.count(track) == 0) {
+      ADD_FAILURE() << "an event on track " << track << " before its descriptor";
+      continue;
+    }
     const uint64_t time = std::stoull(packet->field("timestamp"));
     EXPECT_GE(time, last_time[track]) << "timestamps in order on track " << track;
     last_time[track] = time;
-    const std::string name = type == "TYPE_SLICE_END" ? "" : names[sequence].at(event->field("name_iid"));
+    const std::string name = type == "TYPE_SLICE_END" ? "" : names[sequence][event->field("name_iid")];
+    const message* annotation = event->child("debug_annotations");
     if (type == "TYPE_SLICE_BEGIN") {
-      ++slices[name];
+      ++summary.slices[name];
       open[track].push_back(name);
-      EXPECT_EQ(categories[sequence].at(event->field("category_iids")), "measured");
+      const bool cut = annotation != nullptr && annotation->field("name") == "cut";
+      if (cut) { EXPECT_EQ(annotation->field("string_value"), "entered before the first event kept"); }
+      summary.begun[thread_of_track[track]].push_back({name + (cut ? " (cut)" : ""), time});
+      EXPECT_EQ(categories[sequence][event->field("category_iids")], "measured");
       const message* interned = packet->child("interned_data");
       if (interned != nullptr && interned->child("source_locations") != nullptr) {
         const message* location = interned->child("source_locations");
@@ -150,26 +162,59 @@ TEST_F(PerfettoTrace, ProtocReadsEveryThreadsNestedSlicesTicksAndNames) {
         EXPECT_GT(std::stoul(location->field("line_number")), 0u);
       }
     } else if (type == "TYPE_SLICE_END") {
-      ASSERT_FALSE(open[track].empty()) << "an end without its begin on track " << track;
-      open[track].pop_back();
+      if (open[track].empty()) ADD_FAILURE() << "an end without its begin on track " << track;
+      else open[track].pop_back();
     } else {
-      ASSERT_EQ(type, "TYPE_INSTANT");
-      ++ticks[name];
-      const message* annotation = event->child("debug_annotations");
-      ASSERT_NE(annotation, nullptr);
+      EXPECT_EQ(type, "TYPE_INSTANT");
+      ++summary.ticks[name];
+      if (annotation == nullptr) {
+        ADD_FAILURE() << "a tick without its value";
+        continue;
+      }
       EXPECT_EQ(annotation->field("name"), "n");
       if (name == "step") { EXPECT_GE(std::stol(annotation->field("int_value")), 1); }
     }
   }
   for (const auto& [track, names_open] : open) EXPECT_TRUE(names_open.empty()) << "slices left open on " << track;
-  EXPECT_EQ(slices, (std::map<std::string, int>{{"outer", 1}, {"step", 3}, {"task", 12}}));
-  EXPECT_EQ(ticks, (std::map<std::string, int>{{"step", 3}, {"item", 12}, {cut_label, 1}}));
-  std::vector<std::string> threads;
-  for (const auto& [track, name] : thread_of_track) threads.push_back(name);
-  std::sort(threads.begin(), threads.end());
-  ASSERT_EQ(threads.size(), 4u);
-  EXPECT_EQ(std::vector<std::string>(threads.begin() + 1, threads.end()),
+  for (const auto& [track, name] : thread_of_track) summary.threads.push_back(name);
+  std::sort(summary.threads.begin(), summary.threads.end());
+  return summary;
+}
+
+// Runs tick_probe in `mode` with `environment`.
+void run_tick_probe(const std::string& environment, const std::string& mode = "") {
+  const perf::testing::probe_result run = perf::testing::run_probe_program(PERF_TICK_PROBE, environment, mode);
+  ASSERT_EQ(run.status, 0) << run.output;
+}
+
+TEST_F(PerfettoTrace, ProtocReadsEveryThreadsNestedSlicesTicksAndNames) {
+  const fs::path path = dir / "run.pftrace";
+  run_tick_probe("PERF_REPORT=off PERF_TRACE=" + path.string());
+  const trace_summary trace = read_trace(path);
+  const std::string cut_label = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ<";
+  EXPECT_EQ(trace.slices, (std::map<std::string, int>{{"outer", 1}, {"step", 3}, {"task", 12}}));
+  EXPECT_EQ(trace.ticks, (std::map<std::string, int>{{"step", 3}, {"item", 12}, {cut_label, 1}}));
+  ASSERT_EQ(trace.threads.size(), 4u);
+  EXPECT_EQ(std::vector<std::string>(trace.threads.begin() + 1, trace.threads.end()),
             (std::vector<std::string>{"worker-1", "worker-2", "worker-3"}));
+}
+
+// A ring too small for the run keeps the exits of scopes it lost the enters of: they
+// begin at the first event kept, outermost first, and say so; no slice loses an end.
+TEST_F(PerfettoTrace, ScopesEnteredBeforeTheFirstEventKeptBeginThereAndSaySo) {
+  const fs::path path = dir / "wrapped.pftrace";
+  run_tick_probe("PERF_REPORT=off PERF_RING_EVENTS=16 PERF_TRACE=" + path.string(), "wrap-spans");
+  const trace_summary trace = read_trace(path);
+  ASSERT_EQ(trace.threads.size(), 1u);
+  const auto& begun = trace.begun.at(trace.threads.front());
+  ASSERT_EQ(begun.size(), 3u);
+  EXPECT_EQ(begun[0].first, "outer (cut)");
+  EXPECT_EQ(begun[1].first, "middle (cut)");
+  EXPECT_EQ(begun[2].first, "step");
+  EXPECT_EQ(begun[0].second, 0u) << "the first event kept is the trace's origin";
+  EXPECT_EQ(begun[1].second, 0u);
+  EXPECT_EQ(trace.ticks, (std::map<std::string, int>{{"tick", 11}, {"step", 1}}))
+      << "16 events: 11 ticks, middle's and outer's exits, then step's enter, tick and exit";
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -128,6 +129,26 @@ TEST_F(TickOutput, TheTraceIsChromeJsonWithNestedScopesTicksAndThreadNames) {
   ASSERT_EQ(thread_names.size(), 4u);
   EXPECT_EQ(std::vector<std::string>(thread_names.begin() + 1, thread_names.end()),
             (std::vector<std::string>{"worker-1", "worker-2", "worker-3"}));
+}
+
+// A ring too small for the run keeps the exits of scopes it lost the enters of: each
+// is a complete event from the first event kept, saying so in args.cut.
+TEST_F(TickOutput, TheTraceShowsScopesEnteredBeforeTheFirstEventKeptFromThere) {
+  const fs::path path = dir / "wrapped.json";
+  EXPECT_EQ(run_tick_probe("PERF_REPORT=off PERF_RING_EVENTS=16 PERF_TRACE=" + path.string(), "wrap-spans"), "");
+  const json trace = json::parse(read_file(path));
+  std::vector<std::string> spans;
+  for (const json& e : trace.at("traceEvents")) {
+    if (e.at("ph") != "X") continue;
+    const bool cut = e.contains("args");
+    if (cut) { EXPECT_EQ(e.at("args").at("cut"), "entered before the first event kept"); }
+    spans.push_back(
+        fmt::format("{} at {}{}", e.at("name").get<std::string>(), e.at("ts").get<double>(), cut ? " (cut)" : ""));
+  }
+  ASSERT_EQ(spans.size(), 3u);
+  EXPECT_EQ(spans[0], "outer at 0 (cut)");
+  EXPECT_EQ(spans[1], "middle at 0 (cut)");
+  EXPECT_EQ(spans[2].substr(0, 8), "step at ");
 }
 
 TEST_F(TickOutput, TheReportCountsEventsKeptAndDroppedPerThread) {

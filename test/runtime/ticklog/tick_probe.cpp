@@ -4,6 +4,8 @@
 //                        3 threads named worker-1..3, each 4 x task { tick(i, "item") };
 //                        a tick with an 80-byte label (cut to 63)
 //   tick_probe wrap      100 ticks 0..99 on the main thread
+//   tick_probe wrap-spans
+//                        outer { middle { 100 ticks 0..99 } }, then step(1)
 //   tick_probe segv      ticks 1..10 "before", then a write to a read-only page inside scope `crashing`
 //   tick_probe segv-threads
 //                        a thread ticks 1..3 "finished" and exits; another ticks 1..3 "waiting" and
@@ -101,6 +103,13 @@ int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "wrap") {
     for (int i = 0; i < 100; ++i) perf::tick(i);
+  } else if (mode == "wrap-spans") {
+    {
+      PERF_MEASURE("outer");
+      PERF_MEASURE("middle");
+      for (int i = 0; i < 100; ++i) perf::tick(i);
+    }
+    step(1);
   } else if (mode == "segv") {
     for (int i = 1; i <= 10; ++i) perf::tick(i, "before");
     crash();
