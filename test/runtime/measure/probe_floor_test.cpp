@@ -21,14 +21,16 @@
 namespace perf::runtime {
 namespace {
 
+// The configuration read from `env` alone.
+probe_floor_config parsed(const std::map<std::string, std::string>& env) {
+  return parse_probe_floor_config([&env](const char* name) -> const char* {
+    const auto found = env.find(name);
+    return found == env.end() ? nullptr : found->second.c_str();
+  });
+}
+
 TEST(ProbeFloor, TheFileIsUnderTheCacheDirectoryUnlessSetOrOff) {
-  const auto parse = [](std::map<std::string, std::string> env) {
-    return parse_probe_floor_config([&env](const char* name) -> const char* {
-             const auto found = env.find(name);
-             return found == env.end() ? nullptr : found->second.c_str();
-           })
-        .path;
-  };
+  const auto parse = [](const std::map<std::string, std::string>& env) { return parsed(env).path; };
   EXPECT_EQ(parse({{"HOME", "/home/u"}}), "/home/u/.cache/perf-instrument/probe-floor");
   EXPECT_EQ(parse({{"HOME", "/home/u"}, {"XDG_CACHE_HOME", "/c"}}), "/c/perf-instrument/probe-floor");
   EXPECT_EQ(parse({{"HOME", "/home/u"}, {"PERF_PROBE_FLOOR", "/tmp/f"}}), "/tmp/f");
@@ -37,13 +39,7 @@ TEST(ProbeFloor, TheFileIsUnderTheCacheDirectoryUnlessSetOrOff) {
 }
 
 TEST(ProbeFloor, OnlyAFileNamedByTheVariableIsNamed) {
-  const auto named = [](std::map<std::string, std::string> env) {
-    return parse_probe_floor_config([&env](const char* name) -> const char* {
-             const auto found = env.find(name);
-             return found == env.end() ? nullptr : found->second.c_str();
-           })
-        .named;
-  };
+  const auto named = [](const std::map<std::string, std::string>& env) { return parsed(env).named; };
   EXPECT_FALSE(named({{"HOME", "/home/u"}}));
   EXPECT_TRUE(named({{"HOME", "/home/u"}, {"PERF_PROBE_FLOOR", "/tmp/f"}}));
   EXPECT_FALSE(named({{"HOME", "/home/u"}, {"PERF_PROBE_FLOOR", "off"}}));
