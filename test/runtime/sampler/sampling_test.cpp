@@ -52,10 +52,6 @@ TEST_F(Sampling, FilesOpenedUnderTheNumbersOfClosedEventsStayOpen) {
 // thread can be sampled, and the program's stderr and its report say so and why
 // (they said "samples: 0 at 1000 Hz" and nothing else).
 TEST_F(Sampling, ThreadsTheKernelRefusesEverySourceAreNamedOnStderrAndInTheReport) {
-#if defined(__SANITIZE_THREAD__)
-  GTEST_SKIP() << "under the seccomp filter the TSan build exits 66 (TSan's status for a report); not "
-                  "investigated yet: plain and ASan run it";
-#endif
   const std::string refused =
       "the kernel refused perf_event_open (Operation not permitted) and timer_create "
       "(Operation not permitted)";
