@@ -10,6 +10,7 @@
 namespace perf::runtime {
 
 using report_format::format_count;
+using report_format::format_count_of;
 using report_format::thread_title;
 
 namespace {
@@ -18,9 +19,10 @@ std::string ticklog_lines(const snapshot& s) {
   const ticklog_stats& t = s.ticklog;
   if (s.threads.empty()) return {};  // no thread measured or ticked: nothing logged
   if (!t.enabled) return "tick log: off (PERF_TICKS=off)\n";
-  std::string out = fmt::format("tick log: {} event{} kept, {} dropped (ring of {} events per thread{})\n",
-                                format_count(t.events), t.events == 1 ? "" : "s", format_count(t.dropped),
-                                format_count(t.ring_events), t.dropped == 0 ? "" : "; PERF_RING_EVENTS keeps more");
+  std::string out =
+      fmt::format("tick log: {} kept, {} dropped (ring of {} per thread{})\n", format_count_of(t.events, "event"),
+                  format_count(t.dropped), format_count_of(t.ring_events, "event"),
+                  t.dropped == 0 ? "" : "; PERF_RING_EVENTS keeps more");
   // Rows whose rings went to newer threads (PERF_RINGS_KEPT) on one line: they
   // overflowed nothing, and a program with a thread per task has thousands.
   uint64_t gave_up_threads = 0, gave_up_dropped = 0;
@@ -37,10 +39,10 @@ std::string ticklog_lines(const snapshot& s) {
   }
   if (gave_up_threads != 0)
     out += fmt::format(
-        "  {} exited thread{} gave {} ring{} to newer threads: {} dropped "
+        "  {} gave {} to newer threads: {} dropped "
         "(PERF_RINGS_KEPT keeps more)\n",
-        format_count(gave_up_threads), gave_up_threads == 1 ? "" : "s", gave_up_threads == 1 ? "its" : "their",
-        gave_up_threads == 1 ? "" : "s", format_count(gave_up_dropped));
+        format_count_of(gave_up_threads, "exited thread"), gave_up_threads == 1 ? "its ring" : "their rings",
+        format_count(gave_up_dropped));
   return out;
 }
 

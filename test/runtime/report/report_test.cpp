@@ -74,6 +74,23 @@ TEST(TextReport, ATableInReadableUnitsSortedAsGiven) {
             "  thread 101 (main): 65,536 kept, 2,469,070 dropped\n");
 }
 
+// The second line says what the durations are and, when the run sampled, what the
+// samples are: CPU time by default, wall-clock time with PERF_SAMPLE_CLOCK=wall.
+TEST(TextReport, TheSecondLineSaysDurationsAreWallClockAndSamplesCpuTime) {
+  snapshot s = example();
+  s.samples.hz = 1000;
+  s.samples.clock = "cpu";
+  const std::string text = format_text(s);
+  EXPECT_EQ(text.substr(text.find('\n') + 1, text.find("\nsources under") - text.find('\n')),
+            "durations are wall-clock: a call's time includes any time its thread waited or was preempted; samples "
+            "are CPU time: a thread is sampled only while it runs\n");
+  s.samples.clock = "wall";
+  const std::string wall = format_text(s);
+  EXPECT_NE(wall.find("preempted; samples are wall-clock time too: a thread is sampled also while it waits\n"),
+            std::string::npos)
+      << wall;
+}
+
 TEST(TextReport, CountedAllocationsAddColumnsAndASection) {
   snapshot s = example();
   s.functions.resize(2);
