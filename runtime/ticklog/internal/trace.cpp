@@ -7,6 +7,8 @@
 #include <limits>
 
 #include "report_format/escaping.hpp"
+#include "report_format/text_format.hpp"
+#include "ticklog/ticklog_config.hpp"
 
 namespace perf::runtime {
 
@@ -68,6 +70,17 @@ std::string trace_thread(const thread_ticks& thread, const std::vector<site_info
   std::string out = fmt::format(
       ",\n{{\"ph\": \"M\", \"pid\": {}, \"tid\": {}, \"name\": \"thread_name\", \"args\": {{\"name\": {}}}}}", pid,
       thread.tid, json_string(name));
+  // A ring that overflowed: the thread's timeline starts late, and says so where it starts.
+  if (thread.contents.dropped != 0 && !thread.contents.events.empty()) {
+    const uint64_t logged = thread.contents.events.size() + thread.contents.dropped;
+    out += fmt::format(
+        ",\n{{\"ph\": \"i\", \"s\": \"t\", \"pid\": {}, \"tid\": {}, \"ts\": {:.3f}, \"name\": \"perf: the timeline "
+        "starts here: {} of this thread dropped before it (PERF_RING_EVENTS={} keeps {})\", \"cat\": \"perf\", "
+        "\"args\": {{\"dropped\": {}}}}}",
+        pid, thread.tid, microseconds(thread.contents.events.front().time - origin),
+        report_format::format_count_of(thread.contents.dropped, "older event"), ring_events_for(logged),
+        ring_keeps_all(logged) ? "them" : "more", thread.contents.dropped);
+  }
   for (const trace_entry& entry : entries_of(thread)) {
     const double ts = microseconds(entry.start - origin);
     if (entry.phase == 'i') {

@@ -141,6 +141,34 @@ TEST_F(TickOutput, TheReportCountsEventsKeptAndDroppedPerThread) {
   EXPECT_EQ(parsed.at("threads").at(0).at("tick_dropped"), 84);
 }
 
+// A ring that overflowed: the report names the PERF_RING_EVENTS that keeps the whole
+// run, and the trace marks where the thread's timeline starts, and why.
+TEST_F(TickOutput, DroppedEventsAreSaidInTheTraceWhereTheTimelineStartsAndTheReportNamesTheRingThatKeepsThem) {
+  const fs::path report = dir / "report.txt", trace_path = dir / "trace.json";
+  EXPECT_EQ(run_tick_probe("PERF_RING_EVENTS=16 PERF_REPORT=" + report.string() + " PERF_TRACE=" + trace_path.string(),
+                           "wrap"),
+            "");
+  const std::string text = read_file(report);
+  EXPECT_NE(text.find("\ntick log: 16 events kept, 84 dropped (ring of 16 events per thread; PERF_RING_EVENTS=128 "
+                      "keeps the whole run)\n"),
+            std::string::npos)
+      << text;
+  const json trace = json::parse(read_file(trace_path));
+  std::vector<json> markers;
+  double first_tick = -1;
+  for (const json& e : trace.at("traceEvents")) {
+    if (e.value("cat", "") == "perf") markers.push_back(e);
+    if (first_tick < 0 && e.at("ph") == "i" && e.value("cat", "") != "perf") first_tick = e.at("ts");
+  }
+  ASSERT_EQ(markers.size(), 1u) << trace.dump();
+  EXPECT_EQ(markers[0].at("ph"), "i");
+  EXPECT_EQ(markers[0].at("name"),
+            "perf: the timeline starts here: 84 older events of this thread dropped before it (PERF_RING_EVENTS=128 "
+            "keeps them)");
+  EXPECT_EQ(markers[0].at("args").at("dropped"), 84);
+  EXPECT_EQ(markers[0].at("ts").get<double>(), first_tick);
+}
+
 TEST_F(TickOutput, AFullRingKeepsTheNewestEvents) {
   const fs::path path = dir / "ticks.txt";
   EXPECT_EQ(run_tick_probe("PERF_REPORT=off PERF_RING_EVENTS=10 PERF_TICKLOG=" + path.string(), "wrap"), "");
