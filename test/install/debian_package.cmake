@@ -40,6 +40,6 @@ run_and_expect_calls(log_pipeline ${WORK_DIR}/example/log_pipeline ARGS 20000 CA
 file(GLOB_RECURSE pc_file ${root}/*/perf-instrument.pc)
 get_filename_component(pc_dir "${pc_file}" DIRECTORY)
 set(ENV{PKG_CONFIG_PATH} ${pc_dir})
-file(COPY ${SOURCE_DIR}/pkgconfig/ DESTINATION ${WORK_DIR}/make)
+file(COPY ${SOURCE_DIR}/consumer/ DESTINATION ${WORK_DIR}/make)
 run(make -C ${WORK_DIR}/make)
 run_and_expect_calls(make ${WORK_DIR}/make/app CALLS "consumer::square=12")
