@@ -12,6 +12,7 @@ packages=(
   libgtest-dev libgmock-dev nlohmann-json3-dev        # tests
   libbenchmark-dev                                    # bench/
   ccache make bear                                    # tests: behind ccache, Makefiles, bear's database
+  pkg-config meson                                    # tests: perf-instrument.pc in a Makefile and a Meson project
   libtcmalloc-minimal4                                # tests: perf::alloc counts under another allocator
   heaptrack                                           # docs/allocations.md: the cross-check of the counts
   zlib1g-dev                                          # the sampler's pprof profile is gzipped

@@ -50,7 +50,7 @@ TEST(Diff, TheSameDurationsAreNoChange) {
   EXPECT_FALSE(r.functions[0].slower_or_faster());
   EXPECT_EQ(r.functions[0][metric::mean].ratio(), 1.0);
   EXPECT_EQ(r.verdict,
-            "no change beyond noise (1 functions compared; noise floor 5%, and more than a histogram bucket and the "
+            "no change beyond noise (1 function compared; noise floor 5%, and more than a histogram bucket and the "
             "clock's resolution (10.0 ns))");
 }
 
@@ -187,7 +187,7 @@ TEST(Diff, MarkdownAndJsonCarryTheVerdictAndTheRatios) {
       diff_reports({one(1, {function_row("f", d, 2.0)})}, {one(2, {function_row("f", scaled(d, 1.2), 2.0)})}, {});
   const std::string markdown = format_diff_markdown(r);
   EXPECT_EQ(markdown.substr(0, markdown.find('\n')),
-            "**perf-report:** 1 of 1 functions changed beyond noise (noise floor 5%, and more than a histogram bucket "
+            "**perf-report:** 1 of 1 function changed beyond noise (noise floor 5%, and more than a histogram bucket "
             "and the clock's resolution (10.0 ns)): f slower mean +20.0%");
   EXPECT_NE(markdown.find("| `f` | changed |"), std::string::npos) << markdown;
   const nlohmann::json j = diff_to_json(r);
@@ -264,7 +264,7 @@ TEST(Diff, AMoveWithinTheProbeCostEstimatesSpreadIsNoise) {
   EXPECT_FALSE(r.functions[0].slower_or_faster());
   EXPECT_TRUE(r.broken.empty());
   EXPECT_EQ(r.verdict,
-            "no change beyond noise (1 functions compared; noise floor 5%, and more than a histogram bucket and the "
+            "no change beyond noise (1 function compared; noise floor 5%, and more than a histogram bucket and the "
             "clock's resolution (0.40 ns), plus 0.60 ns (the runs' probe-cost estimates apart))");
   const diff_result same_estimate =
       diff_reports({with_clock(1, {function_row("tiny", constant(4, 2000), 2.0)}, 0.4, 7.9)},

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "build_info.hpp"
 #include "diff.hpp"
 #include "diff_format.hpp"
 #include "html.hpp"
@@ -19,7 +20,8 @@ constexpr const char* usage =
     "       perf-report diff BASE.json NEW.json [options as above]\n"
     "       perf-report html REPORT.json [-o report.html] [--folded STACKS.txt] [--distribution-kb N]\n"
     "       (--distribution-kb: the most histogram data an HTML page embeds, default 3000)\n"
-    "       every command: [--max-input-mb N]: the largest input file read, default 256\n";
+    "       every command: [--max-input-mb N]: the largest input file read, default 256\n"
+    "       perf-report --version: the version and the git revision it was built from\n";
 
 class usage_error : public std::runtime_error {
  public:
@@ -152,6 +154,10 @@ int run_command_line(const std::vector<std::string>& arguments, std::ostream& ou
     const std::string& command = arguments.front();
     if (command == "--help" || command == "-h") {
       out << usage;
+      return 0;
+    }
+    if (command == "--version") {
+      out << "perf-report " << build_info::version << " (git " << build_info::revision << ")\n";
       return 0;
     }
     if (command != "merge" && command != "diff" && command != "html")

@@ -13,6 +13,7 @@
 #include "noise.hpp"
 #include "perf/detail/histogram_index.hpp"
 #include "report_format/schema.hpp"
+#include "report_format/text_format.hpp"
 #include "sample_lists.hpp"
 
 namespace perf::report_tool {
@@ -342,9 +343,10 @@ diff_result diff_reports(std::vector<report> base_reports, std::vector<report> n
   for (const function_diff& d : result.functions)
     if (d.slower_or_faster() || d.where != presence::both) moved.push_back(describe(d));
   const std::string floor = noise_floor_text(result, options.noise_floor);
-  std::string summary = changed == 0
-                            ? fmt::format("no change beyond noise ({} functions compared; {})", compared, floor)
-                            : fmt::format("{} of {} functions changed beyond noise ({})", changed, compared, floor);
+  std::string summary = changed == 0 ? fmt::format("no change beyond noise ({} compared; {})",
+                                                   report_format::format_count_of(compared, "function"), floor)
+                                     : fmt::format("{} of {} changed beyond noise ({})", changed,
+                                                   report_format::format_count_of(compared, "function"), floor);
   const size_t shown = std::min<size_t>(moved.size(), 3);
   if (shown > 0)
     summary += fmt::format(": {}{}", fmt::join(moved.begin(), moved.begin() + static_cast<long>(shown), "; "),

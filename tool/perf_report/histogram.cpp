@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "perf/detail/histogram_index.hpp"
+#include "report_format/schema.hpp"
 
 namespace perf::report_tool {
 
@@ -49,7 +50,7 @@ double histogram::quantile_ns(double q) const {
 }
 
 void histogram::merge(const histogram& other) {
-  const histogram& same_rate = other.ghz == ghz ? other : other.rebinned(ghz);
+  const histogram& same_rate = report_format::same_clock_rate(other.ghz, ghz) ? other : other.rebinned(ghz);
   std::vector<std::pair<unsigned, uint64_t>> merged;
   merged.reserve(buckets.size() + same_rate.buckets.size());
   auto a = buckets.cbegin();

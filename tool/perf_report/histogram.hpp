@@ -23,8 +23,9 @@ struct histogram {
   unsigned bucket_at_rank(uint64_t rank) const;
   // The runtime's quantile: the midpoint of the bucket of rank ceil(q * count), in ns.
   double quantile_ns(double q) const;
-  // Adds `other`: bucket by bucket when both count at the same rate, else each of
-  // other's buckets at its midpoint in ns converted to this rate.
+  // Adds `other`: bucket by bucket when both count at the same rate (within the
+  // calibration's precision: report_format::same_clock_rate), else each of other's
+  // buckets at its midpoint in ns converted to this rate.
   void merge(const histogram& other);
   // The same counts in buckets of `target_ghz` (each at its midpoint).
   histogram rebinned(double target_ghz) const;

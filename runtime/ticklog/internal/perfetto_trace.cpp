@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include "report_format/protobuf_writer.hpp"
@@ -50,7 +51,8 @@ constexpr unsigned iid = 1, file_name = 2, function_name = 3, line_number = 4;
 }
 
 constexpr uint64_t process_track = 1;
-constexpr uint64_t category_iid = 1;  // "measured", every slice's
+constexpr uint64_t category_iid = 1;       // "measured", every slice's
+constexpr uint64_t note_category_iid = 2;  // "perf", the runtime's own notes
 
 void append_packet(std::string& out, const protobuf_writer& packet) {
   protobuf_writer wrapper;
@@ -88,6 +90,7 @@ class thread_sequence {
     packet.varint_field(packet_fields::sequence_flags, packet_fields::incremental_state_cleared);
     protobuf_writer interned;
     interned.bytes_field(interned_fields::event_categories, interned_string(category_iid, "measured").bytes());
+    interned.bytes_field(interned_fields::event_categories, interned_string(note_category_iid, "perf").bytes());
     packet.bytes_field(packet_fields::interned_data, interned.bytes());
     append_packet(out_, packet);
   }
@@ -122,21 +125,32 @@ class thread_sequence {
 
   void slice_end(uint64_t ns) { add_event_packet(ns, event_of(event_fields::slice_end), {}); }
 
-  void instant(uint64_t ns, const event_copy& tick) {
-    protobuf_writer event = event_of(event_fields::instant);
-    const std::string label = tick.label_length != 0 ? std::string(tick.label, tick.label_length) : "tick";
-    const auto [iid, fresh] = label_iid(label);
-    event.varint_field(event_fields::name_iid, iid);
-    protobuf_writer annotation;
-    annotation.bytes_field(annotation_fields::name, "n");
-    annotation.varint_field(annotation_fields::int_value, static_cast<uint64_t>(tick.value));
-    event.bytes_field(event_fields::debug_annotations, annotation.bytes());
-    protobuf_writer interned;
-    if (fresh) interned.bytes_field(interned_fields::event_names, interned_string(iid, label).bytes());
-    add_event_packet(ns, event, interned);
+  void tick(uint64_t ns, const event_copy& logged) {
+    const std::string label = logged.label_length != 0 ? std::string(logged.label, logged.label_length) : "tick";
+    instant(ns, label, std::nullopt, "n", logged.value);
+  }
+
+  // The runtime's note `text` (category "perf"), with the number `dropped`.
+  void note(uint64_t ns, const std::string& text, uint64_t dropped) {
+    instant(ns, text, note_category_iid, "dropped", static_cast<int64_t>(dropped));
   }
 
  private:
+  void instant(uint64_t ns, const std::string& name, std::optional<uint64_t> category, const char* argument,
+               int64_t value) {
+    protobuf_writer event = event_of(event_fields::instant);
+    if (category) event.varint_field(event_fields::category_iids, *category);
+    const auto [iid, fresh] = label_iid(name);
+    event.varint_field(event_fields::name_iid, iid);
+    protobuf_writer annotation;
+    annotation.bytes_field(annotation_fields::name, argument);
+    annotation.varint_field(annotation_fields::int_value, static_cast<uint64_t>(value));
+    event.bytes_field(event_fields::debug_annotations, annotation.bytes());
+    protobuf_writer interned;
+    if (fresh) interned.bytes_field(interned_fields::event_names, interned_string(iid, name).bytes());
+    add_event_packet(ns, event, interned);
+  }
+
   protobuf_writer event_of(uint64_t type) const {
     protobuf_writer event;
     event.varint_field(event_fields::type, type);
@@ -207,6 +221,8 @@ std::string format_perfetto_trace(const tick_view& view, double ticks_per_ns, lo
     thread_sequence sequence(out, static_cast<uint32_t>(t + 2), process_track + 1 + t, view.sites);
     sequence.add_track(thread, pid);
     const std::vector<event_copy>& events = thread.contents.events;
+    if (thread.contents.dropped != 0 && !events.empty())
+      sequence.note(ns(events.front().time), late_start_note(thread.contents), thread.contents.dropped);
     const std::vector<span_role> roles = span_roles(events);
     // The scopes entered before the first event begin there, the outermost (the last
     // to end) first.
@@ -218,7 +234,7 @@ std::string format_perfetto_trace(const tick_view& view, double ticks_per_ns, lo
         case span_role::open: sequence.slice_begin(ns(events[i].time), events[i].site, false); break;
         case span_role::ends:
         case span_role::ends_cut: sequence.slice_end(ns(events[i].time)); break;
-        case span_role::tick: sequence.instant(ns(events[i].time), events[i]); break;
+        case span_role::tick: sequence.tick(ns(events[i].time), events[i]); break;
         case span_role::left_out: break;
       }
     }

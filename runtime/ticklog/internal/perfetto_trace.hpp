@@ -5,7 +5,8 @@
 // holds an end of (begun and not ended when the scope was still open as the ring was
 // read; begun at the first event kept, with the debug annotation `cut`, when its
 // enter was overwritten), an instant event per tick with its value as the debug
-// annotation `n`.
+// annotation `n`, and where a thread's ring dropped older events, the same note as the
+// JSON's at its first event kept (category "perf", the count as `dropped`).
 // Names and source locations are interned once per thread.
 #ifndef PERF_RUNTIME_TICKLOG_INTERNAL_PERFETTO_TRACE_HPP
 #define PERF_RUNTIME_TICKLOG_INTERNAL_PERFETTO_TRACE_HPP

@@ -1,5 +1,10 @@
 #include "ticklog/internal/spans.hpp"
 
+#include <fmt/format.h>
+
+#include "report_format/text_format.hpp"
+#include "ticklog/ticklog_config.hpp"
+
 namespace perf::runtime {
 
 std::vector<span_role> span_roles(const std::vector<event_copy>& events) {
@@ -25,6 +30,14 @@ std::vector<span_role> span_roles(const std::vector<event_copy>& events) {
     }
   }
   return roles;
+}
+
+std::string late_start_note(const ring_contents& contents) {
+  const uint64_t logged = contents.events.size() + contents.dropped;
+  return fmt::format(
+      "perf: the timeline starts here: {} of this thread dropped before it (PERF_RING_EVENTS={} keeps {})",
+      report_format::format_count_of(contents.dropped, "older event"), ring_events_for(logged),
+      ring_keeps_all(logged) ? "them" : "more");
 }
 
 }  // namespace perf::runtime

@@ -7,6 +7,7 @@
 #define PERF_RUNTIME_TICKLOG_INTERNAL_SPANS_HPP
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "ticklog/rings.hpp"
@@ -31,6 +32,11 @@ struct span_role {
 // while no enter is open closes a scope entered before the first event (the innermost
 // first); an exit that matches neither is left out, so that spans always nest.
 std::vector<span_role> span_roles(const std::vector<event_copy>& events);
+
+// What a trace says at the first event kept of a thread whose ring overwrote
+// `contents.dropped` older events: that its timeline starts late, how many were
+// dropped and the PERF_RING_EVENTS that keeps them.
+std::string late_start_note(const ring_contents& contents);
 
 }  // namespace perf::runtime
 

@@ -77,6 +77,14 @@ std::string trace_thread(const thread_ticks& thread, const std::vector<site_info
   std::string out = fmt::format(
       ",\n{{\"ph\": \"M\", \"pid\": {}, \"tid\": {}, \"name\": \"thread_name\", \"args\": {{\"name\": {}}}}}", pid,
       thread.tid, json_string(name));
+  // A ring that overflowed: the thread's timeline starts late, and says so where it starts.
+  if (thread.contents.dropped != 0 && !thread.contents.events.empty()) {
+    out += fmt::format(
+        ",\n{{\"ph\": \"i\", \"s\": \"t\", \"pid\": {}, \"tid\": {}, \"ts\": {:.3f}, \"name\": {}, \"cat\": \"perf\", "
+        "\"args\": {{\"dropped\": {}}}}}",
+        pid, thread.tid, microseconds(thread.contents.events.front().time - origin),
+        json_string(late_start_note(thread.contents)), thread.contents.dropped);
+  }
   for (const trace_entry& entry : entries_of(thread)) {
     const double ts = microseconds(entry.start - origin);
     if (entry.phase == 'i') {

@@ -95,6 +95,7 @@ TEST(PerfettoTracePath, PftraceAndPerfettoTraceNameTheProtobufFormat) {
 // checked on the way (a failed rule fails the calling test).
 struct trace_summary {
   std::map<std::string, int> slices, ticks;  // by name
+  std::map<std::string, int> notes;          // the runtime's own (category "perf"), by text
   std::vector<std::string> threads;          // the thread tracks' names, sorted
   // Per thread track, the slices begun in order (" (cut)" after those that say their
   // enter was overwritten) and each begin's time.
@@ -166,11 +167,16 @@ trace_summary read_trace(const fs::path& path) {
       else open[track].pop_back();
     } else {
       EXPECT_EQ(type, "TYPE_INSTANT");
-      ++summary.ticks[name];
       if (annotation == nullptr) {
-        ADD_FAILURE() << "a tick without its value";
+        ADD_FAILURE() << "an instant event without its value";
         continue;
       }
+      if (categories[sequence][event->field("category_iids")] == "perf") {
+        ++summary.notes[name];
+        EXPECT_EQ(annotation->field("name"), "dropped");
+        continue;
+      }
+      ++summary.ticks[name];
       EXPECT_EQ(annotation->field("name"), "n");
       if (name == "step") { EXPECT_GE(std::stol(annotation->field("int_value")), 1); }
     }
@@ -194,6 +200,7 @@ TEST_F(PerfettoTrace, ProtocReadsEveryThreadsNestedSlicesTicksAndNames) {
   const std::string cut_label = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ<";
   EXPECT_EQ(trace.slices, (std::map<std::string, int>{{"outer", 1}, {"step", 3}, {"task", 12}}));
   EXPECT_EQ(trace.ticks, (std::map<std::string, int>{{"step", 3}, {"item", 12}, {cut_label, 1}}));
+  EXPECT_TRUE(trace.notes.empty()) << "no ring overflowed";
   ASSERT_EQ(trace.threads.size(), 4u);
   EXPECT_EQ(std::vector<std::string>(trace.threads.begin() + 1, trace.threads.end()),
             (std::vector<std::string>{"worker-1", "worker-2", "worker-3"}));
@@ -215,6 +222,9 @@ TEST_F(PerfettoTrace, ScopesEnteredBeforeTheFirstEventKeptBeginThereAndSaySo) {
   EXPECT_EQ(begun[1].second, 0u);
   EXPECT_EQ(trace.ticks, (std::map<std::string, int>{{"tick", 11}, {"step", 1}}))
       << "16 events: 11 ticks, middle's and outer's exits, then step's enter, tick and exit";
+  EXPECT_EQ(trace.notes, (std::map<std::string, int>{{"perf: the timeline starts here: 91 older events of this "
+                                                      "thread dropped before it (PERF_RING_EVENTS=128 keeps them)",
+                                                      1}}));
 }
 
 }  // namespace
