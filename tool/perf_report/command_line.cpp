@@ -2,11 +2,14 @@
 
 #include <fmt/format.h>
 
+#include "ab.hpp"
+#include "ab_format.hpp"
 #include "diff.hpp"
 #include "diff_format.hpp"
 #include "html.hpp"
 #include "merge.hpp"
 #include "parsed_report.hpp"
+#include "shell_words.hpp"
 
 namespace perf::report_tool {
 namespace {
@@ -17,6 +20,9 @@ constexpr const char* usage =
     "                   [--fail-if 'FIGURE>+N%']... [--min-calls N (default 100)] [--noise-floor N%]\n"
     "                   [--normalize FUNCTION] [--distribution-kb N]\n"
     "       perf-report diff BASE.json NEW.json [options as above]\n"
+    "       perf-report ab --base 'CMD ARGS' --new 'CMD ARGS' [--runs N (default 10)] [--time-budget S]\n"
+    "                   [--fail-if 'FIGURE>+N%']... [--min-calls N] [--noise-floor N% (default 1%)]\n"
+    "                   [--format text|markdown|json|junit] [-o FILE]\n"
     "       perf-report html REPORT.json [-o report.html] [--folded STACKS.txt] [--distribution-kb N]\n"
     "       (--distribution-kb: the most histogram data an HTML page embeds, default 3000)\n"
     "       every command: [--max-input-mb N]: the largest input file read, default 256\n";
@@ -36,6 +42,8 @@ struct parsed {
   size_t distribution_bytes = default_distribution_bytes;
   size_t max_input_bytes = default_max_input_bytes;
   diff_options diff;
+  bool noise_floor_given = false;
+  ab_options ab;
 };
 
 uint64_t parse_count(const std::string& option, const std::string& value) {
@@ -59,18 +67,31 @@ parsed parse(const std::vector<std::string>& args, const std::string& command) {
       p.output = value();
     } else if (a == "--new" && command == "diff") {
       p.saw_new = true;
-    } else if (a == "--format" && command == "diff") {
+    } else if ((a == "--base" || a == "--new") && command == "ab") {
+      const std::string& line = value();
+      try {
+        (a == "--base" ? p.ab.base_command : p.ab.new_command) = split_shell_words(line);
+      } catch (const input_error& e) { throw input_error(fmt::format("{}: {}", a, e.what())); }
+    } else if (a == "--runs" && command == "ab") {
+      p.ab.runs = parse_count(a, value());
+      if (p.ab.runs < 2) throw usage_error(fmt::format("--runs {}: at least 2 processes per side", p.ab.runs));
+    } else if (a == "--time-budget" && command == "ab") {
+      p.ab.time_budget_s = static_cast<double>(parse_count(a, value()));
+    } else if (a == "--format" && (command == "diff" || command == "ab")) {
       p.format = value();
-      if (p.format != "text" && p.format != "markdown" && p.format != "json" && p.format != "html")
-        throw usage_error(fmt::format("--format {}: expected text, markdown, json or html", p.format));
-    } else if (a == "--fail-if" && command == "diff") {
+      const char* expected = command == "diff" ? "text, markdown, json or html" : "text, markdown, json or junit";
+      if (p.format != "text" && p.format != "markdown" && p.format != "json" &&
+          p.format != (command == "diff" ? "html" : "junit"))
+        throw usage_error(fmt::format("--format {}: expected {}", p.format, expected));
+    } else if (a == "--fail-if" && (command == "diff" || command == "ab")) {
       p.diff.rules.push_back(parse_fail_rule(value()));
-    } else if (a == "--min-calls" && command == "diff") {
+    } else if (a == "--min-calls" && (command == "diff" || command == "ab")) {
       p.diff.min_calls = parse_count(a, value());
-    } else if (a == "--noise-floor" && command == "diff") {
+    } else if (a == "--noise-floor" && (command == "diff" || command == "ab")) {
       const std::string& v = value();
       std::string digits = v.substr(0, v.find('%'));
       p.diff.noise_floor = static_cast<double>(parse_count(a, digits)) / 100;
+      p.noise_floor_given = true;
     } else if (a == "--normalize" && command == "diff") {
       p.diff.normalize = value();
     } else if (a == "--distribution-kb" && command != "merge") {
@@ -136,6 +157,25 @@ int run_diff(parsed p, std::ostream& out, std::ostream& err) {
   return result.broken.empty() ? 0 : 1;
 }
 
+int run_ab_command(parsed p, std::ostream& out) {
+  if (!p.files.empty())
+    throw usage_error(fmt::format("ab takes no report files ({}): it runs --base and --new", p.files.front()));
+  if (p.ab.base_command.empty() || p.ab.new_command.empty())
+    throw usage_error("ab needs --base 'CMD ARGS' and --new 'CMD ARGS'");
+  if (!p.noise_floor_given) p.diff.noise_floor = p.ab.diff.noise_floor;
+  p.ab.diff = p.diff;
+  p.ab.max_input_bytes = p.max_input_bytes;
+  const ab_result result = run_ab(p.ab);
+  std::string text;
+  if (p.format == "markdown") text = format_ab_markdown(result);
+  else if (p.format == "json") text = ab_to_json(result).dump(1) + "\n";
+  else if (p.format == "junit") text = format_ab_junit(result, p.diff.rules);
+  else text = format_ab_text(result);
+  emit(p, text, out);
+  if (!p.output.empty() || p.format == "json" || p.format == "junit") out << result.diff.verdict << '\n';
+  return result.diff.broken.empty() ? 0 : 1;
+}
+
 int run_html(const parsed& p, std::ostream& out) {
   if (p.files.size() != 1) throw usage_error("html needs exactly one REPORT.json");
   const report r = read_report(p.files.front(), p.max_input_bytes);
@@ -154,11 +194,12 @@ int run_command_line(const std::vector<std::string>& arguments, std::ostream& ou
       out << usage;
       return 0;
     }
-    if (command != "merge" && command != "diff" && command != "html")
+    if (command != "merge" && command != "diff" && command != "html" && command != "ab")
       throw usage_error(fmt::format("unknown command {}", command));
     const parsed p = parse(arguments, command);
     if (command == "merge") return run_merge(p, out);
     if (command == "diff") return run_diff(p, out, err);
+    if (command == "ab") return run_ab_command(p, out);
     return run_html(p, out);
   } catch (const usage_error& e) { err << "perf-report: " << e.what() << '\n' << usage; } catch (const input_error& e) {
     err << "perf-report: " << e.what() << '\n';

@@ -23,6 +23,10 @@ struct histogram {
   unsigned bucket_at_rank(uint64_t rank) const;
   // The runtime's quantile: the midpoint of the bucket of rank ceil(q * count), in ns.
   double quantile_ns(double q) const;
+  // The quantile with the bucket's values taken as spread evenly across it: rank
+  // q * count's place within its bucket, in ns. Finer than a bucket (a 64th of the
+  // value), so that medians of several processes seldom tie (perf-report ab's samples).
+  double interpolated_quantile_ns(double q) const;
   // Adds `other`: bucket by bucket when both count at the same rate, else each of
   // other's buckets at its midpoint in ns converted to this rate.
   void merge(const histogram& other);
