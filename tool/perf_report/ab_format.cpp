@@ -192,16 +192,19 @@ std::string format_ab_junit(const ab_result& r, const std::vector<fail_rule>& ru
     for (const fail_rule& rule : rules)
       if (rule_broken_by(rule, d)) broken.push_back(broken_line(rule, d));
     std::string figures;
-    for (const auto& row : figure_rows(d, r.figures[i].figures.data()))
-      figures += fmt::format("{} {} -> {} {} {} {}\n", row[0], row[1], row[2], row[3], row[4], row[5]);
+    for (const auto& row : figure_rows(d, r.figures[i].figures.data())) {
+      figures += fmt::format("{} {} -> {} {} {} {}", row[0], row[1], row[2], row[3], row[4], row[5]);
+      while (figures.back() == ' ') figures.pop_back();
+      figures += '\n';
+    }
     cases += fmt::format("  <testcase classname=\"perf-report.ab\" name=\"{}\">\n", xml_escaped(d.name));
     if (!broken.empty()) {
       ++failures;
       cases += fmt::format("   <failure message=\"{}\" type=\"performance\">{}</failure>\n",
                            xml_escaped(fmt::format("{}", fmt::join(broken, "; "))), xml_escaped(figures));
     }
-    cases += fmt::format("   <system-out>{} ({})\n{}</system-out>\n  </testcase>\n", status(d),
-                         xml_escaped(d.file + ":" + std::to_string(d.line)), xml_escaped(figures));
+    cases += fmt::format("   <system-out>{} ({}:{})\n{}</system-out>\n  </testcase>\n", status(d), xml_escaped(d.file),
+                         d.line, broken.empty() ? xml_escaped(figures) : "");
   }
   return fmt::format(
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
