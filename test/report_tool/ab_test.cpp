@@ -64,6 +64,17 @@ TEST(Ab, ProcessesAlternateBaseNewNewBase) {
   EXPECT_EQ(order, "BNNBBNNB");
 }
 
+TEST(Ab, LooksAtTheFirstThenThreeMoreTimesEvenly) {
+  ab_options o;
+  std::string looks;
+  for (size_t n = 1; n <= o.runs; ++n)
+    if (o.is_look(n)) looks += std::to_string(n) + " ";
+  EXPECT_EQ(looks, "8 12 16 20 ");
+  EXPECT_EQ(o.looks(), 4u);
+  o.runs = 10, o.first_look = 3;
+  EXPECT_EQ(o.looks(), 5u);  // 3 5 7 9 10
+}
+
 TEST(Ab, HolmKeepsTheUnchangedQuietAndFlagsTheChange) {
   // 40 unchanged functions, each process's speed drawn anew per function, and one 10%
   // slower; 8 processes per side. Uncorrected, some unchanged function looks changed
@@ -184,14 +195,15 @@ TEST_F(AbRuns, RunsTheSidesAlternatelyEachWithItsOwnReport) {
 }
 
 TEST_F(AbRuns, StopsOnceEveryGatedFigureIsDecided) {
-  // g twice as slow, gated at +20%: seven processes per side are the fewest whose
-  // interval, at 5% over 8 looks and 8 figures, can exclude the limit (1/3432 < 0.05/8/8/2).
+  // g twice as slow, gated at +20%, looks at 3, 5, 7, 9 and 10 processes per side:
+  // seven are the fewest whose interval, at 5% over 5 looks and 8 figures, can exclude
+  // the limit (1/3432 < 0.05/5/8/2 < 1/924).
   prepare(10, 2.0);
   ab_options o = options_for(10, {"p50>+20%"});
   o.first_look = 3;
   o.base_command = fake("base"), o.new_command = fake("new");
   const ab_result r = run_ab(o);
-  EXPECT_EQ(r.looks, 8u);
+  EXPECT_EQ(r.looks, 5u);
   EXPECT_EQ(r.order.size(), 14u);
   EXPECT_EQ(r.stopped, "every gated figure decided after 7 processes per side");
   EXPECT_TRUE(r.all_decided);

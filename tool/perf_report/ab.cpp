@@ -99,7 +99,16 @@ location_key key_of(const function_diff& d) { return {d.name, d.file, d.line}; }
 
 ab_side side_of_process(size_t i) { return i % 4 == 0 || i % 4 == 3 ? ab_side::base : ab_side::now; }
 
-size_t ab_options::looks() const { return runs - std::min(first_look, runs) + 1; }
+bool ab_options::is_look(size_t per_side) const {
+  const size_t first = std::min(first_look, runs), step = std::max<size_t>(1, (runs - first) / 3);
+  return per_side == runs || (per_side >= first && (per_side - first) % step == 0);
+}
+
+size_t ab_options::looks() const {
+  size_t count = 0;
+  for (size_t n = 1; n <= runs; ++n) count += is_look(n);
+  return count;
+}
 
 ab_result judge_processes(std::vector<report> base, std::vector<report> now, const ab_options& options) {
   ab_result result;
@@ -223,7 +232,7 @@ ab_result run_ab(const ab_options& options) {
     }
     longest_pair = std::max(longest_pair, seconds_since(pair_start));
     const size_t per_side = i / 2 + 1;
-    if (per_side < std::min(options.first_look, options.runs)) continue;
+    if (!options.is_look(per_side)) continue;
     result = judge_processes(sides[0], sides[1], options);
     judged = true;
     if (result.all_decided) {

@@ -22,15 +22,17 @@ ab_side side_of_process(size_t i);
 struct ab_options {
   std::vector<std::string> base_command;  // argv of each side
   std::vector<std::string> new_command;
-  size_t runs = 10;            // processes per side, at most
-  size_t first_look = 5;       // processes per side before the first judgment
+  size_t runs = 20;            // processes per side, at most
+  size_t first_look = 8;       // processes per side before the first judgment
   double time_budget_s = 0;    // no new pair of processes once this much time is spent; 0: none
   double false_alarm = 0.05;   // the chance of flagging any unchanged figure, over all tests and looks
   diff_options diff;           // min_calls, the rules; noise_floor: changes this small are never flagged
   size_t max_input_bytes = 0;  // 0: perf-report's default
   ab_options() { diff.noise_floor = 0.01; }
-  // How many times the processes are judged at most (after each pair from first_look
-  // on): the false-alarm rate is split over them (Bonferroni), so stopping early is safe.
+  // Whether the processes are judged once each side has `per_side`: at first_look, then
+  // three more times evenly up to `runs` (and at `runs`). The false-alarm rate is split
+  // over the looks (Bonferroni), so stopping early is safe; few looks keep each one's share large.
+  bool is_look(size_t per_side) const;
   size_t looks() const;
 };
 

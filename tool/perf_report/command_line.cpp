@@ -20,7 +20,7 @@ constexpr const char* usage =
     "                   [--fail-if 'FIGURE>+N%']... [--min-calls N (default 100)] [--noise-floor N%]\n"
     "                   [--normalize FUNCTION] [--distribution-kb N]\n"
     "       perf-report diff BASE.json NEW.json [options as above]\n"
-    "       perf-report ab --base 'CMD ARGS' --new 'CMD ARGS' [--runs N (default 10)] [--time-budget S]\n"
+    "       perf-report ab --base 'CMD ARGS' --new 'CMD ARGS' [--runs N (default 20)] [--time-budget S]\n"
     "                   [--fail-if 'FIGURE>+N%']... [--min-calls N] [--noise-floor N% (default 1%)]\n"
     "                   [--format text|markdown|json|junit] [-o FILE]\n"
     "       perf-report html REPORT.json [-o report.html] [--folded STACKS.txt] [--distribution-kb N]\n"
