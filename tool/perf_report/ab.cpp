@@ -146,6 +146,8 @@ ab_result judge_processes(std::vector<report> base, std::vector<report> now, con
       c.beyond_noise = m == metric::calls ? c.base != c.now : std::abs(c.ratio() - 1) > 1e-9;
     }
     if (d.too_few_calls) continue;
+    add_spread(result.between_process, d.name, a->second);
+    add_spread(result.between_process, d.name, b->second);
     for (size_t m = 0; m < metric_count; ++m) {
       ab_figure& figure = f.figures[m];
       const metric which = static_cast<metric>(m);

@@ -69,6 +69,9 @@ struct ab_result {
   double interval_confidence = 0.95;  // of every ab_figure interval
   bool all_decided = false;
   std::string stopped;  // why no more processes ran
+  // The spread of each judged function's timing figures between the processes of a
+  // side (the larger side's): what diff --noise-from reads back (--save-noise).
+  process_floor between_process;
 };
 
 // Judges the reports of `base` and `now` processes (pure: the tests feed it reports

@@ -18,11 +18,11 @@ constexpr const char* usage =
     "usage: perf-report merge REPORT.json... -o MERGED.json\n"
     "       perf-report diff BASE.json... --new NEW.json... [--format text|markdown|json|html] [-o FILE]\n"
     "                   [--fail-if 'FIGURE>+N%']... [--min-calls N (default 100)] [--noise-floor N%]\n"
-    "                   [--normalize FUNCTION] [--distribution-kb N]\n"
+    "                   [--normalize FUNCTION] [--noise-from FLOOR.json] [--distribution-kb N]\n"
     "       perf-report diff BASE.json NEW.json [options as above]\n"
     "       perf-report ab --base 'CMD ARGS' --new 'CMD ARGS' [--runs N (default 20)] [--time-budget S]\n"
     "                   [--fail-if 'FIGURE>+N%']... [--min-calls N] [--noise-floor N% (default 1%)]\n"
-    "                   [--format text|markdown|json|junit] [-o FILE]\n"
+    "                   [--format text|markdown|json|junit] [-o FILE] [--save-noise FLOOR.json]\n"
     "       perf-report html REPORT.json [-o report.html] [--folded STACKS.txt] [--distribution-kb N]\n"
     "       (--distribution-kb: the most histogram data an HTML page embeds, default 3000)\n"
     "       every command: [--max-input-mb N]: the largest input file read, default 256\n";
@@ -43,6 +43,8 @@ struct parsed {
   size_t max_input_bytes = default_max_input_bytes;
   diff_options diff;
   bool noise_floor_given = false;
+  std::string save_noise;  // ab: where to write the between-process floor
+  std::string noise_from;  // diff: where to read it
   ab_options ab;
 };
 
@@ -92,6 +94,10 @@ parsed parse(const std::vector<std::string>& args, const std::string& command) {
       std::string digits = v.substr(0, v.find('%'));
       p.diff.noise_floor = static_cast<double>(parse_count(a, digits)) / 100;
       p.noise_floor_given = true;
+    } else if (a == "--save-noise" && command == "ab") {
+      p.save_noise = value();
+    } else if (a == "--noise-from" && command == "diff") {
+      p.noise_from = value();
     } else if (a == "--normalize" && command == "diff") {
       p.diff.normalize = value();
     } else if (a == "--distribution-kb" && command != "merge") {
@@ -138,6 +144,7 @@ int run_diff(parsed p, std::ostream& out, std::ostream& err) {
     p.files.pop_back();
   }
   if (p.files.empty() || p.new_files.empty()) throw usage_error("diff needs at least one report on each side of --new");
+  if (!p.noise_from.empty()) p.diff.between_process = read_process_floor(p.noise_from, p.max_input_bytes);
   if (p.files.size() < 2 || p.new_files.size() < 2)
     for (const fail_rule& rule : p.diff.rules)
       if (rule.figure == metric::p99)
@@ -166,6 +173,7 @@ int run_ab_command(parsed p, std::ostream& out) {
   p.ab.diff = p.diff;
   p.ab.max_input_bytes = p.max_input_bytes;
   const ab_result result = run_ab(p.ab);
+  if (!p.save_noise.empty()) write_file_atomically(p.save_noise, to_json(result.between_process).dump(1) + "\n");
   std::string text;
   if (p.format == "markdown") text = format_ab_markdown(result);
   else if (p.format == "json") text = ab_to_json(result).dump(1) + "\n";

@@ -148,7 +148,8 @@ void judge(const side& base, const side& now, function_diff& d, const diff_optio
     if (m == metric::p99 && !several_runs) continue;
     change& t = c[size_t(m)];
     t.beyond_noise = past_floor(t, options.noise_floor) && past_resolution(t, d, result) &&
-                     significant(base, now, d, m, options.noise_floor);
+                     significant(base, now, d, m, options.noise_floor) &&
+                     (several_runs || past_floor(t, options.between_process.of(d.name, m)));
   }
 }
 
@@ -227,11 +228,20 @@ std::vector<function_diff> matched(side& base, side& now) {
 
 // "noise floor 5%, and more than a histogram bucket and the clock's resolution
 // (0.40 ns), plus 0.52 ns (the runs' probe-cost estimates apart)".
-std::string noise_floor_text(const diff_result& r, double floor) {
+std::string noise_floor_text(const diff_result& r, const diff_options& options) {
   std::string text = fmt::format("noise floor {:g}%, and more than a histogram bucket and the clock's resolution ({})",
-                                 floor * 100, signed_duration(r.resolution_ns));
+                                 options.noise_floor * 100, signed_duration(r.resolution_ns));
   if (r.compensation_spread_ns > 0)
     text += fmt::format(", plus {} (the runs' probe-cost estimates apart)", signed_duration(r.compensation_spread_ns));
+  if (r.base_runs < 2 || r.new_runs < 2) {
+    const process_floor& f = options.between_process;
+    auto percent = [&](metric m) { return f.figures[static_cast<size_t>(m)] * 100; };
+    text += fmt::format(
+        "; one report per side cannot see the noise between processes: no timing change within the between-process "
+        "floor is flagged ({}: p50 {:.3g}%, mean {:.3g}%, self {:.3g}%{})",
+        f.source, percent(metric::p50), percent(metric::mean), percent(metric::self),
+        f.functions.empty() ? "" : ", the most of any function");
+  }
   return text;
 }
 
@@ -359,7 +369,7 @@ diff_result diff_reports(std::vector<report> base_reports, std::vector<report> n
                       : (d.now.call_mean_ns - d.base.call_mean_ns) * static_cast<double>(d.now.calls);
   }
   result.functions = std::move(rows);
-  conclude(result, options.rules, noise_floor_text(result, options.noise_floor));
+  conclude(result, options.rules, noise_floor_text(result, options));
   return result;
 }
 

@@ -8,15 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "metric.hpp"
 #include "parsed_report.hpp"
+#include "process_floor.hpp"
 
 namespace perf::report_tool {
 
-// The figures compared per function. Times per call; `alloc` is allocations per
-// call; `share` the share of all samples taken inside the function.
-enum class metric { calls, mean, p50, p99, self, alloc, share };
-constexpr size_t metric_count = 7;
-const char* metric_name(metric m);
 // A figure's value as the text and Markdown tables write it: times in the report's
 // units ("12.1 ms", "-40.5 ms"), allocations per call with two decimals, shares in %.
 std::string figure_text(metric m, double value);
@@ -86,6 +83,9 @@ struct diff_options {
   // which cancels the machine's speed from run to run. Empty: none.
   std::string normalize;
   std::vector<fail_rule> rules;
+  // With one report on a side, a timing figure is flagged only past this too: the
+  // tests see no between-process noise (docs/perf-report.md, "Noise").
+  process_floor between_process;
 };
 
 struct diff_result {
