@@ -211,6 +211,46 @@ TEST_F(AbRuns, StopsOnceEveryGatedFigureIsDecided) {
   EXPECT_EQ(r.diff.broken[0].substr(0, 25), "p50>+20%: g p50 +100.0% (");
 }
 
+TEST_F(AbRuns, SavesTheSpreadBetweenProcessesThatDiffReadsBack) {
+  // f's mean per call in the four processes of each side: 500, 506, 498 and 504 ns.
+  prepare(4, 1.0);
+  const std::string floor_path = (dir_ / "floor.json").string();
+  std::ostringstream out, err;
+  const auto quoted = [](const std::vector<std::string>& words) {
+    std::string line;
+    for (const std::string& w : words) line += "'" + w + "' ";
+    return line;
+  };
+  EXPECT_EQ(run_command_line({"ab", "--base", quoted(fake("base")), "--new", quoted(fake("new")), "--runs", "4",
+                              "--save-noise", floor_path},
+                             out, err),
+            0)
+      << err.str();
+  const process_floor floor = read_process_floor(floor_path, 1 << 20);
+  EXPECT_EQ(floor.source, floor_path);
+  EXPECT_NEAR(floor.of("f", metric::mean), 506.0 / 498 - 1, 1e-9);
+  EXPECT_NEAR(floor.of("f", metric::p50), 506.0 / 498 - 1, 1e-9);
+  EXPECT_NEAR(floor.figures[size_t(metric::mean)], std::max(floor.of("f", metric::mean), floor.of("g", metric::mean)),
+              1e-12);
+  // diff reads it; a file that is not one is refused by name.
+  std::ofstream(dir_ / "a.json") << report_json(1, 2.0, {row("f", 1000)}).dump();
+  std::ofstream(dir_ / "b.json") << report_json(2, 2.0, {row("f", 1100)}).dump();
+  out.str("");
+  EXPECT_EQ(run_command_line({"diff", (dir_ / "a.json").string(), (dir_ / "b.json").string(), "--noise-from",
+                              floor_path, "--fail-if", "mean>+5%"},
+                             out, err),
+            1)
+      << err.str();
+  EXPECT_NE(out.str().find("(" + floor_path + ": p50 "), std::string::npos) << out.str();
+  err.str("");
+  EXPECT_EQ(run_command_line({"diff", (dir_ / "a.json").string(), (dir_ / "b.json").string(), "--noise-from",
+                              (dir_ / "a.json").string()},
+                             out, err),
+            2);
+  EXPECT_EQ(err.str(), "perf-report: " + (dir_ / "a.json").string() +
+                           ": not a between-process floor (perf-report ab --save-noise writes one)\n");
+}
+
 TEST_F(AbRuns, AProcessThatFailsOrWritesNoReportStopsWithStatusTwo) {
   std::ostringstream out, err;
   EXPECT_EQ(run_command_line({"ab", "--base", "sh -c 'exit 3'", "--new", "true"}, out, err), 2);
