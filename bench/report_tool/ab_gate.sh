@@ -2,9 +2,11 @@
 # perf-report ab on examples/log_pipeline (docs/perf-report.md, "How well ab gates"):
 #   A/A: the same build on both sides, default settings, gate p50>+5%: how often it fires
 #        (and how often any figure of any function is flagged at all);
-#   3%:  logs::parse_line made 3% slower, gate p50>+1%: caught when the gate breaks on
-#        logs::parse_line itself, each trial within a 60 s budget;
-#   20%: logs::parse_line made 20% slower, gate p50>+5%, default --runs.
+#   3%:  logs::parse_line made 3% slower, gate p50>+1%, --runs RUNS_3 within a 60 s budget:
+#        caught when the gate breaks on logs::parse_line itself;
+#   20%: logs::parse_line made 20% slower, gate p50>+5%, default --runs;
+#   diff: DIFF_PAIRS pairs of single reports of the same build, diff --fail-if 'p50>+5%' with
+#        the default between-process floor and with the floor ab measured (--save-noise).
 # The slowdown is a spin at parse_line's start in a bench copy of the example: PIPELINE_SPIN
 # rounds of a multiply (3 cycles) that the parse waits for, read from the environment, so
 # one build serves both sides (--base 'env PIPELINE_SPIN=B ...' --new 'env PIPELINE_SPIN=B+K ...').
@@ -12,9 +14,11 @@
 # under four ticks of a clock of 10 ns resolution (a VM's), where 3% is a ninth of a tick.
 # K is calibrated first: ab of B against B+100 rounds gives a round's cost at the median.
 #   bench/report_tool/ab_gate.sh PREFIX [AA_TRIALS=100] [SLOW_TRIALS=20] [BASE_ROUNDS=0] [LINES=20000]
+#                                [RUNS_3=60] [DIFF_PAIRS=40]
 # PREFIX: perf-instrument installed there (cmake --install build --prefix PREFIX).
 set -euo pipefail
 prefix=$(cd "$1" && pwd) aa=${2:-100} slow=${3:-20} base_rounds=${4:-0} lines=${5:-20000}
+runs3=${6:-60} pairs=${7:-40}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 report=$prefix/bin/perf-report
 work=$(mktemp -d)
@@ -62,11 +66,11 @@ k3=$(rounds 0.03) k20=$(rounds 0.20)
 echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-), family $(grep -m1 'cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' '), model $(grep -m1 '^model[[:space:]]' /proc/cpuinfo | cut -d: -f2 | tr -d ' '), $(nproc) CPUs"
 echo "parse_line p50 with $base_rounds rounds $p50 ns; 100 more: $spun ns; 3%: $k3 more rounds, 20%: $k20 more"
 
-# trial NAME SPIN RULE: one ab run; prints "rc seconds processes parse_line-p50-ratio broken... | flagged..."
+# trial NAME SPIN RULE [OPTION...]: one ab run; prints "rc seconds processes parse_line-p50-ratio | broken | flagged"
 trial() {
   local start end rc=0
   start=$(date +%s.%N)
-  "$report" ab --base "$(side 0)" --new "$(side "$2")" --fail-if "$3" --time-budget 60 --format json \
+  "$report" ab --base "$(side 0)" --new "$(side "$2")" --fail-if "$3" "${@:4}" --time-budget 60 --format json \
     -o "$work/$1.json" > "$work/$1.out" || rc=$?
   end=$(date +%s.%N)
   [ "$rc" -le 1 ] || { cat "$work/$1.out" >&2; exit 2; }
@@ -96,12 +100,32 @@ print("%s: %d trials; gate fired %d, on logs::parse_line %d; any function flagge
 : > "$work/aa.txt" ; : > "$work/slow3.txt" ; : > "$work/slow20.txt"
 for ((i = 0; i < aa; ++i)); do trial "aa$i" 0 'p50>+5%' >> "$work/aa.txt"; done
 for ((i = 0; i < slow; ++i)); do
-  trial "s3_$i" "$k3" 'p50>+1%' >> "$work/slow3.txt"
+  trial "s3_$i" "$k3" 'p50>+1%' --runs "$runs3" >> "$work/slow3.txt"
   trial "s20_$i" "$k20" 'p50>+5%' >> "$work/slow20.txt"
 done
+diff_default=0 diff_measured=0 diff_lines=()
+if [ "$pairs" -gt 0 ]; then
+  "$report" ab --base "$(side 0)" --new "$(side 0)" --save-noise "$work/floor.json" > /dev/null || true
+  echo "between-process floor measured by ab (A/A, $(side 0)): $(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["figures"])' "$work/floor.json")"
+  for ((i = 0; i < pairs; ++i)); do
+    for k in 0 1; do  # the sides take turns going first
+      if (((i + k) % 2)); then PERF_REPORT="$work/d$i-b.json" $(side 0) > /dev/null; else PERF_REPORT="$work/d$i-n.json" $(side 0) > /dev/null; fi
+    done
+    rc=0; "$report" diff "$work/d$i-b.json" "$work/d$i-n.json" --fail-if 'p50>+5%' > "$work/d.out" || rc=$?
+    if [ $rc = 1 ]; then diff_default=$((diff_default + 1)); diff_lines+=("pair $i, default floor: $(grep '^broken: ' "$work/d.out" | head -3 | tr '\n' ' ')"); fi
+    rc=0; "$report" diff "$work/d$i-b.json" "$work/d$i-n.json" --fail-if 'p50>+5%' --noise-from "$work/floor.json" > "$work/d.out" || rc=$?
+    if [ $rc = 1 ]; then diff_measured=$((diff_measured + 1)); diff_lines+=("pair $i, measured floor: $(grep '^broken: ' "$work/d.out" | head -3 | tr '\n' ' ')"); fi
+  done
+fi
+
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 [ "$aa" -gt 0 ] && summary "A/A, gate p50>+5%" "$aa" "$work/aa.txt"
 [ "$slow" -gt 0 ] && summary "parse_line +3% ($k3 rounds), gate p50>+1%" "$slow" "$work/slow3.txt"
 [ "$slow" -gt 0 ] && summary "parse_line +20% ($k20 rounds), gate p50>+5%" "$slow" "$work/slow20.txt"
+if [ "$pairs" -gt 0 ]; then
+  echo "diff, one report per side, A/A, gate p50>+5%: fired in $diff_default of $pairs pairs with the default floor, $diff_measured with the floor ab measured"
+  for line in "${diff_lines[@]+"${diff_lines[@]}"}"; do echo "  $line"; done
+fi
 echo "--- every trial: rc seconds processes parse_line-p50-ratio | broken | flagged"
 for f in aa slow3 slow20; do sed "s/^/$f /" "$work/$f.txt"; done
