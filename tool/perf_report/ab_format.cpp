@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "diff_format.hpp"
+
 namespace perf::report_tool {
 namespace {
 
@@ -114,15 +116,8 @@ std::string format_ab_text(const ab_result& r) {
 }
 
 std::string format_ab_markdown(const ab_result& r) {
-  auto escape = [](const std::string& s) {
-    std::string out;
-    for (char c : s) {
-      if (c == '|' || c == '*' || c == '_' || c == '`' || c == '<' || c == '>') out += '\\';
-      out += c;
-    }
-    return out;
-  };
-  std::string out = fmt::format("**perf-report ab:** {}\n\n{}\n\n", escape(r.diff.verdict), escape(header(r)));
+  std::string out =
+      fmt::format("**perf-report ab:** {}\n\n{}\n\n", markdown_escaped(r.diff.verdict), markdown_escaped(header(r)));
   out += "| function | status | figure | base | new | ratio | interval | detectable |\n";
   out += "|---|---|---|---:|---:|---:|---:|---:|\n";
   for (size_t i = 0; i < r.diff.functions.size(); ++i) {
@@ -130,13 +125,13 @@ std::string format_ab_markdown(const ab_result& r) {
     bool first = true;
     for (const auto& row : figure_rows(d, r.figures[i].figures.data())) {
       out += first ? fmt::format("| `{}` | {} |", d.name, status(d)) : std::string("| | |");
-      for (const std::string& cell : row) out += fmt::format(" {} |", escape(cell));
+      for (const std::string& cell : row) out += fmt::format(" {} |", markdown_escaped(cell));
       out += '\n';
       first = false;
     }
   }
-  for (const std::string& line : r.diff.broken) out += fmt::format("\n- broken: {}", escape(line));
-  return out + fmt::format("\n\n{}\n", escape(legend(r)));
+  for (const std::string& line : r.diff.broken) out += fmt::format("\n- broken: {}", markdown_escaped(line));
+  return out + fmt::format("\n\n{}\n", markdown_escaped(legend(r)));
 }
 
 nlohmann::json ab_to_json(const ab_result& r) {
