@@ -75,6 +75,18 @@ TEST(Ab, LooksAtTheFirstThenThreeMoreTimesEvenly) {
   EXPECT_EQ(o.looks(), 5u);  // 3 5 7 9 10
 }
 
+TEST(Ab, MediansOnACoarseClockMoveWithTheShareOfCallsOnEachStep) {
+  // A clock of 10 ns steps at 2 GHz: 600 calls on the step of 80 ticks (40 ns), 400 on
+  // 100 ticks. The median's rank, 500, lies 5/6 into the first step's calls; spread over
+  // the step (10 ns) about its bucket's middle (80.5 ticks, 40.25 ns), not over the
+  // bucket's one tick.
+  histogram h;
+  h.ghz = 2;
+  h.buckets = {{detail::bucket_index(80), 600}, {detail::bucket_index(100), 400}};
+  EXPECT_NEAR(h.interpolated_quantile_ns(0.5, 10), 40.25 + (5.0 / 6 - 0.5) * 10, 1e-9);
+  EXPECT_NEAR(h.interpolated_quantile_ns(0.5), 40.25 + (5.0 / 6 - 0.5) * 0.5, 1e-9);
+}
+
 TEST(Ab, HolmKeepsTheUnchangedQuietAndFlagsTheChange) {
   // 40 unchanged functions, each process's speed drawn anew per function, and one 10%
   // slower; 8 processes per side. Uncorrected, some unchanged function looks changed
