@@ -236,16 +236,22 @@ TEST_F(Sampling, MeasuredFunctionsAreListedByShareLargestFirst) {
 
 // A measured function left by longjmp is no longer open where the program goes on:
 // the unmeasured work after the jump is not its (bail() took 80% of the measured
-// functions' samples: the thread's innermost site stayed its own).
+// functions' samples: the thread's innermost site stayed its own). bail() itself may
+// take a sample now and then (its first call registers its site): at most 1%.
 TEST_F(Sampling, AFunctionLeftByLongjmpGetsNoSampleOfTheWorkAfterTheJump) {
   const std::string path = (dir / "report.json").string();
   const probe_result run = run_probe_program(PERF_SAMPLE_PROBE, "PERF_SAMPLE_HZ=1000 PERF_REPORT=" + path, "abandoned");
   ASSERT_EQ(run.status, 0) << run.output;
   const auto samples = nlohmann::json::parse(read_file(path)).at("samples");
-  ASSERT_GT(samples.at("total").get<uint64_t>(), 200u) << samples.dump(1);
+  const uint64_t total = samples.at("total").get<uint64_t>();
+  ASSERT_GT(total, 200u) << samples.dump(1);
   const auto& measured = samples.at("measured");
-  ASSERT_EQ(measured.size(), 1u) << samples.dump(1);
+  ASSERT_GE(measured.size(), 1u) << samples.dump(1);
   EXPECT_EQ(measured[0].at("name"), "zeta_heavy") << samples.dump(1);
+  for (size_t i = 1; i < measured.size(); ++i) {
+    EXPECT_EQ(measured[i].at("name"), "bail") << samples.dump(1);
+    EXPECT_LE(measured[i].at("samples").get<uint64_t>() * 100, total) << samples.dump(1);
+  }
   EXPECT_EQ(samples.at("top")[0].at("function"), "(anonymous namespace)::work_after_bail()") << samples.dump(1);
 }
 
