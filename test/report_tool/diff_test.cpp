@@ -285,6 +285,25 @@ TEST(Diff, AMoveWithinTheClocksResolutionIsNoise) {
   EXPECT_EQ(fine.broken.size(), 1u);
 }
 
+// Every call one step of the clock longer (10 ns, 20 ticks at 2 GHz, on a clock whose
+// resolution is stated a hair below the step, as a measured one is) is a quantile
+// tipping over a step, and noise; two steps longer is a change.
+TEST(Diff, AMoveOfOneClockStepIsNoiseAndOfTwoIsAChange) {
+  diff_options options = without_process_floor();
+  options.rules = {parse_fail_rule("p50>+10%")};
+  const auto diff_to = [&](uint64_t now_ticks) {
+    return diff_reports({with_clock(1, {function_row("f", constant(100, 2000), 2.0)}, 9.99)},
+                        {with_clock(2, {function_row("f", constant(now_ticks, 2000), 2.0)}, 9.99)}, options);
+  };
+  const diff_result one_step = diff_to(120);
+  EXPECT_NEAR(one_step.functions[0][metric::p50].ratio(), 1.2, 0.01);
+  EXPECT_FALSE(one_step.functions[0][metric::p50].beyond_noise);
+  EXPECT_TRUE(one_step.broken.empty());
+  const diff_result two_steps = diff_to(140);
+  EXPECT_TRUE(two_steps.functions[0][metric::p50].beyond_noise);
+  EXPECT_EQ(two_steps.broken.size(), 1u);
+}
+
 // At 1,000 ticks a bucket is 8 ticks (4 ns at 2 GHz) wide: every call one bucket
 // further is no change, two buckets further is.
 TEST(Diff, AMoveOfOneHistogramBucketIsNoise) {

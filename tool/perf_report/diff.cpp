@@ -83,12 +83,17 @@ double bucket_width_ns(const histogram& h, double ns) {
 
 // Whether a timing figure moved by more than the reports can resolve: one histogram
 // bucket (a quantile is a bucket's midpoint, so values a hair apart can land a bucket
-// apart) and the clocks' resolution, plus the spread of the probe-cost estimates
-// compensation subtracted (an artefact of the estimates, not of the code).
+// apart) and one step of the clock, plus the spread of the probe-cost estimates
+// compensation subtracted (an artefact of the estimates, not of the code). A step is
+// taken as 1.5 resolutions: a quantile of calls that straddle a step moves by one
+// whole step (10.015 ns on a clock whose stated resolution is 10.0) however small the
+// change that tipped it, and two steps are past any rounding of the stated figure.
 bool past_resolution(const change& c, const function_diff& d, const diff_result& result) {
+  constexpr double step_in_resolutions = 1.5;
   const double larger = std::max(c.base, c.now);
   const double bucket = std::max(bucket_width_ns(d.base.durations, larger), bucket_width_ns(d.now.durations, larger));
-  return std::abs(c.now - c.base) > std::max(bucket, result.resolution_ns) + result.compensation_spread_ns;
+  return std::abs(c.now - c.base) >
+         std::max(bucket, step_in_resolutions * result.resolution_ns) + result.compensation_spread_ns;
 }
 
 // Whether the timing figure differs beyond what the runs' own spread explains.
