@@ -48,6 +48,7 @@ TEST(ProbeFloor, OnlyAFileNamedByTheVariableIsNamed) {
 struct probe_floor_file : ::testing::Test {
   std::filesystem::path dir = std::filesystem::temp_directory_path() / ("probe_floor_test_" + std::to_string(getpid()));
   std::filesystem::path file = dir / "deeper" / "probe-floor";
+  void SetUp() override { std::filesystem::create_directories(dir); }
   void TearDown() override { std::filesystem::remove_all(dir); }
 };
 
@@ -127,7 +128,10 @@ double stated_probe_ns(const std::filesystem::path& file, const std::filesystem:
 // measures: its measurements come out higher, as in a busy spell, and keep it.
 TEST_F(probe_floor_file, TheNextProcessStatesTheFloorTheFileKeeps) {
   const std::filesystem::path report = dir / "report.json";
-  const double first = stated_probe_ns(file, report);
+  // A process keeps a floor once its calibration confirms one (on a busy machine one
+  // in forty did not): three processes at most.
+  double first = 0;
+  for (int run = 0; run < 3 && !std::filesystem::exists(file); ++run) first = stated_probe_ns(file, report);
   const std::string written = perf::testing::read_file(file);
   ASSERT_EQ(std::count(written.begin(), written.end(), '\n'), 1) << written;
   const std::string key = written.substr(0, written.find(' '));
@@ -146,7 +150,6 @@ TEST_F(probe_floor_file, TheNextProcessStatesTheFloorTheFileKeeps) {
 // place that cannot be is not (each process then settles its own figure). Three
 // processes at most: a process keeps a floor only once its calibration confirms one.
 TEST_F(probe_floor_file, AFloorThatCannotBeKeptWhereTheVariableSaysIsWarnedOf) {
-  std::filesystem::create_directories(dir);
   const std::filesystem::path not_a_directory = dir / "a-file";
   std::ofstream(not_a_directory) << "x";
   const std::string unwritable = (not_a_directory / "probe-floor").string();
