@@ -8,10 +8,10 @@
 
 #include <thread>
 
-#include "build_info.hpp"
 #include "lib/diagnostics.hpp"
 #include "lib/files.hpp"
 #include "lib/install_layout.hpp"
+#include "version_info.hpp"
 
 namespace perf::tool {
 namespace {
@@ -97,8 +97,8 @@ llvm::Error add_each(const cl::list<std::string>& expressions, const char* optio
 // version (the headers the insertions include, the libraries they link: one project, one
 // version) and the LLVM the tool was built against.
 void print_version(llvm::raw_ostream& out) {
-  out << "perf-instrument " << build_info::version << " (git " << build_info::revision << ")\n"
-      << "  runtime " << build_info::version << " (headers: " << perf_include_dir() << ")\n"
+  out << "perf-instrument " << version_info::version << " (git " << version_info::revision << ")\n"
+      << "  runtime " << version_info::version << " (headers: " << perf_include_dir() << ")\n"
       << "  built against LLVM " LLVM_VERSION_STRING "\n";
 }
 

@@ -4,13 +4,13 @@
 
 #include "ab.hpp"
 #include "ab_format.hpp"
-#include "build_info.hpp"
 #include "diff.hpp"
 #include "diff_format.hpp"
 #include "html.hpp"
 #include "merge.hpp"
 #include "parsed_report.hpp"
 #include "shell_words.hpp"
+#include "version_info.hpp"
 
 namespace perf::report_tool {
 namespace {
@@ -205,7 +205,7 @@ int run_command_line(const std::vector<std::string>& arguments, std::ostream& ou
       return 0;
     }
     if (command == "--version") {
-      out << "perf-report " << build_info::version << " (git " << build_info::revision << ")\n";
+      out << "perf-report " << version_info::version << " (git " << version_info::revision << ")\n";
       return 0;
     }
     if (command != "merge" && command != "diff" && command != "html" && command != "ab")

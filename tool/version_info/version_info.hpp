@@ -1,9 +1,9 @@
 // What a binary was built from, for its --version: the project's version and the git
-// revision of the sources (generated at every build: build_info.cpp.in, revision.cmake).
-#ifndef PERF_TOOL_BUILD_INFO_HPP
-#define PERF_TOOL_BUILD_INFO_HPP
+// revision of the sources (generated at every build: version_info.cpp.in, revision.cmake).
+#ifndef PERF_TOOL_VERSION_INFO_HPP
+#define PERF_TOOL_VERSION_INFO_HPP
 
-namespace perf::build_info {
+namespace perf::version_info {
 
 // "0.1.0".
 extern const char* const version;
@@ -11,6 +11,6 @@ extern const char* const version;
 // files differ from it, what -DPERF_GIT_REVISION said, or "unknown" outside a checkout.
 extern const char* const revision;
 
-}  // namespace perf::build_info
+}  // namespace perf::version_info
 
-#endif  // PERF_TOOL_BUILD_INFO_HPP
+#endif  // PERF_TOOL_VERSION_INFO_HPP

@@ -1,5 +1,5 @@
-# cmake -DSOURCE_DIR=... -DVERSION=... [-DREVISION=...] -DTEMPLATE=build_info.cpp.in
-#       -DOUTPUT=build_info.cpp -P revision.cmake
+# cmake -DSOURCE_DIR=... -DVERSION=... [-DREVISION=...] -DTEMPLATE=version_info.cpp.in
+#       -DOUTPUT=version_info.cpp -P revision.cmake
 # Writes OUTPUT from TEMPLATE with the version and the sources' git revision (REVISION
 # when given: a build from a tarball), touching it only when its text changes, so that
 # a build whose revision did not move recompiles nothing.
