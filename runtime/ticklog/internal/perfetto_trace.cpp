@@ -1,9 +1,7 @@
 #include "ticklog/internal/perfetto_trace.hpp"
 
-#include <algorithm>
 #include <cerrno>
 #include <cmath>
-#include <limits>
 #include <map>
 #include <optional>
 #include <utility>
@@ -197,9 +195,7 @@ bool is_perfetto_trace_path(std::string_view path) {
 }
 
 std::string format_perfetto_trace(const tick_view& view, double ticks_per_ns, long pid) {
-  uint64_t origin = std::numeric_limits<uint64_t>::max();
-  for (const thread_ticks& thread : view.threads)
-    if (!thread.contents.events.empty()) origin = std::min(origin, thread.contents.events.front().time);
+  const uint64_t origin = first_event_time(view);
   const auto ns = [&](uint64_t ticks) {
     return ticks > origin ? static_cast<uint64_t>(std::llround(static_cast<double>(ticks - origin) / ticks_per_ns)) : 0;
   };

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <limits>
+
 #include "report_format/text_format.hpp"
 #include "ticklog/ticklog_config.hpp"
 
@@ -30,6 +33,13 @@ std::vector<span_role> span_roles(const std::vector<event_copy>& events) {
     }
   }
   return roles;
+}
+
+uint64_t first_event_time(const tick_view& view) {
+  uint64_t first = std::numeric_limits<uint64_t>::max();
+  for (const thread_ticks& thread : view.threads)
+    if (!thread.contents.events.empty()) first = std::min(first, thread.contents.events.front().time);
+  return first;
 }
 
 std::string late_start_note(const ring_contents& contents) {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "ticklog/rings.hpp"
+#include "ticklog/ticklog.hpp"
 
 namespace perf::runtime {
 
@@ -32,6 +32,10 @@ struct span_role {
 // while no enter is open closes a scope entered before the first event (the innermost
 // first); an exit that matches neither is left out, so that spans always nest.
 std::vector<span_role> span_roles(const std::vector<event_copy>& events);
+
+// The clock value of the earliest event `view` holds, which both traces count their
+// times from (the largest value when it holds none).
+uint64_t first_event_time(const tick_view& view);
 
 // What a trace says at the first event kept of a thread whose ring overwrote
 // `contents.dropped` older events: that its timeline starts late, how many were

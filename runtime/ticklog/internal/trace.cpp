@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <limits>
 
 #include "report_format/escaping.hpp"
 #include "ticklog/internal/spans.hpp"
@@ -109,9 +108,7 @@ std::string trace_thread(const thread_ticks& thread, const std::vector<site_info
 }
 
 std::string format_trace(const tick_view& view, double ticks_per_ns, long pid) {
-  uint64_t origin = std::numeric_limits<uint64_t>::max();
-  for (const thread_ticks& thread : view.threads)
-    if (!thread.contents.events.empty()) origin = std::min(origin, thread.contents.events.front().time);
+  const uint64_t origin = first_event_time(view);
   std::string out = trace_start(pid);
   for (const thread_ticks& thread : view.threads) out += trace_thread(thread, view.sites, origin, ticks_per_ns, pid);
   return out + trace_end;
