@@ -188,10 +188,7 @@ class thread_sequence {
 }  // namespace
 
 bool is_perfetto_trace_path(std::string_view path) {
-  const auto ends_with = [&](std::string_view suffix) {
-    return path.size() >= suffix.size() && path.substr(path.size() - suffix.size()) == suffix;
-  };
-  return ends_with(".pftrace") || ends_with(".perfetto-trace");
+  return path.ends_with(".pftrace") || path.ends_with(".perfetto-trace");
 }
 
 std::string format_perfetto_trace(const tick_view& view, double ticks_per_ns, long pid) {
