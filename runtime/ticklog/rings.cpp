@@ -124,6 +124,7 @@ void move_events(ring_record& from, ring_record& to) noexcept {
 
 void reuse_ring(ring_record& record, long tid, bool committed) noexcept {
   __atomic_store_n(&record.tid, tid, __ATOMIC_RELAXED);
+  __atomic_store_n(&record.uses, record.uses + 1, __ATOMIC_RELAXED);
   if (!committed) commit_pages(record.ring.events, events_bytes(capacity(record.ring)));
 }
 

@@ -25,6 +25,7 @@ struct ring_record {
   ring_record* next;        // every ring made, newest first; walked without a lock
   ring_record* next_spare;  // for the tick log's list of rings waiting for a new thread
   long tid;
+  uint64_t uses;  // atomic: threads that have had it, counted before each one's first event
   crash_reading crash;
 };
 static_assert(offsetof(ring_record, ring) == 0);
@@ -55,7 +56,8 @@ void empty_ring(ring_record& record) noexcept;
 void move_events(ring_record& from, ring_record& to) noexcept;
 
 // Gives `record`, emptied, to the thread `tid`, its events committed again unless
-// `committed` (it was left so by move_events).
+// `committed` (it was left so by move_events); counts the use (ring_record::uses),
+// so that a reader who sees the new thread's first event also sees the count.
 void reuse_ring(ring_record& record, long tid, bool committed) noexcept;
 
 // The newest ring made; follow `next` for the others. Async-signal-safe.

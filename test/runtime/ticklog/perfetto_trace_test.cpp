@@ -193,10 +193,8 @@ void run_tick_probe(const std::string& environment, const std::string& mode = ""
   ASSERT_EQ(run.status, 0) << run.output;
 }
 
-TEST_F(PerfettoTrace, ProtocReadsEveryThreadsNestedSlicesTicksAndNames) {
-  const fs::path path = dir / "run.pftrace";
-  run_tick_probe("PERF_REPORT=off PERF_TRACE=" + path.string());
-  const trace_summary trace = read_trace(path);
+// What tick_probe's default run logs, as read_trace() found it.
+void expect_protoc_reads_default_run(const trace_summary& trace) {
   const std::string cut_label = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ<";
   EXPECT_EQ(trace.slices, (std::map<std::string, int>{{"outer", 1}, {"step", 3}, {"task", 12}}));
   EXPECT_EQ(trace.ticks, (std::map<std::string, int>{{"step", 3}, {"item", 12}, {cut_label, 1}}));
@@ -206,11 +204,22 @@ TEST_F(PerfettoTrace, ProtocReadsEveryThreadsNestedSlicesTicksAndNames) {
             (std::vector<std::string>{"worker-1", "worker-2", "worker-3"}));
 }
 
+// Streamed as the program runs (the default), or made at exit from the rings.
+TEST_F(PerfettoTrace, ProtocReadsEveryThreadsNestedSlicesTicksAndNames) {
+  for (const char* stream : {"on", "off"}) {
+    SCOPED_TRACE(std::string("PERF_TRACE_STREAM=") + stream);
+    const fs::path path = dir / (std::string(stream) + ".pftrace");
+    run_tick_probe(std::string("PERF_REPORT=off PERF_TRACE_STREAM=") + stream + " PERF_TRACE=" + path.string());
+    expect_protoc_reads_default_run(read_trace(path));
+  }
+}
+
 // A ring too small for the run keeps the exits of scopes it lost the enters of: they
-// begin at the first event kept, outermost first, and say so; no slice loses an end.
+// begin at the first event kept, outermost first, and say so; no slice loses an end
+// (the trace made at exit; a streamed one has every event, trace_stream_test.cpp).
 TEST_F(PerfettoTrace, ScopesEnteredBeforeTheFirstEventKeptBeginThereAndSaySo) {
   const fs::path path = dir / "wrapped.pftrace";
-  run_tick_probe("PERF_REPORT=off PERF_RING_EVENTS=16 PERF_TRACE=" + path.string(), "wrap-spans");
+  run_tick_probe("PERF_REPORT=off PERF_TRACE_STREAM=off PERF_RING_EVENTS=16 PERF_TRACE=" + path.string(), "wrap-spans");
   const trace_summary trace = read_trace(path);
   ASSERT_EQ(trace.threads.size(), 1u);
   const auto& begun = trace.begun.at(trace.threads.front());

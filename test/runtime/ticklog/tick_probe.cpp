@@ -19,6 +19,8 @@
 //   tick_probe fork-abort
 //                        ticks 1..3 "parent"; a forked child ticks 1..3 "child", calls step(1..3)
 //                        and aborts; the parent waits for it and exits
+//   tick_probe stream    4 threads named stream-1..4, each 20,000 x outer_call { inner_call, inner_call }:
+//                        120,000 events a thread, more than a default ring holds
 //   tick_probe abort-fsize
 //                        files limited to 4096 bytes (SIGXFSZ ignored), 1000 ticks "filler", abort()
 #include <pthread.h>
@@ -88,6 +90,24 @@ __attribute__((noinline)) int recurse(int depth) {
   crash();
 }
 
+void inner_call() { PERF_MEASURE("inner_call"); }
+
+void outer_call() {
+  PERF_MEASURE("outer_call");
+  inner_call();
+  inner_call();
+}
+
+void run_stream() {
+  std::vector<std::thread> threads;
+  for (int t = 1; t <= 4; ++t)
+    threads.emplace_back([t] {
+      pthread_setname_np(pthread_self(), ("stream-" + std::to_string(t)).c_str());
+      for (int i = 0; i < 20000; ++i) outer_call();
+    });
+  for (std::thread& t : threads) t.join();
+}
+
 int run_default() {
   {
     PERF_MEASURE("outer");
@@ -110,6 +130,8 @@ int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "wrap") {
     for (int i = 0; i < 100; ++i) perf::tick(i);
+  } else if (mode == "stream") {
+    run_stream();
   } else if (mode == "wrap-spans") {
     {
       PERF_MEASURE("outer");
