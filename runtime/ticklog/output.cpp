@@ -72,8 +72,8 @@ bool write_plain(int fd, const tick_view& view, double ticks_per_ns) {
 // The tick log and the trace where PERF_TICKLOG and PERF_TRACE say, at exit.
 void write_exit_ticks() {
   const ticklog_config& wanted = current_ticklog_config();
-  if (trace_streaming()) finish_trace_stream();
   const bool trace_at_exit = !wanted.trace_path.empty() && !trace_streaming();
+  finish_trace_stream();
   if (!current_settings().environment.ticks || (wanted.ticklog_path.empty() && !trace_at_exit)) return;
   const tick_view view = collect_all_ticks();
   const double ticks_per_ns = current_clock_rate().ticks_per_ns;

@@ -103,6 +103,17 @@ struct ring_contents {
 };
 ring_contents copy_events(const detail::tick_ring& ring, bool quiescent);
 
+// Reads the events with sequence numbers from `from` to `to` (excluded) into `out`
+// (emptied first; its capacity kept), as copy_events reads them while the owner may
+// append; returns how many of the first ones may have been overwritten meanwhile,
+// which are to be thrown away.
+uint64_t read_events(const detail::tick_ring& ring, uint64_t from, uint64_t to, std::vector<event_copy>& out);
+
+// The events `ring` holds with a time from `from` to `to` (clock values), oldest
+// first, none of them torn, read as copy_events reads them (the oldest one left out
+// unless `quiescent`); only those are read. `dropped` is 0.
+ring_contents copy_events_between(const detail::tick_ring& ring, uint64_t from, uint64_t to, bool quiescent);
+
 }  // namespace perf::runtime
 
 #endif  // PERF_RUNTIME_TICKLOG_RINGS_HPP

@@ -1,6 +1,9 @@
-// PERF_TRACE=*.pftrace streamed (unless PERF_TRACE_STREAM=off): a writer thread
-// drains every thread's ring into the trace as it fills, so that every event of the
-// run reaches the file, not only the last PERF_RING_EVENTS of each thread.
+// The tick log's writer thread, started when PERF_TRACE streams (a Perfetto trace,
+// PERF_TRACE_STREAM not off) or PERF_CAPTURE has rules: it drains every thread's ring
+// as it fills, into the trace, so that every event of the run reaches the file, not
+// only the last PERF_RING_EVENTS of each thread; and it pairs every enter with its
+// exit, so that a call longer than a capture rule's threshold is caught as it ends
+// (captures.hpp).
 //
 // The measured threads never wait for it and it allocates nothing of theirs: it
 // reads behind each ring's `written` with the rings' own protocol (copy_events in
@@ -32,8 +35,8 @@
 
 namespace perf::runtime {
 
-// Whether this process streams its trace (its writer started, and it is not a
-// forked child).
+// Whether this process streams its trace (its writer started for PERF_TRACE, and it
+// is not a forked child).
 bool trace_streaming();
 
 // Drains the rest of `record`'s events into the stream, its thread (which has exited)
@@ -41,8 +44,8 @@ bool trace_streaming();
 // another thread. For the tick log's exit hook. Takes the stream's lock.
 void stream_exited_ring(const ring_record& record, const std::string& name);
 
-// At exit: stops the writer once it has drained every ring, the file renamed into
-// place. Says on stderr how many events were lost, if any.
+// At exit: stops the writer once it has drained every ring, the trace renamed into
+// place and the captures taken written. Says on stderr how many events it lost, if any.
 void finish_trace_stream();
 
 }  // namespace perf::runtime

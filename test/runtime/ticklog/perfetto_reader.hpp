@@ -28,7 +28,8 @@ struct perfetto_trace {
   std::set<std::string> threads;                  // the thread tracks' names
   uint64_t tracks = 0;                            // thread tracks
   uint64_t unclosed = 0;                          // slices begun and not ended
-  // Per thread track name, the slices' [begin, end] times in nanoseconds, by name.
+  // Per thread track name, the slices' [begin, end] times in nanoseconds, by name
+  // (end UINT64_MAX: not ended).
   std::map<std::string, std::map<std::string, std::vector<std::pair<uint64_t, uint64_t>>>> spans;
   // Per thread track name, the ticks' times and values, by label.
   std::map<std::string, std::map<std::string, std::vector<std::pair<uint64_t, int64_t>>>> tick_values;
@@ -164,7 +165,10 @@ inline perfetto_trace read_perfetto_trace(const std::filesystem::path& path) {
     }
   });
   EXPECT_TRUE(whole) << path << " is not a whole protocol buffers message";
-  for (const auto& [track, slices] : open) trace.unclosed += slices.size();
+  for (const auto& [track, slices] : open) {
+    trace.unclosed += slices.size();
+    for (const auto& [name, begin] : slices) trace.spans[thread_of_track[track]][name].push_back({begin, UINT64_MAX});
+  }
   return trace;
 }
 

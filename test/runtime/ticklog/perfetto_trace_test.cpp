@@ -16,6 +16,7 @@
 
 #include "probe_runner.hpp"
 #include "ticklog/internal/perfetto_trace.hpp"
+#include "ticklog/protoc_decode.hpp"
 
 namespace {
 
@@ -70,20 +71,6 @@ message parse_text_format(const std::string& text) {
   return root;
 }
 
-// protoc's decoding of the trace at `path` (its status in *status).
-std::string decode(const fs::path& path, int* status) {
-  const fs::path subset(PERF_PERFETTO_SUBSET);
-  const std::string command = std::string(PERF_PROTOC) + " --proto_path=" + subset.parent_path().string() +
-                              " --decode=perfetto.protos.Trace " + subset.filename().string() + " < " + path.string() +
-                              " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  std::string out;
-  char buffer[4096];
-  while (const size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
-  *status = pclose(pipe);
-  return out;
-}
-
 TEST(PerfettoTracePath, PftraceAndPerfettoTraceNameTheProtobufFormat) {
   EXPECT_TRUE(perf::runtime::is_perfetto_trace_path("run.pftrace"));
   EXPECT_TRUE(perf::runtime::is_perfetto_trace_path("/tmp/run-%p.perfetto-trace"));
@@ -105,7 +92,7 @@ struct trace_summary {
 trace_summary read_trace(const fs::path& path) {
   trace_summary summary;
   int status = 0;
-  const std::string text = decode(path, &status);
+  const std::string text = perf::testing::protoc_decode(path, &status);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << text;
   const message trace = parse_text_format(text);
   std::string process_uuid;
