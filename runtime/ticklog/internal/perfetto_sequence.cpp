@@ -81,7 +81,7 @@ void perfetto_sequence::add_track(long pid, long tid, const std::string& name) {
   pid_ = pid;
   tid_ = tid;
   name_ = name;
-  site_iids_.clear();
+  site_iids_.assign(site_iids_.size(), 0);
   label_iids_.clear();
   next_iid_ = 1;
   protobuf_writer descriptor;
@@ -104,6 +104,8 @@ void perfetto_sequence::add_track(long pid, long tid, const std::string& name) {
 }
 
 void perfetto_sequence::slice_begin(uint64_t ns, unsigned site, bool cut) {
+  // The common case, a site interned already: its packet but the timestamp is made once.
+  if (!cut && site < site_iids_.size() && site_iids_[site] != 0) return append_timed_packet(ns, begin_tails_[site]);
   protobuf_writer event;
   event.varint_field(event_fields::type, event_fields::slice_begin);
   event.varint_field(event_fields::track_uuid, track_);
@@ -114,9 +116,10 @@ void perfetto_sequence::slice_begin(uint64_t ns, unsigned site, bool cut) {
     event.bytes_field(event_fields::debug_annotations, annotation.bytes());
   }
   event.varint_field(event_fields::category_iids, category_iid);
-  const auto [at, fresh] = site_iids_.emplace(site, next_iid_);
-  if (fresh) ++next_iid_;
-  const uint64_t iid = at->second;
+  if (site >= site_iids_.size()) site_iids_.resize(site + 1, 0);
+  const bool fresh = site_iids_[site] == 0;
+  if (fresh) site_iids_[site] = next_iid_++;
+  const uint64_t iid = site_iids_[site];
   event.varint_field(event_fields::name_iid, iid);
   event.varint_field(event_fields::source_location_iid, iid);
   protobuf_writer interned;
@@ -131,17 +134,25 @@ void perfetto_sequence::slice_begin(uint64_t ns, unsigned site, bool cut) {
     interned.bytes_field(interned_fields::source_locations, location.bytes());
   }
   add_event_packet(ns, event.bytes(), interned.bytes());
+  if (fresh && !cut) {
+    if (begin_tails_.size() <= site) begin_tails_.resize(site + 1);
+    begin_tails_[site] = packet_tail(event.bytes(), {});
+  }
 }
 
 void perfetto_sequence::slice_end(uint64_t ns) {
-  protobuf_writer event;
-  event.varint_field(event_fields::type, event_fields::slice_end);
-  event.varint_field(event_fields::track_uuid, track_);
-  add_event_packet(ns, event.bytes(), {});
+  if (end_tail_.empty()) {
+    protobuf_writer event;
+    event.varint_field(event_fields::type, event_fields::slice_end);
+    event.varint_field(event_fields::track_uuid, track_);
+    end_tail_ = packet_tail(event.bytes(), {});
+  }
+  append_timed_packet(ns, end_tail_);
 }
 
 void perfetto_sequence::tick(uint64_t ns, const event_copy& logged) {
-  const std::string label = logged.label_length != 0 ? std::string(logged.label, logged.label_length) : "tick";
+  const std::string_view label =
+      logged.label_length != 0 ? std::string_view(logged.label, logged.label_length) : "tick";
   instant(ns, label, false, "n", logged.value);
 }
 
@@ -149,33 +160,61 @@ void perfetto_sequence::note(uint64_t ns, const std::string& text, const char* a
   instant(ns, text, true, argument, static_cast<int64_t>(count));
 }
 
-void perfetto_sequence::instant(uint64_t ns, const std::string& name, bool perf_note, const char* argument,
+void perfetto_sequence::instant(uint64_t ns, std::string_view name, bool perf_note, const char* argument,
                                 int64_t value) {
   if (label_iids_.size() >= max_interned_labels) add_track(pid_, tid_, name_);
   protobuf_writer event;
   event.varint_field(event_fields::type, event_fields::instant);
   event.varint_field(event_fields::track_uuid, track_);
   if (perf_note) event.varint_field(event_fields::category_iids, note_category_iid);
-  const auto [at, fresh] = label_iids_.emplace(name, next_iid_);
-  if (fresh) ++next_iid_;
+  auto at = label_iids_.find(name);
+  const bool fresh = at == label_iids_.end();
+  if (fresh) at = label_iids_.emplace(std::string(name), next_iid_++).first;
   event.varint_field(event_fields::name_iid, at->second);
   protobuf_writer annotation;
   annotation.bytes_field(annotation_fields::name, argument);
   annotation.varint_field(annotation_fields::int_value, static_cast<uint64_t>(value));
   event.bytes_field(event_fields::debug_annotations, annotation.bytes());
   protobuf_writer interned;
-  if (fresh) interned.bytes_field(interned_fields::event_names, interned_string(at->second, name).bytes());
+  if (fresh) interned.bytes_field(interned_fields::event_names, interned_string(at->second, at->first).bytes());
   add_event_packet(ns, event.bytes(), interned.bytes());
 }
 
+namespace {
+
+uint64_t key(unsigned field, unsigned wire_type) { return uint64_t{field} << 3 | wire_type; }
+
+}  // namespace
+
+std::string perfetto_sequence::packet_tail(const std::string& event, const std::string& interned) const {
+  std::string tail;
+  protobuf_writer::append_varint(tail, key(packet_fields::sequence_id, 0));
+  protobuf_writer::append_varint(tail, sequence_);
+  protobuf_writer::append_varint(tail, key(packet_fields::sequence_flags, 0));
+  protobuf_writer::append_varint(tail, packet_fields::needs_incremental_state);
+  protobuf_writer::append_varint(tail, key(packet_fields::track_event, 2));
+  protobuf_writer::append_varint(tail, event.size());
+  tail += event;
+  if (interned.empty()) return tail;
+  protobuf_writer::append_varint(tail, key(packet_fields::interned_data, 2));
+  protobuf_writer::append_varint(tail, interned.size());
+  return tail + interned;
+}
+
+// Laid out in place in `out_`: the packet costs no allocation of its own, which the
+// streamed trace pays for every event.
+void perfetto_sequence::append_timed_packet(uint64_t ns, const std::string& tail) {
+  const uint64_t timestamp = key(packet_fields::timestamp, 0);
+  protobuf_writer::append_varint(out_, key(trace_fields::packet, 2));
+  protobuf_writer::append_varint(
+      out_, protobuf_writer::varint_size(timestamp) + protobuf_writer::varint_size(ns) + tail.size());
+  protobuf_writer::append_varint(out_, timestamp);
+  protobuf_writer::append_varint(out_, ns);
+  out_ += tail;
+}
+
 void perfetto_sequence::add_event_packet(uint64_t ns, const std::string& event, const std::string& interned) {
-  protobuf_writer packet;
-  packet.varint_field(packet_fields::timestamp, ns);
-  packet.varint_field(packet_fields::sequence_id, sequence_);
-  packet.varint_field(packet_fields::sequence_flags, packet_fields::needs_incremental_state);
-  packet.bytes_field(packet_fields::track_event, event);
-  if (!interned.empty()) packet.bytes_field(packet_fields::interned_data, interned);
-  append_packet(out_, packet);
+  append_timed_packet(ns, packet_tail(event, interned));
 }
 
 }  // namespace perf::runtime

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -55,8 +56,11 @@ class perfetto_sequence {
   void note(uint64_t ns, const std::string& text, const char* argument, uint64_t count);
 
  private:
-  void instant(uint64_t ns, const std::string& name, bool perf_note, const char* argument, int64_t value);
+  void instant(uint64_t ns, std::string_view name, bool perf_note, const char* argument, int64_t value);
   void add_event_packet(uint64_t ns, const std::string& event, const std::string& interned);
+  // A packet's bytes after its timestamp: its sequence, flags, event and interned data.
+  std::string packet_tail(const std::string& event, const std::string& interned) const;
+  void append_timed_packet(uint64_t ns, const std::string& tail);
 
   std::string& out_;
   uint32_t sequence_;
@@ -65,8 +69,11 @@ class perfetto_sequence {
   long pid_ = 0, tid_ = 0;
   std::string name_;
   // Event names share one iid space: a site's name and location take the same iid.
-  std::map<unsigned, uint64_t> site_iids_;
-  std::map<std::string, uint64_t> label_iids_;
+  std::vector<uint64_t> site_iids_;  // index = site id; 0: not interned yet
+  // The packet tails of a slice's begin (index = site id, for those interned) and end.
+  std::vector<std::string> begin_tails_;
+  std::string end_tail_;
+  std::map<std::string, uint64_t, std::less<>> label_iids_;
   uint64_t next_iid_ = 1;
 };
 
