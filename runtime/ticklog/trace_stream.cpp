@@ -243,7 +243,14 @@ class trace_stream {
   void take_captures() {
     if (slow_calls_.empty()) return;
     std::vector<capture_source> sources;
-    for (const auto& [record, thread] : threads_) sources.push_back({record, thread->tid, thread->name, thread->ended});
+    for (const auto& [record, thread] : threads_) {
+      // An ended thread's ring may hold another's events by now: a new thread's (its
+      // use counted; left out until the writer follows it) or those moved into it at
+      // an exit (its tid then that thread's).
+      if (thread->ended && __atomic_load_n(&record->uses, __ATOMIC_RELAXED) != thread->uses) continue;
+      const long tid = __atomic_load_n(&record->tid, __ATOMIC_RELAXED);
+      sources.push_back({record, tid, tid == thread->tid ? thread->name : thread_name(tid), thread->ended});
+    }
     for (const slow_call& call : slow_calls_) captures_->take(call, sites_, sources);
     slow_calls_.clear();
   }
@@ -278,24 +285,25 @@ class trace_stream {
   uint64_t lost_events_ = 0, lost_threads_ = 0;  // of the threads whose rings passed on
 };
 
+// Set before the program's (and this file's) dynamic initialization: trivial types only.
 trace_stream* stream = nullptr;  // set at start-up, before any thread but main; never freed
 uint64_t stream_origin = 0;      // nonzero: the writer is wanted
-std::string streamed_path;       // the trace it streams; empty: none
+bool trace_wanted = false;       // it streams PERF_TRACE
 
 void forget_stream(thread_record*) { stream = nullptr; }
 
 PERF_RUNTIME_ON_START(take_stream_origin) {
   if (!current_settings().environment.ticks) return;
   const ticklog_config& wanted = current_ticklog_config();
-  if (wanted.trace_stream && is_perfetto_trace_path(wanted.trace_path)) streamed_path = wanted.trace_path;
-  if (streamed_path.empty() && current_capture_config().rules.empty()) return;
+  trace_wanted = wanted.trace_stream && is_perfetto_trace_path(wanted.trace_path);
+  if (!trace_wanted && current_capture_config().rules.empty()) return;
   stream_origin = detail::clock_now(current_settings().clock);
   add_thread_hooks({.fork_child = forget_stream});
 }
 
 PERF_RUNTIME_AFTER_START(start_trace_stream) {
   if (stream_origin == 0) return;
-  auto* started = new trace_stream(streamed_path, stream_origin);
+  auto* started = new trace_stream(trace_wanted ? current_ticklog_config().trace_path : "", stream_origin);
   const bool open = started->start();
   stream = started;
   if (!open) started->stop();
