@@ -82,6 +82,7 @@ void perfetto_sequence::add_track(long pid, long tid, const std::string& name) {
   tid_ = tid;
   name_ = name;
   site_iids_.assign(site_iids_.size(), 0);
+  begin_tails_.clear();  // they name the iids just forgotten
   label_iids_.clear();
   next_iid_ = 1;
   protobuf_writer descriptor;
@@ -105,7 +106,8 @@ void perfetto_sequence::add_track(long pid, long tid, const std::string& name) {
 
 void perfetto_sequence::slice_begin(uint64_t ns, unsigned site, bool cut) {
   // The common case, a site interned already: its packet but the timestamp is made once.
-  if (!cut && site < site_iids_.size() && site_iids_[site] != 0) return append_timed_packet(ns, begin_tails_[site]);
+  if (!cut && site < begin_tails_.size() && !begin_tails_[site].empty())
+    return append_timed_packet(ns, begin_tails_[site]);
   protobuf_writer event;
   event.varint_field(event_fields::type, event_fields::slice_begin);
   event.varint_field(event_fields::track_uuid, track_);
@@ -134,7 +136,7 @@ void perfetto_sequence::slice_begin(uint64_t ns, unsigned site, bool cut) {
     interned.bytes_field(interned_fields::source_locations, location.bytes());
   }
   add_event_packet(ns, event.bytes(), interned.bytes());
-  if (fresh && !cut) {
+  if (!cut) {  // a site interned by a cut slice's begin gets its tail at its first whole one
     if (begin_tails_.size() <= site) begin_tails_.resize(site + 1);
     begin_tails_[site] = packet_tail(event.bytes(), {});
   }

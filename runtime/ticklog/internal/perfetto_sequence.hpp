@@ -70,7 +70,8 @@ class perfetto_sequence {
   std::string name_;
   // Event names share one iid space: a site's name and location take the same iid.
   std::vector<uint64_t> site_iids_;  // index = site id; 0: not interned yet
-  // The packet tails of a slice's begin (index = site id, for those interned) and end.
+  // The packet tails of a slice's begin without `cut` (index = site id; empty: not made
+  // since the sequence last started) and of its end.
   std::vector<std::string> begin_tails_;
   std::string end_tail_;
   std::map<std::string, uint64_t, std::less<>> label_iids_;

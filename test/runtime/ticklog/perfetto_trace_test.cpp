@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -16,6 +17,7 @@
 
 #include "probe_runner.hpp"
 #include "ticklog/internal/perfetto_trace.hpp"
+#include "ticklog/perfetto_reader.hpp"
 #include "ticklog/protoc_decode.hpp"
 
 namespace {
@@ -221,6 +223,33 @@ TEST_F(PerfettoTrace, ScopesEnteredBeforeTheFirstEventKeptBeginThereAndSaySo) {
   EXPECT_EQ(trace.notes, (std::map<std::string, int>{{"perf: the timeline starts here: 91 older events of this "
                                                       "thread dropped before it (PERF_RING_EVENTS=128 keeps them)",
                                                       1}}));
+}
+
+// A function whose call was cut (its enter overwritten) and which is then called
+// again: the second call's slice is whole, its name interned by the first (as a
+// capture that starts inside a call meets it).
+TEST_F(PerfettoTrace, AFunctionCutAndThenCalledAgainHasBothSlices) {
+  using perf::runtime::event_copy;
+  perf::runtime::tick_view view;
+  view.sites = {{"?", "", 0, 0}, {"again", "again.cpp", 7, 1}};
+  const auto event = [](uint64_t time, perf::detail::event_kind kind) {
+    event_copy e;
+    e.time = time;
+    e.site = 1;
+    e.kind = kind;
+    return e;
+  };
+  using kind = perf::detail::event_kind;
+  view.threads.push_back(
+      {42, "cut-then-whole", {{event(10, kind::exit), event(20, kind::enter), event(30, kind::exit)}, 0}});
+  const std::string trace = perf::runtime::format_perfetto_trace(view, 1.0, 4242);
+  const fs::path path = dir / "again.pftrace";
+  std::ofstream(path, std::ios::binary) << trace;
+  const perf::testing::perfetto_trace read = perf::testing::read_perfetto_trace(path);
+  EXPECT_EQ(read.slices, (std::map<std::string, uint64_t>{{"again", 2}}));
+  EXPECT_EQ(read.unclosed, 0u);
+  EXPECT_EQ(read.spans.at("cut-then-whole").at("again"),
+            (std::vector<std::pair<uint64_t, uint64_t>>{{0, 0}, {10, 20}}));
 }
 
 }  // namespace
