@@ -15,6 +15,11 @@ namespace perf::runtime {
 // interval bound is negative; self <= total; a leaf's (no timed call had a measured
 // callee) total is its self time; min <= mean <= max, and each percentile lies
 // between min and max.
+// The figures of a row that its call totals give, without its distribution's buckets
+// (percentiles, histogram, latency buckets) or its name and location: every figure
+// /metrics serves. function_row starts from them, so both keep the invariants below.
+function_stats call_figures(const call_totals& a, double ticks_per_ns);
+
 function_stats function_row(site_info&& where, const accumulator& a, double ticks_per_ns,
                             const latency_binning& binning);
 

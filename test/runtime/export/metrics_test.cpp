@@ -153,8 +153,8 @@ TEST(Metrics, OpenMetricsNamesCounterFamiliesWithoutTotalAndEnds) {
 
 TEST(Metrics, AllocationsWhenCounted) {
   snapshot s = one_function();
-  s.functions[0].alloc_count = 1.5;
-  s.functions[0].alloc_bytes = 64;
+  s.functions[0].alloc_total_count = 15;  // the row's totals, as function_row makes them (1.5 a call)
+  s.functions[0].alloc_total_bytes = 640;
   s.allocations.counting = allocation_counting::interposed;
   s.allocations.threads.push_back({77, "worker", false, 15, 640, 14, 600, 100});
   const std::string text = format_metrics(s, metrics_format::prometheus);

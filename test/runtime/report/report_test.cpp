@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "perf/perf.hpp"
+#include "report_format/function_columns.hpp"
 #include "report_format/schema.hpp"
 
 namespace perf {
@@ -316,7 +317,7 @@ TEST(JsonReport, WritesARowsFieldsInTheSchemasListOrderAndNoOther) {
     std::vector<std::string> keys;
     for (const auto& [key, value] : row.items()) keys.push_back(key);
     std::vector<std::string> listed;
-    for (const auto& field : report_format::function_fields) listed.emplace_back(field.json);
+    for (const auto& field : report_format::function_columns) listed.emplace_back(field.json);
     EXPECT_EQ(keys, listed);
     std::vector<std::string> moments;
     for (const auto& [key, value] : row.at("moments").items()) moments.push_back(key);
