@@ -19,8 +19,7 @@ void append_function_json(std::string& out, const function_stats& f) {
       case json_form::text: out += json_string(c.text(f)); break;
       case json_form::integer: fmt::format_to(to, "{}", c.count(f)); break;
       case json_form::flag: out += c.count(f) != 0 ? "true" : "false"; break;
-      case json_form::tenth: fmt::format_to(to, "{:.1f}", c.number(f)); break;
-      case json_form::hundredth: fmt::format_to(to, "{:.2f}", c.number(f)); break;
+      case json_form::number: fmt::format_to(to, "{:.{}f}", c.number(f), c.decimals); break;
       case json_form::moments:  // exact, for merging (perf-report)
         fmt::format_to(to, "{{\"{}\": {}, \"{}\": {}}}", json_name(moments_field::mean_ns), f.timed_mean_ns,
                        json_name(moments_field::m2_ns2), f.m2_ns2);

@@ -59,8 +59,7 @@ enum class json_form {
   text,       // a string
   integer,    // a non-negative integer
   flag,       // true or false
-  tenth,      // a number with one decimal (times)
-  hundredth,  // a number with two decimals
+  number,     // a number with the column's `decimals` after the point
   moments,    // {"mean_ns": exact, "m2_ns2": exact}: the timed calls' moments
   histogram,  // [[bucket, count], ...]: the nonzero buckets, ascending
 };
@@ -118,6 +117,7 @@ struct function_column {
   function_field field;
   std::string_view json;
   json_form form;
+  int decimals = 0;  // a number's, as written (times to 0.1 ns)
   // The value, from the runtime's row: one of the three, by form (none for moments
   // and histogram, which the writers read from the row's own members).
   std::string_view (*text)(const function_stats&) = nullptr;
@@ -180,7 +180,8 @@ inline constexpr std::array<function_column, 24> function_columns = {{
      .read = presence::optional},
     {.field = function_field::total_ns,
      .json = "total_ns",
-     .form = json_form::tenth,
+     .form = json_form::number,
+     .decimals = 1,
      .number = [](const function_stats& f) { return f.total_ns; },
      .heading = "total",
      .cell = text_cell::estimate,
@@ -191,7 +192,8 @@ inline constexpr std::array<function_column, 24> function_columns = {{
      .range = range_rule::duration},
     {.field = function_field::self_ns,
      .json = "self_ns",
-     .form = json_form::tenth,
+     .form = json_form::number,
+     .decimals = 1,
      .number = [](const function_stats& f) { return f.self_ns; },
      .heading = "self",
      .cell = text_cell::estimate,
@@ -202,7 +204,8 @@ inline constexpr std::array<function_column, 24> function_columns = {{
      .range = range_rule::duration},
     {.field = function_field::mean_ns,
      .json = "mean_ns",
-     .form = json_form::tenth,
+     .form = json_form::number,
+     .decimals = 1,
      .number = [](const function_stats& f) { return f.mean_ns; },
      .heading = "mean",
      .cell = text_cell::estimate,
@@ -211,21 +214,24 @@ inline constexpr std::array<function_column, 24> function_columns = {{
      .read = presence::when_estimated},
     {.field = function_field::mean_ns_low,
      .json = "mean_ns_low",
-     .form = json_form::tenth,
+     .form = json_form::number,
+     .decimals = 1,
      .number = [](const function_stats& f) { return f.mean_ns_low; },
      .merge = merge_rule::estimate,
      .range = range_rule::mean_bounds,
      .read = presence::when_estimated},
     {.field = function_field::mean_ns_high,
      .json = "mean_ns_high",
-     .form = json_form::tenth,
+     .form = json_form::number,
+     .decimals = 1,
      .number = [](const function_stats& f) { return f.mean_ns_high; },
      .merge = merge_rule::estimate,
      .range = range_rule::mean_bounds,
      .read = presence::when_estimated},
     {.field = function_field::min_ns,
      .json = "min_ns",
-     .form = json_form::tenth,
+     .form = json_form::number,
+     .decimals = 1,
      .number = [](const function_stats& f) { return f.min_ns; },
      .heading = "min",
      .cell = text_cell::duration,
@@ -233,7 +239,8 @@ inline constexpr std::array<function_column, 24> function_columns = {{
      .range = range_rule::duration},
     {.field = function_field::max_ns,
      .json = "max_ns",
-     .form = json_form::tenth,
+     .form = json_form::number,
+     .decimals = 1,
      .number = [](const function_stats& f) { return f.max_ns; },
      .heading = "max",
      .cell = text_cell::duration,
@@ -241,7 +248,8 @@ inline constexpr std::array<function_column, 24> function_columns = {{
      .range = range_rule::duration},
     {.field = function_field::stddev_ns,
      .json = "stddev_ns",
-     .form = json_form::tenth,
+     .form = json_form::number,
+     .decimals = 1,
      .number = [](const function_stats& f) { return f.stddev_ns; },
      .heading = "stddev",
      .cell = text_cell::duration,
@@ -250,7 +258,8 @@ inline constexpr std::array<function_column, 24> function_columns = {{
      .read = presence::derived},
     {.field = function_field::p50_ns,
      .json = "p50_ns",
-     .form = json_form::tenth,
+     .form = json_form::number,
+     .decimals = 1,
      .number = [](const function_stats& f) { return f.p50_ns; },
      .heading = "p50",
      .cell = text_cell::duration,
@@ -259,14 +268,16 @@ inline constexpr std::array<function_column, 24> function_columns = {{
      .read = presence::derived},
     {.field = function_field::p90_ns,
      .json = "p90_ns",
-     .form = json_form::tenth,
+     .form = json_form::number,
+     .decimals = 1,
      .number = [](const function_stats& f) { return f.p90_ns; },
      .merge = merge_rule::derived,
      .range = range_rule::derived,
      .read = presence::derived},
     {.field = function_field::p99_ns,
      .json = "p99_ns",
-     .form = json_form::tenth,
+     .form = json_form::number,
+     .decimals = 1,
      .number = [](const function_stats& f) { return f.p99_ns; },
      .heading = "p99",
      .cell = text_cell::duration,
@@ -275,14 +286,16 @@ inline constexpr std::array<function_column, 24> function_columns = {{
      .read = presence::derived},
     {.field = function_field::p999_ns,
      .json = "p999_ns",
-     .form = json_form::tenth,
+     .form = json_form::number,
+     .decimals = 1,
      .number = [](const function_stats& f) { return f.p999_ns; },
      .merge = merge_rule::derived,
      .range = range_rule::derived,
      .read = presence::derived},
     {.field = function_field::alloc_count,
      .json = "alloc_count",
-     .form = json_form::hundredth,
+     .form = json_form::number,
+     .decimals = 2,
      .number = [](const function_stats& f) { return f.alloc_count; },
      .heading = "allocs/call",
      .cell = text_cell::per_call,
@@ -291,7 +304,8 @@ inline constexpr std::array<function_column, 24> function_columns = {{
      .read = presence::derived},
     {.field = function_field::alloc_bytes,
      .json = "alloc_bytes",
-     .form = json_form::tenth,
+     .form = json_form::number,
+     .decimals = 1,
      .number = [](const function_stats& f) { return f.alloc_bytes; },
      .heading = "bytes/call",
      .cell = text_cell::per_call,
@@ -373,8 +387,7 @@ constexpr std::string_view json_type_name(json_form form) {
     case json_form::text: return "a string";
     case json_form::integer: return "a non-negative integer";
     case json_form::flag: return "a boolean";
-    case json_form::tenth:
-    case json_form::hundredth: return "a number";
+    case json_form::number: return "a number";
     case json_form::moments: return "an object";
     case json_form::histogram: return "an array";
   }

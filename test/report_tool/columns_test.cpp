@@ -71,7 +71,7 @@ TEST(FunctionColumns, EveryColumnHasItsRules) {
     // The accessor its form reads.
     EXPECT_EQ(c.text != nullptr, c.form == json_form::text);
     EXPECT_EQ(c.count != nullptr, c.form == json_form::integer || c.form == json_form::flag);
-    EXPECT_EQ(c.number != nullptr, c.form == json_form::tenth || c.form == json_form::hundredth);
+    EXPECT_EQ(c.number != nullptr, c.form == json_form::number);
     EXPECT_EQ(c.heading.empty(), c.cell == report_format::text_cell::none);
     EXPECT_EQ(c.metric_name.empty(), c.metric == report_format::metric_kind::none);
     // Derived on every side, or kept by perf-report's record.

@@ -57,8 +57,8 @@ json member_json(const function_record& f, T function_record::*member) {
   return f.*member;
 }
 
-// A column's value as the runtime writes it (report_format::function_columns): its
-// rounding (one decimal for times, two for allocations per call) included.
+// A column's value as the runtime writes it (report_format::function_columns): rounded
+// to its decimals.
 json column_json(const report_format::function_column& c, const function_record& f) {
   using report_format::json_form;
   const record_column& r = record_column_of(c.field);
@@ -71,9 +71,8 @@ json column_json(const report_format::function_column& c, const function_record&
       for (const auto& [bucket, count] : f.durations.buckets) histogram.push_back({bucket, count});
       return histogram;
     }
-    case json_form::tenth:
-    case json_form::hundredth: {
-      const double scale = c.form == json_form::tenth ? 10 : 100;
+    case json_form::number: {
+      const double scale = std::pow(10.0, c.decimals);
       const double value = r.derived != nullptr ? r.derived(f) : f.*std::get<double function_record::*>(r.member);
       return std::round(value * scale) / scale;
     }

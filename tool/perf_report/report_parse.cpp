@@ -229,8 +229,7 @@ class row_reader {
         case json_form::text: take(s, typed(v, v.get_string(), where), *field); break;
         case json_form::integer: take(s, typed(v, v.get_uint64(), where), *field); break;
         case json_form::flag: take(s, typed(v, v.get_bool(), where), *field); break;
-        case json_form::tenth:
-        case json_form::hundredth: take(s, typed(v, v.get_double(), where), *field); break;
+        case json_form::number: take(s, typed(v, v.get_double(), where), *field); break;
       }
     }
   }
