@@ -30,6 +30,7 @@ enum class function_field : size_t {
   line,
   calls,
   timed_calls,
+  timed_share,
   total_ns,
   self_ns,
   mean_ns,
@@ -140,8 +141,13 @@ struct field_name {
   std::string_view json;
 };
 
+// The fraction of a row's calls that were timed (1 without calls).
+constexpr double timed_share(uint64_t timed_calls, uint64_t calls) {
+  return calls == 0 ? 1.0 : static_cast<double>(timed_calls) / static_cast<double>(calls);
+}
+
 // Every column, in function_field's order (checked below).
-inline constexpr std::array<function_column, 24> function_columns = {{
+inline constexpr std::array<function_column, 25> function_columns = {{
     {.field = function_field::name,
      .json = "name",
      .form = json_form::text,
@@ -178,6 +184,14 @@ inline constexpr std::array<function_column, 24> function_columns = {{
      .merge = merge_rule::sum,
      .range = range_rule::count,
      .read = presence::optional},
+    {.field = function_field::timed_share,
+     .json = "timed_share",
+     .form = json_form::number,
+     .decimals = 4,
+     .number = [](const function_stats& f) { return timed_share(f.timed_calls, f.calls); },
+     .merge = merge_rule::derived,
+     .range = range_rule::derived,
+     .read = presence::derived},
     {.field = function_field::total_ns,
      .json = "total_ns",
      .form = json_form::number,
