@@ -158,6 +158,8 @@ metrics_page::metrics_page(const snapshot& taken, metrics_format format)
     metrics_function& m = c_.functions.emplace_back();
     m.labels = std::string_view(function_labels_).substr(start, ends[row] - start);
     m.row = f;
+    for (size_t b = 0; b < m.latency.size(); ++b)
+      m.latency[b] = b < f.latency_buckets.size() ? f.latency_buckets[b] : f.timed_calls;
   }
 }
 
@@ -255,7 +257,8 @@ char* metrics_page::write_row(const family& f, size_t row, char* out) const {
     *out++ = '\n';
     return out;
   }
-  const function_stats& fn = c_.functions[row].row;
+  const metrics_function& m = c_.functions[row];
+  const function_stats& fn = m.row;
   // Every bucket's line starts as the first one does: copied from it.
   char* const first = out;
   out = put(out, "perf_function_duration_seconds_bucket{");
@@ -266,8 +269,7 @@ char* metrics_page::write_row(const family& f, size_t row, char* out) const {
     out = copy_padded(out, buckets_[b].text, buckets_[b].size);
     // The histogram may lag the count by a running thread's last few calls: the
     // buckets are cut to the count, so that they never exceed _count.
-    out = put_count(out,
-                    b < fn.latency_buckets.size() ? std::min(fn.latency_buckets[b], fn.timed_calls) : fn.timed_calls);
+    out = put_count(out, b < m.latency.size() ? std::min(m.latency[b], fn.timed_calls) : fn.timed_calls);
     *out++ = '\n';
   }
   out = put_line_start(out, "perf_function_duration_seconds_sum", row_labels);

@@ -48,10 +48,12 @@ inline bool before_on_page(const function_location& a, const function_location& 
 
 // One measured function's series: its row's columns that have a /metrics family
 // (report_format::function_columns), and for the duration histogram its timed calls,
-// their mean (timed_mean_ns) and its latency buckets (cumulative).
+// their mean (timed_mean_ns) and the latency buckets.
 struct metrics_function {
   std::string_view labels;  // function_label_text(), followed by label_padding readable bytes
-  function_stats row;       // its name and file unread: the labels name the function
+  function_stats row;       // its name, file and vectors unread: the labels name the function
+  // [i]: timed calls that took at most latency_bucket_bounds_seconds[i] (cumulative).
+  std::array<uint64_t, std::size(latency_bucket_bounds_seconds)> latency{};
 };
 
 // What a page shows: the functions, in the page's order (before_on_page), and

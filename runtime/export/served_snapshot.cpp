@@ -47,9 +47,8 @@ std::vector<metrics_function> page_functions(const label_cache& cache, const std
     f.labels = cache.labels(row).text;
     f.row = call_figures(t, ticks_per_ns);
     f.row.self_ns = self_times.serve(row, f.row.self_ns);
-    f.row.latency_buckets.resize(latency_binning::bounds);
     uint64_t below = 0;
-    for (size_t b = 0; b < latency_binning::bounds; ++b) f.row.latency_buckets[b] = below += t.latency[b];
+    for (size_t b = 0; b < f.latency.size(); ++b) f.latency[b] = below += t.latency[b];
   }
   return functions;
 }
