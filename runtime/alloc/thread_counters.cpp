@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 
+#include "alloc/heap_sampling_hook.hpp"
 #include "alloc/unwound_stack.hpp"
 #include "core/startup.hpp"
 #include "perf/detail/alloc_counters.hpp"
@@ -118,6 +119,27 @@ counting_mode mode() noexcept { return static_cast<counting_mode>(__atomic_load_
 
 thread_counters* newest_record() noexcept { return __atomic_load_n(&list_head, __ATOMIC_ACQUIRE); }
 
+uint64_t sampled_filter[(1u << sampled_filter_bits_log2) / 64] = {};
+
+namespace {
+// The heap sampler's, once registered (set_heap_sampling_hook); read atomically.
+runtime::heap_sampling_hook heap_hook{};
+}  // namespace
+
+void sample_allocation(thread_counters& record, const void* block, uint64_t requested) noexcept {
+  const auto sample = __atomic_load_n(&heap_hook.sample, __ATOMIC_ACQUIRE);
+  if (sample == nullptr) {
+    record.sample_countdown = 0;  // not settled yet: asked again at the next allocation
+    return;
+  }
+  sample(record, block, requested);
+}
+
+void forget_sampled(const void* block) noexcept {
+  const auto forget = __atomic_load_n(&heap_hook.forget, __ATOMIC_ACQUIRE);
+  if (forget != nullptr) forget(block);
+}
+
 void check_frees_of_sampled_blocks() noexcept {
   __atomic_store_n(&frees_checked, uint32_t{1}, __ATOMIC_SEQ_CST);
   for (thread_counters* record = __atomic_load_n(&list_head, __ATOMIC_SEQ_CST); record != nullptr;
@@ -128,6 +150,12 @@ void check_frees_of_sampled_blocks() noexcept {
 }  // namespace perf::alloc::detail
 
 namespace perf::runtime {
+
+void set_heap_sampling_hook(const heap_sampling_hook& hook) noexcept {
+  __atomic_store_n(&alloc::detail::heap_hook.forget, hook.forget, __ATOMIC_RELEASE);
+  __atomic_store_n(&alloc::detail::heap_hook.sample, hook.sample, __ATOMIC_RELEASE);
+}
+
 namespace {
 
 struct stack_walk {

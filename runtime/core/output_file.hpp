@@ -33,7 +33,7 @@ int named_descriptor(const char* path) noexcept;
 //   FIFO's open waits for its reader, as a shell's redirection does);
 // - a named_descriptor(): written to that descriptor at its offset, left open;
 // - anything else (a directory, a block device): refused, nothing is written.
-std::string write_file(const std::string& path, const std::function<bool(int fd)>& write);
+[[nodiscard]] std::string write_file(const std::string& path, const std::function<bool(int fd)>& write);
 
 // `path` with "%p" replaced by this process's id (the child's after fork).
 std::string expand_path(const std::string& path);

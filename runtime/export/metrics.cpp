@@ -73,10 +73,6 @@ constexpr size_t longest_more = 16;                                             
 constexpr size_t longest_value = 32;  // a count, seconds, or a double's shortest form
 constexpr size_t line_slack = 2 * copy_block;
 
-uint64_t per_call_total(double per_call, uint64_t calls) {
-  return static_cast<uint64_t>(std::llround(per_call * static_cast<double>(calls)));
-}
-
 }  // namespace
 
 metrics_format metrics_format_for(std::string_view accept) {
@@ -161,13 +157,7 @@ metrics_page::metrics_page(const snapshot& taken, metrics_format format)
     const size_t start = row == 0 ? 0 : ends[row - 1];
     metrics_function& m = c_.functions.emplace_back();
     m.labels = std::string_view(function_labels_).substr(start, ends[row] - start);
-    m.calls = f.calls;
-    m.timed_calls = f.timed_calls;
-    m.allocations = per_call_total(f.alloc_count, f.calls);
-    m.allocated_bytes = per_call_total(f.alloc_bytes, f.calls);
-    m.total_ns = f.total_ns;
-    m.self_ns = f.self_ns;
-    m.duration_sum_ns = f.timed_mean_ns * static_cast<double>(f.timed_calls);
+    m.row = f;
     for (size_t b = 0; b < m.latency.size(); ++b)
       m.latency[b] = b < f.latency_buckets.size() ? f.latency_buckets[b] : f.timed_calls;
   }
@@ -178,25 +168,10 @@ metrics_page::metrics_page(metrics_content content, metrics_format format)
   const snapshot& counts = c_.counts;
   const bool allocations = counts.allocations.counting != allocation_counting::inactive;
   using fs = label_set;
-  using mc = metrics_content;
-  families_ = {
-      {"perf_function_calls_total", "counter", "Finished calls of a measured function.", fs::functions,
-       [](const mc& c, size_t i) { return c.functions[i].calls; }, nullptr},
-      {"perf_function_seconds_total", "counter", "Time inside a measured function, recursion counted once.",
-       fs::functions, nullptr, [](const mc& c, size_t i) { return c.functions[i].total_ns; }},
-      {"perf_function_self_seconds_total", "counter", "Time inside a measured function but not in measured callees.",
-       fs::functions, nullptr, [](const mc& c, size_t i) { return c.functions[i].self_ns; }},
-  };
-  if (allocations) {
-    families_.push_back({"perf_function_allocations_total", "counter",
-                         "Heap allocations during a measured function, callees included.", fs::functions,
-                         [](const mc& c, size_t i) { return c.functions[i].allocations; }, nullptr});
-    families_.push_back({"perf_function_allocated_bytes_total", "counter",
-                         "Bytes allocated during a measured function, callees included.", fs::functions,
-                         [](const mc& c, size_t i) { return c.functions[i].allocated_bytes; }, nullptr});
-  }
-  families_.push_back(
-      {histogram_name, "histogram", "Duration of each call of a measured function.", fs::functions, nullptr, nullptr});
+  for (const report_format::function_column& c : report_format::function_columns)
+    if (c.metric != report_format::metric_kind::none && (allocations || !c.metric_needs_allocations))
+      families_.push_back({c.metric_name, c.metric == report_format::metric_kind::histogram ? "histogram" : "counter",
+                           c.metric_help, fs::functions, &c});
   // The components' families: each thread's calls, the tick log's, the allocation
   // counters', the sampler's.
   for (const metric_family& f : metric_families()) {
@@ -204,7 +179,7 @@ metrics_page::metrics_page(metrics_content content, metrics_format format)
     const label_set labels = f.per == metric_family::rows::threads              ? fs::threads
                              : f.per == metric_family::rows::allocation_threads ? fs::allocation_threads
                                                                                 : fs::none;
-    families_.push_back({f.name, f.type, f.help, labels, nullptr, nullptr, f.count});
+    families_.push_back({f.name, f.type, f.help, labels, nullptr, f.count});
   }
 
   fold_thread_rows(fs::threads, counts.threads);
@@ -248,7 +223,7 @@ size_t metrics_page::next_bound() const {
   const family& f = families_[family_];
   if (row_ == 0) return 2 * f.name.size() + f.help.size() + f.type.size() + 32;
   const size_t line = f.name.size() + labels(f.labels, row_ - 1).size() + longest_more + longest_value + line_slack;
-  return f.count == nullptr && f.nanoseconds == nullptr && f.snapshot_count == nullptr ? histogram_lines * line : line;
+  return f.histogram() ? histogram_lines * line : line;
 }
 
 char* metrics_page::write_next(char* out) const {
@@ -273,15 +248,17 @@ char* metrics_page::write_next(char* out) const {
 
 char* metrics_page::write_row(const family& f, size_t row, char* out) const {
   const std::string_view row_labels = labels(f.labels, row);
-  if (f.count != nullptr || f.nanoseconds != nullptr || f.snapshot_count != nullptr) {
+  if (!f.histogram()) {
     out = put_line_start(out, f.name, row_labels);
-    out = f.count != nullptr            ? put_count(out, f.count(c_, row))
-          : f.snapshot_count != nullptr ? put_count(out, snapshot_sample(f, row))
-                                        : put_seconds(out, f.nanoseconds(c_, row));
+    if (f.snapshot_count != nullptr) out = put_count(out, snapshot_sample(f, row));
+    else if (f.column->metric == report_format::metric_kind::count)
+      out = put_count(out, f.column->count(c_.functions[row].row));
+    else out = put_seconds(out, f.column->number(c_.functions[row].row));
     *out++ = '\n';
     return out;
   }
-  const metrics_function& fn = c_.functions[row];
+  const metrics_function& m = c_.functions[row];
+  const function_stats& fn = m.row;
   // Every bucket's line starts as the first one does: copied from it.
   char* const first = out;
   out = put(out, "perf_function_duration_seconds_bucket{");
@@ -292,11 +269,11 @@ char* metrics_page::write_row(const family& f, size_t row, char* out) const {
     out = copy_padded(out, buckets_[b].text, buckets_[b].size);
     // The histogram may lag the count by a running thread's last few calls: the
     // buckets are cut to the count, so that they never exceed _count.
-    out = put_count(out, b < fn.latency.size() ? std::min(fn.latency[b], fn.timed_calls) : fn.timed_calls);
+    out = put_count(out, b < m.latency.size() ? std::min(m.latency[b], fn.timed_calls) : fn.timed_calls);
     *out++ = '\n';
   }
   out = put_line_start(out, "perf_function_duration_seconds_sum", row_labels);
-  out = put_seconds(out, fn.duration_sum_ns);
+  out = put_seconds(out, fn.timed_mean_ns * static_cast<double>(fn.timed_calls));
   out = put(out, "\n");
   out = put_line_start(out, "perf_function_duration_seconds_count", row_labels);
   out = put_count(out, fn.timed_calls);

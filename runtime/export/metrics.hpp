@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "perf/report.hpp"
+#include "report_format/function_columns.hpp"
 
 namespace perf::runtime {
 
@@ -45,16 +46,12 @@ inline bool before_on_page(const function_location& a, const function_location& 
   return std::tie(a.name, a.file, a.line) < std::tie(b.name, b.file, b.line);
 }
 
-// One measured function's series.
+// One measured function's series: its row's columns that have a /metrics family
+// (report_format::function_columns), and for the duration histogram its timed calls,
+// their mean (timed_mean_ns) and the latency buckets.
 struct metrics_function {
-  std::string_view labels;   // function_label_text(), followed by label_padding readable bytes
-  uint64_t calls = 0;        // every call (the calls counter)
-  uint64_t timed_calls = 0;  // the calls timed (adaptive timing): the histogram's count
-  uint64_t allocations = 0;
-  uint64_t allocated_bytes = 0;
-  double total_ns = 0;
-  double self_ns = 0;
-  double duration_sum_ns = 0;  // the durations of every timed call
+  std::string_view labels;  // function_label_text(), followed by label_padding readable bytes
+  function_stats row;       // its name, file and vectors unread: the labels name the function
   // [i]: timed calls that took at most latency_bucket_bounds_seconds[i] (cumulative).
   std::array<uint64_t, std::size(latency_bucket_bounds_seconds)> latency{};
 };
@@ -96,12 +93,13 @@ class metrics_page {
     std::string_view type;
     std::string_view help;
     label_set labels;
-    // The sample of `row`: a count, or nanoseconds it writes as seconds, or a count a
-    // component's family (core/metric_families.hpp) reads from the snapshot; none for
-    // the latency histogram.
-    uint64_t (*count)(const metrics_content&, size_t row);
-    double (*nanoseconds)(const metrics_content&, size_t row);
+    // The sample of `row`: a column of the function's (report_format::function_columns;
+    // the latency histogram when its metric is), or a count a component's family
+    // (core/metric_families.hpp) reads from the snapshot.
+    const report_format::function_column* column = nullptr;
     uint64_t (*snapshot_count)(const snapshot&, size_t row) = nullptr;
+
+    bool histogram() const { return column != nullptr && column->metric == report_format::metric_kind::histogram; }
   };
 
   size_t rows(const family& f) const;

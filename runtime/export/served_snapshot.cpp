@@ -11,6 +11,8 @@
 #include "core/snapshot_parts.hpp"
 #include "export/label_cache.hpp"
 #include "export/served_counters.hpp"
+#include "measure/function_row.hpp"
+#include "measure/probe_cost.hpp"
 #include "measure/totals.hpp"
 #include "sampler/sampler.hpp"
 
@@ -32,11 +34,12 @@ void erase_server_rows(snapshot& s) {
   erase_server_rows(s.samples.threads, tid);
 }
 
-// The functions with calls, in the page's order, with the figures
-// perf::function_stats would have (metrics_page takes them from it).
+// The functions with calls, in the page's order, with the figures of their report
+// rows (measure's call_figures) but the self time, served at its highest so far.
 std::vector<metrics_function> page_functions(const label_cache& cache, const std::vector<binned_totals>& per_site,
                                              served_counters& self_times) {
   const double ticks_per_ns = current_clock_rate().ticks_per_ns;
+  const double least_call_ns = runtime::least_call_ns(current_compensation(), ticks_per_ns);
   std::vector<metrics_function> functions;
   functions.reserve(cache.rows_by_name().size());
   for (const unsigned row : cache.rows_by_name()) {
@@ -44,15 +47,8 @@ std::vector<metrics_function> page_functions(const label_cache& cache, const std
     if (t.calls == 0) continue;
     metrics_function& f = functions.emplace_back();
     f.labels = cache.labels(row).text;
-    f.calls = t.calls;
-    f.timed_calls = t.timed;
-    f.allocations = t.alloc_count;
-    f.allocated_bytes = t.alloc_bytes;
-    // Where calls went untimed (adaptive timing), total and self are estimated.
-    const bool estimated = t.timed < t.calls;
-    f.total_ns = (estimated ? t.estimated.total : static_cast<double>(t.total)) / ticks_per_ns;
-    f.self_ns = self_times.serve(row, (estimated ? std::max(0.0, t.estimated.self) : t.self_ticks()) / ticks_per_ns);
-    f.duration_sum_ns = t.distribution.mean / ticks_per_ns * static_cast<double>(t.timed);
+    f.row = call_figures(t, ticks_per_ns, least_call_ns);
+    f.row.self_ns = self_times.serve(row, f.row.self_ns);
     uint64_t below = 0;
     for (size_t b = 0; b < f.latency.size(); ++b) f.latency[b] = below += t.latency[b];
   }

@@ -15,7 +15,7 @@ namespace perf::runtime {
 // the server thread. Returns an empty string, or the problem of the step that
 // failed; nothing is left running then. At most one server per process: a problem
 // while one runs.
-std::string start_server(listen_address& address, const transport_limits& limits);
+[[nodiscard]] std::string start_server(listen_address& address, const transport_limits& limits);
 
 // Stops the server thread and closes its connections and socket, if one runs, and
 // removes the Unix socket file it made; requests under way get 503. Waits for the

@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "alloc/heap_sampling_hook.hpp"
 #include "alloc/unwound_stack.hpp"
 #include "core/random_bits.hpp"
 #include "core/settled_config.hpp"
@@ -28,10 +29,6 @@
 #include "heap/internal/sampling.hpp"
 #include "perf/detail/alloc_counters.hpp"
 #include "sampler/frame_walk.hpp"
-
-namespace perf::alloc::detail {
-uint64_t sampled_filter[(1u << sampled_filter_bits_log2) / 64] = {};
-}  // namespace perf::alloc::detail
 
 namespace perf::runtime {
 namespace {
@@ -230,7 +227,39 @@ void after_fork() {
   unlock();
 }
 
+// alloc::detail::sample_allocation, once registered: see alloc/heap_sampling_hook.hpp.
+void sample_heap_allocation(alloc::detail::thread_counters& record, const void* block, uint64_t requested) noexcept {
+  const int now = __atomic_load_n(&state, __ATOMIC_ACQUIRE);
+  if (now != on) {
+    record.sample_countdown = now == unsettled ? 0 : INT64_MAX;
+    return;
+  }
+  thread_sampling& t = this_thread;
+  if (!t.drawn) {  // the countdown ran from zero: the thread's first draw decides
+    t.drawn = true;
+    record.sample_countdown += draw_countdown(t);
+    if (record.sample_countdown >= 0) return;
+  }
+  record.sample_countdown = draw_countdown(t);
+  if (t.busy != 0) return;
+  const sampler_work its_own(t);
+  record_sample(t, block, requested);
+}
+
+void forget_heap_block(const void* block) noexcept {
+  const auto address = reinterpret_cast<uintptr_t>(block);
+  if (live.find(address) == live_blocks::not_found) return;  // the filter's false alarm
+  lock();
+  // Only this free removes this block: it is still there.
+  const size_t slot = live.find(address);
+  if (slot != live_blocks::not_found) forget_live(live.remove(slot));
+  unlock();
+}
+
 PERF_RUNTIME_ON_START(start_heap_sampling) {
+  // Registered whatever the configuration: while sampling is off, a thread's countdown
+  // becomes INT64_MAX, and its allocations stop asking.
+  set_heap_sampling_hook({sample_heap_allocation, forget_heap_block});
   const heap_sample_config& config = settled_config<heap_sample_config, parse_heap_sample_config>();
   if (config.bytes != 0 && sites.make() && live.make()) {
     mean_bytes = config.bytes;
@@ -279,36 +308,3 @@ sampled_sites copy_sampled_sites() {
 
 }  // namespace heap_internal
 }  // namespace perf::runtime
-
-namespace perf::alloc::detail {
-
-void sample_allocation(thread_counters& record, const void* block, uint64_t requested) noexcept {
-  using runtime::this_thread;
-  const int now = __atomic_load_n(&runtime::state, __ATOMIC_ACQUIRE);
-  if (now != runtime::on) {
-    record.sample_countdown = now == runtime::unsettled ? 0 : INT64_MAX;
-    return;
-  }
-  runtime::thread_sampling& t = this_thread;
-  if (!t.drawn) {  // the countdown ran from zero: the thread's first draw decides
-    t.drawn = true;
-    record.sample_countdown += runtime::draw_countdown(t);
-    if (record.sample_countdown >= 0) return;
-  }
-  record.sample_countdown = runtime::draw_countdown(t);
-  if (t.busy != 0) return;
-  const runtime::sampler_work its_own(t);
-  runtime::record_sample(t, block, requested);
-}
-
-void forget_sampled(const void* block) noexcept {
-  const auto address = reinterpret_cast<uintptr_t>(block);
-  if (runtime::live.find(address) == runtime::live_blocks::not_found) return;  // the filter's false alarm
-  runtime::lock();
-  // Only this free removes this block: it is still there.
-  const size_t slot = runtime::live.find(address);
-  if (slot != runtime::live_blocks::not_found) runtime::forget_live(runtime::live.remove(slot));
-  runtime::unlock();
-}
-
-}  // namespace perf::alloc::detail

@@ -9,26 +9,26 @@
 #include "report_format/schema.hpp"
 
 namespace perf::runtime {
+namespace {
 
-function_stats function_row(site_info&& where, const accumulator& a, double ticks_per_ns,
-                            const latency_binning& binning, double least_call_ns) {
-  auto ns = [&](double ticks) { return std::max(0.0, ticks / ticks_per_ns); };
+// Ticks as nanoseconds, never negative.
+double nonnegative_ns(double ticks, double ticks_per_ns) { return std::max(0.0, ticks / ticks_per_ns); }
+
+// `value` within the row's extremes: a bucket's midpoint or an estimate may lie just
+// outside the values seen; the extremes are exact. (Not std::clamp: a running
+// thread's slot may be read between updating min and max.)
+double within_extremes(double value, const function_stats& f) { return std::min(std::max(value, f.min_ns), f.max_ns); }
+
+}  // namespace
+
+function_stats call_figures(const call_totals& a, double ticks_per_ns, double least_call_ns) {
+  auto ns = [&](double ticks) { return nonnegative_ns(ticks, ticks_per_ns); };
   auto call_ns = [&](double ticks) { return std::max(least_call_ns, ticks / ticks_per_ns); };
-  // A bucket's midpoint may lie just outside the values seen; the extremes are exact.
-  // (Not std::clamp: a running thread's slot may be read between updating min and max.)
-  constexpr std::array<double, 4> percentiles = {0.50, 0.90, 0.99, 0.999};
-  std::array<double, percentiles.size()> at_quantile;
-  bucket_counts buckets = a.durations.nonzero_buckets();
-  quantiles(buckets, percentiles, at_quantile);
   function_stats f;
-  f.name = std::move(where.name);
-  f.file = std::move(where.file);
-  f.line = where.line;
   f.calls = a.calls;
   f.timed_calls = a.timed;
   f.min_ns = call_ns(static_cast<double>(a.min));
   f.max_ns = std::max(f.min_ns, call_ns(static_cast<double>(a.max)));
-  const auto within_extremes = [&](double value) { return std::min(std::max(value, f.min_ns), f.max_ns); };
   // Where calls went untimed, total, self and mean are estimated for every call
   // (runtime::estimate_sums), the mean with its 95% interval; else they are exact.
   const bool estimated = a.timed < a.calls;
@@ -36,23 +36,37 @@ function_stats function_row(site_info&& where, const accumulator& a, double tick
   f.total_ns = std::max(calls * least_call_ns, ns(estimated ? a.estimated.total : static_cast<double>(a.total)));
   const double self_ns = estimated ? ns(a.estimated.self) : ns(a.self_ticks());
   f.self_ns = a.had_callees ? std::min(self_ns, f.total_ns) : f.total_ns;
-  f.timed_mean_ns = within_extremes(ns(a.distribution.mean));
-  f.mean_ns = estimated ? within_extremes(ns(a.estimated.sum / calls)) : f.timed_mean_ns;
+  f.timed_mean_ns = within_extremes(ns(a.distribution.mean), f);
+  f.mean_ns = estimated ? within_extremes(ns(a.estimated.sum / calls), f) : f.timed_mean_ns;
   const double half_interval =
       estimated ? ns(report_format::mean_interval_z * std::sqrt(a.estimated.variance) / calls) : 0;
   f.mean_ns_low = std::max(least_call_ns, f.mean_ns - half_interval);
   f.mean_ns_high = f.mean_ns + half_interval;
   f.stddev_ns = ns(std::sqrt(std::max(0.0, a.distribution.variance())));
-  f.p50_ns = within_extremes(ns(at_quantile[0]));
-  f.p90_ns = within_extremes(ns(at_quantile[1]));
-  f.p99_ns = within_extremes(ns(at_quantile[2]));
-  f.p999_ns = within_extremes(ns(at_quantile[3]));
   const double timed = static_cast<double>(a.timed);
   f.alloc_count = static_cast<double>(a.alloc_count) / timed;
   f.alloc_bytes = static_cast<double>(a.alloc_bytes) / timed;
   f.m2_ns2 = std::max(0.0, a.distribution.m2) / (ticks_per_ns * ticks_per_ns);
   f.alloc_total_count = estimated ? static_cast<uint64_t>(std::llround(f.alloc_count * calls)) : a.alloc_count;
   f.alloc_total_bytes = estimated ? static_cast<uint64_t>(std::llround(f.alloc_bytes * calls)) : a.alloc_bytes;
+  return f;
+}
+
+function_stats function_row(site_info&& where, const accumulator& a, double ticks_per_ns,
+                            const latency_binning& binning, double least_call_ns) {
+  function_stats f = call_figures(a, ticks_per_ns, least_call_ns);
+  f.name = std::move(where.name);
+  f.file = std::move(where.file);
+  f.line = where.line;
+  auto ns = [&](double ticks) { return nonnegative_ns(ticks, ticks_per_ns); };
+  constexpr std::array<double, 4> percentiles = {0.50, 0.90, 0.99, 0.999};
+  std::array<double, percentiles.size()> at_quantile;
+  bucket_counts buckets = a.durations.nonzero_buckets();
+  quantiles(buckets, percentiles, at_quantile);
+  f.p50_ns = within_extremes(ns(at_quantile[0]), f);
+  f.p90_ns = within_extremes(ns(at_quantile[1]), f);
+  f.p99_ns = within_extremes(ns(at_quantile[2]), f);
+  f.p999_ns = within_extremes(ns(at_quantile[3]), f);
   f.latency_buckets = binning.cumulative(buckets);
   f.histogram = std::move(buckets);
   return f;

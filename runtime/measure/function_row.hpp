@@ -9,14 +9,20 @@
 
 namespace perf::runtime {
 
-// The row of the function at `where` whose calls `a` accumulated, in nanoseconds.
-// No call is shown shorter than `least_call_ns` (what an empty call costs, where the
-// probe's cost was subtracted; probe_cost.hpp): not its per-call figures, nor its
-// total, which is at least calls x that. Whatever the ticks (a compensation that took
-// too much, an estimate, a slot read while its thread writes it), the row keeps these
+// The figures of a row that its call totals `a` give, in nanoseconds, without its
+// distribution's buckets (percentiles, histogram, latency buckets) or its name and
+// location: every figure /metrics serves. No call is shown shorter than
+// `least_call_ns` (what an empty call costs, where the probe's cost was subtracted:
+// probe_cost.hpp's least_call_ns): not its per-call figures, nor its total, which is
+// at least calls x that. Whatever the ticks (a compensation that took too much, an
+// estimate, a slot read while its thread writes it), the figures keep these
 // invariants: no duration or interval bound is negative; self <= total; a leaf's (no
-// timed call had a measured callee) total is its self time; min <= mean <= max, and
-// each percentile lies between min and max.
+// timed call had a measured callee) total is its self time; min <= mean <= max.
+function_stats call_figures(const call_totals& a, double ticks_per_ns, double least_call_ns = 0);
+
+// The row of the function at `where` whose calls `a` accumulated: call_figures, and
+// the distribution's percentiles (each between min and max), histogram and latency
+// buckets.
 function_stats function_row(site_info&& where, const accumulator& a, double ticks_per_ns,
                             const latency_binning& binning, double least_call_ns = 0);
 

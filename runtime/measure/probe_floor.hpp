@@ -43,7 +43,7 @@ std::optional<probe_cost> read_probe_floor(const std::string& path, const std::s
 // Keeps `floor` under `key` in the file at `path` (created with its directory; the
 // newest 31 other keys' floors kept), written whole (temp file + rename); returns the
 // problem, naming the file, empty on success.
-std::string write_probe_floor(const std::string& path, const std::string& key, const probe_cost& floor);
+[[nodiscard]] std::string write_probe_floor(const std::string& path, const std::string& key, const probe_cost& floor);
 
 }  // namespace perf::runtime
 

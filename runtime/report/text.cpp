@@ -6,6 +6,7 @@
 
 #include "core/report_sections.hpp"
 #include "perf/report.hpp"
+#include "report_format/function_columns.hpp"
 #include "report_format/text_format.hpp"
 
 namespace perf {
@@ -25,36 +26,39 @@ using report_format::shortened;
 constexpr size_t max_name_width = 80;
 
 // The table of measured functions, under a line naming the directory their paths
-// are relative to; with their allocations per call when allocations are counted.
+// are relative to: the name, the text cells of report_format::function_columns (those
+// per call only when allocations are counted), the location.
 std::string function_table(const std::vector<function_stats>& functions, const std::string& directory,
                            double resolution_ns, bool with_allocations) {
+  using report_format::text_cell;
   std::string out;
   auto duration = [&](double ns) { return format_duration(ns, resolution_ns); };
-  std::vector<std::string> headings = {"function", "calls", "total",  "self", "mean",
-                                       "min",      "max",   "stddev", "p50",  "p99"};
-  if (with_allocations) headings.insert(headings.end(), {"allocs/call", "bytes/call"});
+  std::vector<const report_format::function_column*> shown;
+  for (const report_format::function_column& c : report_format::function_columns)
+    if (c.cell != text_cell::none && (c.cell != text_cell::per_call || with_allocations)) shown.push_back(&c);
+  std::vector<std::string> headings = {"function"};
+  for (const report_format::function_column* c : shown) headings.emplace_back(c->heading);
   headings.push_back("where");
   if (!directory.empty()) out += fmt::format("sources under {}\n", printable(directory));
   std::vector<std::vector<std::string>> rows;
   bool any_estimated = false;
   for (const function_stats& f : functions) {
-    const std::string name = shortened(printable(f.name), max_name_width) + (f.probe_dominated ? " *" : "");
     // Figures estimated from a sample of the calls (adaptive timing) read "~".
     const bool estimated = f.timed_calls < f.calls;
     any_estimated |= estimated;
-    // Through fmt: GCC 12 at -O3 reads `"~" + std::string` as an overlapping copy (-Wrestrict).
-    auto estimate = [&](double ns) { return fmt::format("{}{}", estimated ? "~" : "", duration(ns)); };
-    std::vector<std::string> row = {name,
-                                    format_count(f.calls),
-                                    estimate(f.total_ns),
-                                    estimate(f.self_ns),
-                                    estimate(f.mean_ns),
-                                    duration(f.min_ns),
-                                    duration(f.max_ns),
-                                    duration(f.stddev_ns),
-                                    duration(f.p50_ns),
-                                    duration(f.p99_ns)};
-    if (with_allocations) row.insert(row.end(), {format_per_call(f.alloc_count), format_per_call(f.alloc_bytes)});
+    std::vector<std::string> row = {shortened(printable(f.name), max_name_width) + (f.probe_dominated ? " *" : "")};
+    for (const report_format::function_column* c : shown) {
+      switch (c->cell) {
+        case text_cell::count: row.push_back(format_count(c->count(f))); break;
+        case text_cell::duration: row.push_back(duration(c->number(f))); break;
+        // Through fmt: GCC 12 at -O3 reads `"~" + std::string` as an overlapping copy (-Wrestrict).
+        case text_cell::estimate:
+          row.push_back(fmt::format("{}{}", estimated ? "~" : "", duration(c->number(f))));
+          break;
+        case text_cell::per_call: row.push_back(format_per_call(c->number(f))); break;
+        case text_cell::none: break;
+      }
+    }
     row.push_back(f.file.empty() ? std::string() : fmt::format("{}:{}", printable(below(f.file, directory)), f.line));
     rows.push_back(std::move(row));
   }

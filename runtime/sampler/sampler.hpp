@@ -19,7 +19,7 @@ const sample_config& current_sample_config();
 // the handler, hooks thread creation, then arms a source for every thread that
 // exists. Returns an empty string, or why sampling stays off. Call once, before
 // the threads it should see exit; not async-signal-safe.
-std::string start_sampling(const sample_config& config);
+[[nodiscard]] std::string start_sampling(const sample_config& config);
 
 // Disarms every source and stops arming new threads; the samples stay. Idempotent.
 void stop_sampling() noexcept;

@@ -38,6 +38,7 @@ inline nlohmann::json function_row(const std::string& name, const std::vector<ui
           {"line", 10},
           {"calls", ticks.size()},
           {"timed_calls", ticks.size()},
+          {"timed_share", 1.0},
           {"total_ns", sum / ghz},
           {"self_ns", sum / ghz / 2},
           {"mean_ns", mean / ghz},
@@ -69,6 +70,7 @@ inline nlohmann::json sampled_row(const std::string& name, const std::vector<uin
   const double half = 1.959963984540054 * std::sqrt((1 - n / c) * m2 / (n - 1) / n);
   row["calls"] = calls;
   row["timed_calls"] = ticks.size();
+  row["timed_share"] = std::round(n / c * 1e4) / 1e4;
   row["total_ns"] = mean * c;
   row["self_ns"] = mean * c / 2;
   row["mean_ns_low"] = mean - half;

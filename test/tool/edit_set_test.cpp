@@ -5,8 +5,8 @@
 #include <thread>
 #include <vector>
 
-#include "lib/apply/instrumentation_text.hpp"
-#include "lib/resolve/edit_set.hpp"
+#include "lib/plan/edit_set.hpp"
+#include "lib/plan/instrumentation_text.hpp"
 
 namespace perf::tool {
 namespace {

@@ -1,7 +1,7 @@
 // The inserted text, and taking it out again byte for byte.
 #include <gtest/gtest.h>
 
-#include "lib/apply/instrumentation_text.hpp"
+#include "lib/plan/instrumentation_text.hpp"
 
 namespace perf::tool {
 namespace {

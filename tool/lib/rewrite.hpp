@@ -7,7 +7,7 @@
 //   Clang (compiler_arguments.hpp), parsed `-j` units at a time;
 // - collect (collector.hpp): the selected functions (selection.hpp) of each AST,
 //   each planned by the rules of planner.hpp into a planned_function;
-// - resolve (edit_set.hpp): every unit's plans become one decision per body, the
+// - resolve (plan/edit_set.hpp): every unit's plans become one decision per body, the
 //   same whatever the order of the units: resolved_edits;
 // - apply: the edits made to the sources (changes.hpp: in place, --diff), or to
 //   a copy of them beside the build (mirror.hpp: -o DIR, --launch).
@@ -19,30 +19,19 @@
 
 #include <llvm/Support/Error.h>
 
-#include <set>
 #include <string>
 #include <vector>
 
 #include "lib/collect/selection.hpp"
 #include "lib/parse/compiler_arguments.hpp"
+#include "lib/plan/rewrite_plan.hpp"
 #include "lib/project.hpp"
-#include "lib/resolve/edit_set.hpp"
 
 namespace clang::tooling {
 class CompilationDatabase;
 }  // namespace clang::tooling
 
 namespace perf::tool {
-
-// What parse, collect and resolve make of a run's units.
-struct rewrite_plan {
-  resolved_edits edits;
-  std::set<std::string> files_read;  // the project's files the units read (real paths)
-  // Those of files_read that some unit included (read other than as its main file). For
-  // -o DIR only: plan_cache does not keep it.
-  std::set<std::string> files_included;
-  std::set<std::string> inputs;  // every file the units read, the project's and others (real paths)
-};
 
 // Parses `units` (as `database` names them) `jobs` at a time, collects the functions
 // `chosen` selects in `editable` and resolves them. An error when a unit did not

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <type_traits>
 #include <unordered_map>
 
 #include "function_location.hpp"
+#include "record_columns.hpp"
 #include "report_format/schema.hpp"
 #include "report_format/share_interval.hpp"
 #include "report_ranges.hpp"
@@ -195,6 +198,19 @@ json merged_clock(const std::vector<report>& reports) {
   return clock;
 }
 
+using report_format::merge_rule;
+
+constexpr auto smaller = [](auto x, auto y) { return std::min(x, y); };
+constexpr auto larger = [](auto x, auto y) { return std::max(x, y); };
+
+// a's member `m` becomes op(a's, b's): for the members that are numbers.
+template <class T, class Op>
+void combine(function_record& a, const function_record& b, T function_record::*m, Op op) {
+  if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) a.*m = static_cast<T>(op(a.*m, b.*m));
+}
+template <class Op>
+void combine(function_record&, const function_record&, std::monostate, Op) {}
+
 }  // namespace
 
 void merge_function(function_record& a, const function_record& b) {
@@ -218,15 +234,22 @@ void merge_function(function_record& a, const function_record& b) {
   a.call_mean_ns = (n_a * a.call_mean_ns + n_b * b.call_mean_ns) / n;
   a.call_mean_low_ns = a.call_mean_ns - report_format::mean_interval_z * error;
   a.call_mean_high_ns = a.call_mean_ns + report_format::mean_interval_z * error;
-  a.calls += b.calls;
-  a.timed_calls += b.timed_calls;
-  a.total_ns += b.total_ns;
-  a.self_ns += b.self_ns;
-  a.min_ns = std::min(a.min_ns, b.min_ns);
-  a.max_ns = std::max(a.max_ns, b.max_ns);
-  a.alloc_total_count += b.alloc_total_count;
-  a.alloc_total_bytes += b.alloc_total_bytes;
-  a.durations.merge(b.durations);
+  // Every other column by its rule (report_format::function_columns).
+  for (const report_format::function_column& c : report_format::function_columns) {
+    const record_member& member = record_column_of(c.field).member;
+    switch (c.merge) {
+      case merge_rule::sum: std::visit([&](auto m) { combine(a, b, m, std::plus<>()); }, member); break;
+      case merge_rule::min: std::visit([&](auto m) { combine(a, b, m, smaller); }, member); break;
+      case merge_rule::max: std::visit([&](auto m) { combine(a, b, m, larger); }, member); break;
+      case merge_rule::histogram: a.durations.merge(b.durations); break;
+      case merge_rule::moments:   // above: before the counts are added
+      case merge_rule::estimate:  // above, as the moments
+      case merge_rule::verdict:   // below, on the merged row
+      case merge_rule::key:       // equal: how the rows were matched
+      case merge_rule::derived:   // computed from the merged row
+      case merge_rule::unset: break;
+    }
+  }
   a.probe_ns = (a.probe_ns * n_a + b.probe_ns * n_b) / n;
   a.probe_inside_ns = (a.probe_inside_ns * n_a + b.probe_inside_ns * n_b) / n;
   a.probe_dominated = a.probe_dominates();

@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 
 #include "file_text.hpp"
+#include "record_columns.hpp"
+#include "report_format/function_columns.hpp"
 #include "report_format/schema.hpp"
 
 namespace perf::report_tool {
@@ -47,39 +49,50 @@ std::string read_whole_file(const std::string& path, size_t max_bytes) {
   return std::string(file_text(path, 0, max_bytes).text());
 }
 
+namespace {
+
+json member_json(const function_record&, std::monostate) { return nullptr; }
+template <class T>
+json member_json(const function_record& f, T function_record::*member) {
+  return f.*member;
+}
+
+// A column's value as the runtime writes it (report_format::function_columns): rounded
+// to its decimals.
+json column_json(const report_format::function_column& c, const function_record& f) {
+  using report_format::json_form;
+  const record_column& r = record_column_of(c.field);
+  switch (c.form) {
+    case json_form::moments:  // exact, for merging
+      return {{json_name(report_format::moments_field::mean_ns), f.mean_ns},
+              {json_name(report_format::moments_field::m2_ns2), f.m2_ns2}};
+    case json_form::histogram: {
+      json histogram = json::array();
+      for (const auto& [bucket, count] : f.durations.buckets) histogram.push_back({bucket, count});
+      return histogram;
+    }
+    case json_form::number: {
+      const double scale = std::pow(10.0, c.decimals);
+      const double value = r.derived != nullptr ? r.derived(f) : f.*std::get<double function_record::*>(r.member);
+      return std::round(value * scale) / scale;
+    }
+    case json_form::text:
+    case json_form::integer:
+    case json_form::flag: return std::visit([&](auto member) { return member_json(f, member); }, r.member);
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 json to_json(const report& r) {
   json out = r.document;
   json functions = json::array();
   for (const function_record& f : r.functions) {
-    json histogram = json::array();
-    for (const auto& [bucket, count] : f.durations.buckets) histogram.push_back({bucket, count});
-    const double calls = static_cast<double>(std::max<uint64_t>(f.calls, 1));
-    // The runtime's rounding: one decimal for times, two for allocations per call.
-    auto tenth = [](double v) { return std::round(v * 10) / 10; };
-    functions.push_back({{"name", f.name},
-                         {"file", f.file},
-                         {"line", f.line},
-                         {"calls", f.calls},
-                         {"timed_calls", f.timed_calls},
-                         {"total_ns", tenth(f.total_ns)},
-                         {"self_ns", tenth(f.self_ns)},
-                         {"mean_ns", tenth(f.call_mean_ns)},
-                         {"mean_ns_low", tenth(f.call_mean_low_ns)},
-                         {"mean_ns_high", tenth(f.call_mean_high_ns)},
-                         {"min_ns", tenth(f.min_ns)},
-                         {"max_ns", tenth(f.max_ns)},
-                         {"stddev_ns", tenth(f.stddev_ns())},
-                         {"p50_ns", tenth(f.quantile_ns(0.5))},
-                         {"p90_ns", tenth(f.quantile_ns(0.9))},
-                         {"p99_ns", tenth(f.quantile_ns(0.99))},
-                         {"p999_ns", tenth(f.quantile_ns(0.999))},
-                         {"alloc_count", std::round(static_cast<double>(f.alloc_total_count) / calls * 100) / 100},
-                         {"alloc_bytes", tenth(static_cast<double>(f.alloc_total_bytes) / calls)},
-                         {"moments", {{"mean_ns", f.mean_ns}, {"m2_ns2", f.m2_ns2}}},
-                         {"alloc_total_count", f.alloc_total_count},
-                         {"alloc_total_bytes", f.alloc_total_bytes},
-                         {"probe_dominated", f.probe_dominated},
-                         {"histogram", std::move(histogram)}});
+    json row = json::object();
+    for (const report_format::function_column& c : report_format::function_columns)
+      row[std::string(c.json)] = column_json(c, f);
+    functions.push_back(std::move(row));
   }
   out["functions"] = std::move(functions);
   return out;

@@ -12,8 +12,10 @@
 #include <cstdint>
 #include <optional>
 #include <set>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
+#include <variant>
 
 #include <fmt/format.h>
 
@@ -21,6 +23,8 @@
 #include "function_location.hpp"
 #include "parsed_report.hpp"
 #include "perf/detail/histogram_index.hpp"
+#include "record_columns.hpp"
+#include "report_format/function_columns.hpp"
 #include "report_format/schema.hpp"
 #include "report_format/text_format.hpp"
 #include "report_ranges.hpp"
@@ -181,14 +185,18 @@ std::optional<T> typed(ondemand::value& value, simdjson::simdjson_result<T> resu
   return result.value_unsafe();
 }
 
+using report_format::function_column;
 using report_format::function_field;
+using report_format::json_form;
 using report_format::json_name;
 using report_format::moments_field;
+using report_format::presence;
 
-// One functions[] element as read: each field of the schema's list
-// (report_format::function_fields) found with the right type, found with another, or
-// missing; the derived ones (mean_ns, p50_ns, ...) are not read, only checked as JSON.
-class function_fields {
+// One functions[] element as read: each column of the runtime's row
+// (report_format::function_columns) found with the right type, found with another, or
+// missing; the derived ones (p50_ns, ...) are not read, only checked as JSON. Each
+// read column goes to its record member (record_columns.hpp).
+class row_reader {
  public:
   enum class state { missing, wrong_type, found };
 
@@ -202,53 +210,26 @@ class function_fields {
       const std::string_view key = member.unescaped_key().value();
       ondemand::value v = member.value();
       const json_path where = row.member(key);
-      const std::optional<function_field> field = report_format::field_named(report_format::function_fields, key);
+      const std::optional<function_field> field = report_format::field_named(report_format::function_columns, key);
       if (!field) {
         other_names_.add(row, key);
         to_json_value(v, where);  // not the schema's: checked as JSON
         continue;
       }
       if (std::exchange(seen_[static_cast<size_t>(*field)], true)) refuse_repeated(row, key);
-      switch (*field) {
-        case function_field::name: take(state_of(*field), typed(v, v.get_string(), where), record_.name); break;
-        case function_field::file: take(state_of(*field), typed(v, v.get_string(), where), record_.file); break;
-        case function_field::line: take(state_of(*field), typed(v, v.get_uint64(), where), line_); break;
-        case function_field::calls: take(state_of(*field), typed(v, v.get_uint64(), where), record_.calls); break;
-        case function_field::timed_calls:
-          take(state_of(*field), typed(v, v.get_uint64(), where), record_.timed_calls);
-          break;
-        case function_field::mean_ns:
-          take(state_of(*field), typed(v, v.get_double(), where), record_.call_mean_ns);
-          break;
-        case function_field::mean_ns_low:
-          take(state_of(*field), typed(v, v.get_double(), where), record_.call_mean_low_ns);
-          break;
-        case function_field::mean_ns_high:
-          take(state_of(*field), typed(v, v.get_double(), where), record_.call_mean_high_ns);
-          break;
-        case function_field::total_ns: take(state_of(*field), typed(v, v.get_double(), where), record_.total_ns); break;
-        case function_field::self_ns: take(state_of(*field), typed(v, v.get_double(), where), record_.self_ns); break;
-        case function_field::min_ns: take(state_of(*field), typed(v, v.get_double(), where), record_.min_ns); break;
-        case function_field::max_ns: take(state_of(*field), typed(v, v.get_double(), where), record_.max_ns); break;
-        case function_field::alloc_total_count:
-          take(state_of(*field), typed(v, v.get_uint64(), where), record_.alloc_total_count);
-          break;
-        case function_field::alloc_total_bytes:
-          take(state_of(*field), typed(v, v.get_uint64(), where), record_.alloc_total_bytes);
-          break;
-        case function_field::moments: read_moments(v, where); break;
-        case function_field::histogram: read_histogram(v, where); break;
-        case function_field::probe_dominated:
-          take(state_of(*field), typed(v, v.get_bool(), where), record_.probe_dominated);
-          break;
-        // Derived from the fields above (function_record computes them): not read.
-        case function_field::stddev_ns:
-        case function_field::p50_ns:
-        case function_field::p90_ns:
-        case function_field::p99_ns:
-        case function_field::p999_ns:
-        case function_field::alloc_count:
-        case function_field::alloc_bytes: to_json_value(v, where); break;
+      const function_column& c = report_format::column(*field);
+      if (c.read == presence::derived) {
+        to_json_value(v, where);
+        continue;
+      }
+      state& s = state_of(*field);
+      switch (c.form) {
+        case json_form::moments: read_moments(v, where); break;
+        case json_form::histogram: read_histogram(v, where); break;
+        case json_form::text: take(s, typed(v, v.get_string(), where), *field); break;
+        case json_form::integer: take(s, typed(v, v.get_uint64(), where), *field); break;
+        case json_form::flag: take(s, typed(v, v.get_bool(), where), *field); break;
+        case json_form::number: take(s, typed(v, v.get_double(), where), *field); break;
       }
     }
   }
@@ -260,49 +241,49 @@ class function_fields {
       throw input_error(fmt::format("{}: {} {}", path, in, problem));
     };
     if (!is_object_) fail(where, "is not an object");
-    using enum function_field;
-    auto check_state = [&](state s, std::string_view name, const std::string& in, const char* type) {
+    auto check_state = [&](state s, std::string_view name, const std::string& in, std::string_view type) {
       if (s == state::missing) fail(in, fmt::format("has no \"{}\"", name));
       if (s == state::wrong_type) fail(in, fmt::format("\"{}\" is not {}", name, type));
     };
-    auto check = [&](function_field f, const std::string& in, const char* type) {
-      check_state(state_of(f), json_name(f), in, type);
+    auto check = [&](const function_column& c) {
+      check_state(state_of(c.field), c.json, where, report_format::json_type_name(c.form));
     };
-    auto check_moment = [&](moments_field f, const std::string& in) {
-      check_state(moment_states_[static_cast<size_t>(f)], json_name(f), in, "a number");
-    };
-    const char* text = "a string";
-    const char* number = "a number";
-    const char* non_negative = "a non-negative integer";
-    check(name, where, text);
-    check(file, where, text);
-    check(line, where, non_negative);
-    check(calls, where, non_negative);
-    for (function_field f : {total_ns, self_ns, min_ns, max_ns}) check(f, where, number);
-    if (state_of(moments) == state::missing) fail(where, fmt::format("has no \"{}\"", json_name(moments)));
-    const std::string in_moments = fmt::format("{}.{}", where, json_name(moments));
-    if (state_of(moments) == state::wrong_type) fail(in_moments, "is not an object");
-    check_moment(moments_field::mean_ns, in_moments);
-    check_moment(moments_field::m2_ns2, in_moments);
-    check(alloc_total_count, where, non_negative);
-    check(alloc_total_bytes, where, non_negative);
-    check(histogram, where, "an array");
-    if (!histogram_well_formed_) fail(where, "\"histogram\" holds an entry that is not [bucket, count]");
-    if (state_of(probe_dominated) != state::missing) check(probe_dominated, where, "a boolean");
+    for (const function_column& c : report_format::function_columns) {
+      if (c.read != presence::required) continue;
+      if (c.form == json_form::moments) {
+        if (state_of(c.field) == state::missing) fail(where, fmt::format("has no \"{}\"", c.json));
+        const std::string in_moments = fmt::format("{}.{}", where, c.json);
+        if (state_of(c.field) == state::wrong_type) fail(in_moments, "is not an object");
+        for (const auto& m : report_format::moments_fields)
+          check_state(moment_states_[static_cast<size_t>(m.field)], m.json, in_moments, "a number");
+        continue;
+      }
+      check(c);
+      if (c.form == json_form::histogram && !histogram_well_formed_)
+        fail(where, "\"histogram\" holds an entry that is not [bucket, count]");
+    }
+    // Adaptive timing's timed_calls and the runtime's verdict: a report older than
+    // them lacks them (and timed every call).
+    for (const function_column& c : report_format::function_columns)
+      if (c.read == presence::optional && state_of(c.field) != state::missing) check(c);
     if (!histogram_problem_.empty())
       throw input_error(fmt::format("{}: {}.histogram{}", path, where, histogram_problem_));
-    // Adaptive timing's fields: a report older than them timed every call.
-    if (state_of(timed_calls) == state::missing) record_.timed_calls = record_.calls;
-    else check(timed_calls, where, non_negative);
-    if (record_.estimated()) {
-      for (function_field f : {mean_ns, mean_ns_low, mean_ns_high}) check(f, where, number);
-    } else {
-      record_.call_mean_ns = record_.call_mean_low_ns = record_.call_mean_high_ns = record_.mean_ns;
+    if (state_of(function_field::timed_calls) == state::missing) record_.timed_calls = record_.calls;
+    // The mean of every call with its interval, read where calls were sampled; else
+    // the timed calls' mean.
+    for (const function_column& c : report_format::function_columns) {
+      if (c.read != presence::when_estimated) continue;
+      if (record_.estimated()) check(c);
+      else record_.*std::get<double function_record::*>(record_column_of(c.field).member) = record_.mean_ns;
     }
     // The ranges: what the runtime can write, and what the arithmetic on it stays
     // defined for (counts exact as doubles, times not negative nor past a clock's count).
-    if (line_ > UINT32_MAX) fail(where, fmt::format("\"{}\" is above {}", json_name(line), UINT32_MAX));
-    record_.line = static_cast<unsigned>(line_);
+    for (const function_column& c : report_format::function_columns) {
+      if (c.range != report_format::range_rule::line) continue;
+      const uint64_t line = wide_[static_cast<size_t>(c.field)];
+      if (line > UINT32_MAX) fail(where, fmt::format("\"{}\" is above {}", c.json, UINT32_MAX));
+      record_.*std::get<unsigned function_record::*>(record_column_of(c.field).member) = static_cast<unsigned>(line);
+    }
     check_function_ranges(record_, path, where);
     return std::move(record_);
   }
@@ -310,6 +291,23 @@ class function_fields {
  private:
   state& state_of(function_field f) { return states_[static_cast<size_t>(f)]; }
 
+  // A value read into the column's record member (an unsigned one kept wide until its
+  // range is checked).
+  template <class T>
+  void take(state& s, std::optional<T> value, function_field field) {
+    s = value ? state::found : state::wrong_type;
+    if (!value) return;
+    std::visit(
+        [&](auto member) {
+          if constexpr (std::is_same_v<decltype(member), unsigned function_record::*>) {
+            if constexpr (std::is_same_v<T, uint64_t>) wide_[static_cast<size_t>(field)] = *value;
+          } else if constexpr (!std::is_same_v<decltype(member), std::monostate>) {
+            using U = std::remove_reference_t<decltype(record_.*member)>;
+            if constexpr (std::is_constructible_v<U, T>) record_.*member = U(*value);
+          }
+        },
+        record_column_of(field).member);
+  }
   template <class T, class U>
   static void take(state& s, std::optional<T> value, U& into) {
     s = value ? state::found : state::wrong_type;
@@ -400,14 +398,14 @@ class function_fields {
   }
 
   function_record record_;
-  uint64_t line_ = 0;
   bool is_object_ = true;
   bool histogram_well_formed_ = true;
   std::string histogram_problem_;  // "[3] bucket 4000 is past the last bucket, 3775"
   uint64_t histogram_count_ = 0;
-  std::array<state, report_format::function_fields.size()> states_{};  // all missing
-  std::array<bool, report_format::function_fields.size()> seen_{};     // the schema's members read, derived ones too
-  member_names other_names_;                                           // the members not in the schema
+  std::array<state, report_format::function_columns.size()> states_{};   // all missing
+  std::array<bool, report_format::function_columns.size()> seen_{};      // the schema's members read, derived ones too
+  std::array<uint64_t, report_format::function_columns.size()> wide_{};  // the unsigned members as read
+  member_names other_names_;                                             // the members not in the schema
   std::array<state, report_format::moments_fields.size()> moment_states_{};
 };
 
@@ -441,7 +439,7 @@ void parse_document(ondemand::document& document, const std::string& path, parse
       // Each element becomes a record as it is read; after a problem, elements are
       // still read (the JSON checked) but no longer kept.
       for (auto element : value.get_array()) {
-        function_fields fields;
+        row_reader fields;
         fields.read(element.value(), where.at(index));
         if (!out.function_problem) {
           try {

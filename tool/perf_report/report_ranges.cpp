@@ -2,7 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "report_format/schema.hpp"
+#include "record_columns.hpp"
+#include "report_format/function_columns.hpp"
 #include "report_sections.hpp"
 
 namespace perf::report_tool {
@@ -10,6 +11,7 @@ namespace perf::report_tool {
 using report_format::function_field;
 using report_format::json_name;
 using report_format::moments_field;
+using report_format::range_rule;
 
 void check_function_ranges(const function_record& f, const std::string& report_path, const std::string& where) {
   using enum function_field;
@@ -17,20 +19,19 @@ void check_function_ranges(const function_record& f, const std::string& report_p
   auto fail = [&](const std::string& in, const std::string& problem) {
     throw input_error(fmt::format("{}: {} {}", report_path, in, problem));
   };
-  for (const auto& [field, value] :
-       {std::pair{calls, f.calls}, std::pair{timed_calls, f.timed_calls},
-        std::pair{alloc_total_count, f.alloc_total_count}, std::pair{alloc_total_bytes, f.alloc_total_bytes}})
-    if (value > max_count)
-      fail(where, fmt::format("\"{}\" is above 2^53, more than a report can count", json_name(field)));
+  for (const report_format::function_column& c : report_format::function_columns)
+    if (c.range == range_rule::count &&
+        f.*std::get<uint64_t function_record::*>(record_column_of(c.field).member) > max_count)
+      fail(where, fmt::format("\"{}\" is above 2^53, more than a report can count", c.json));
   // Times: not negative, and within what a 64-bit clock counts at a nanosecond a tick
   // (merged, summed and squared, they stay finite).
   const auto time_in_range = [&](const std::string& in, std::string_view name, double ns) {
     if (ns < 0) fail(in, fmt::format("\"{}\" is negative", name));
     if (ns > max_duration_ns) fail(in, fmt::format("\"{}\" is above 2^64 ns, more than a clock counts", name));
   };
-  for (const auto& [field, value] : {std::pair{total_ns, f.total_ns}, std::pair{self_ns, f.self_ns},
-                                     std::pair{min_ns, f.min_ns}, std::pair{max_ns, f.max_ns}})
-    time_in_range(where, json_name(field), value);
+  for (const report_format::function_column& c : report_format::function_columns)
+    if (c.range == range_rule::duration)
+      time_in_range(where, c.json, f.*std::get<double function_record::*>(record_column_of(c.field).member));
   time_in_range(in_moments, json_name(moments_field::mean_ns), f.mean_ns);
   // The invariants every report keeps (docs/report-format.md), to the 0.1 ns its
   // figures are written to: a report that breaks one was not made by the runtime, or by

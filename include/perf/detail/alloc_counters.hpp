@@ -100,7 +100,8 @@ PERF_DETAIL_ALWAYS_INLINE void add_allocation(thread_counters& record, uint64_t 
   if (live > static_cast<int64_t>(record.peak_live)) store_relaxed(record.peak_live, static_cast<uint64_t>(live));
 }
 
-// Heap sampling's part of the allocation path (defined in libperfrt's heap/): the
+// Heap sampling's part of the allocation path (defined in libperfrt's alloc/, which hands it
+// to the heap sampler registered there: runtime/alloc/heap_sampling_hook.hpp): the
 // hot path only subtracts and compares; a free tests one bit.
 //
 // Takes `requested` bytes off `record`'s countdown (the calling thread's own);

@@ -1,11 +1,13 @@
 #include "export/metrics.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <string_view>
 
 #include "core/metric_families.hpp"
+#include "report_format/function_columns.hpp"
 
 namespace perf::runtime {
 namespace {
@@ -153,8 +155,8 @@ TEST(Metrics, OpenMetricsNamesCounterFamiliesWithoutTotalAndEnds) {
 
 TEST(Metrics, AllocationsWhenCounted) {
   snapshot s = one_function();
-  s.functions[0].alloc_count = 1.5;
-  s.functions[0].alloc_bytes = 64;
+  s.functions[0].alloc_total_count = 15;  // the row's totals, as function_row makes them (1.5 a call)
+  s.functions[0].alloc_total_bytes = 640;
   s.allocations.counting = allocation_counting::interposed;
   s.allocations.threads.push_back({77, "worker", false, 15, 640, 14, 600, 100});
   const std::string text = format_metrics(s, metrics_format::prometheus);
@@ -162,6 +164,39 @@ TEST(Metrics, AllocationsWhenCounted) {
   EXPECT_NE(text.find("perf_function_allocated_bytes_total{" + labels + "} 640\n"), std::string::npos);
   EXPECT_NE(text.find("perf_thread_allocated_bytes_total{tid=\"77\",thread=\"worker\"} 640\n"), std::string::npos);
   EXPECT_NE(text.find("perf_thread_freed_bytes_total{tid=\"77\",thread=\"worker\"} 600\n"), std::string::npos);
+}
+
+// Every column of the function row with a /metrics family (report_format::function_columns)
+// is served, its value the row's.
+TEST(Metrics, EveryColumnWithAFamilyIsServedFromTheRow) {
+  snapshot s = one_function();
+  s.functions[0].alloc_total_count = 15;
+  s.functions[0].alloc_total_bytes = 640;
+  s.allocations.counting = allocation_counting::interposed;
+  const function_stats& f = s.functions[0];
+  const std::string text = format_metrics(s, metrics_format::prometheus);
+  size_t families = 0;
+  for (const report_format::function_column& c : report_format::function_columns) {
+    const std::string name(c.metric_name);
+    switch (c.metric) {
+      case report_format::metric_kind::none: continue;
+      case report_format::metric_kind::count:
+        EXPECT_NE(text.find(name + "{" + labels + "} " + std::to_string(c.count(f)) + "\n"), std::string::npos) << name;
+        break;
+      case report_format::metric_kind::seconds:
+        EXPECT_NE(text.find(name + "{" + labels + "} " + fmt::format("{}", c.number(f) / 1e9) + "\n"),
+                  std::string::npos)
+            << name;
+        break;
+      case report_format::metric_kind::histogram:
+        EXPECT_NE(text.find(name + "_count{" + labels + "} " + std::to_string(f.timed_calls) + "\n"), std::string::npos)
+            << name;
+        break;
+    }
+    EXPECT_NE(text.find("# TYPE " + name + " "), std::string::npos) << name;
+    ++families;
+  }
+  EXPECT_EQ(families, 6u);
 }
 
 TEST(Metrics, AnyRoomGivesTheSamePage) {

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "perf/perf.hpp"
+#include "report_format/function_columns.hpp"
 #include "report_format/schema.hpp"
 
 namespace perf {
@@ -209,6 +210,7 @@ TEST(JsonReport, AnEstimatedRowSaysHowManyCallsWereTimedAndTheMeansInterval) {
   const nlohmann::json row = nlohmann::json::parse(format_json(with_sampled_row())).at("functions").at(0);
   EXPECT_EQ(row.at("calls"), 1'000'000);
   EXPECT_EQ(row.at("timed_calls"), 1'000);
+  EXPECT_EQ(row.at("timed_share"), 0.001);  // to four decimals
   EXPECT_EQ(row.at("mean_ns"), 2.5);
   EXPECT_EQ(row.at("mean_ns_low"), 2.2);  // written to a tenth, as every time
   EXPECT_EQ(row.at("mean_ns_high"), 2.8);
@@ -316,7 +318,7 @@ TEST(JsonReport, WritesARowsFieldsInTheSchemasListOrderAndNoOther) {
     std::vector<std::string> keys;
     for (const auto& [key, value] : row.items()) keys.push_back(key);
     std::vector<std::string> listed;
-    for (const auto& field : report_format::function_fields) listed.emplace_back(field.json);
+    for (const auto& field : report_format::function_columns) listed.emplace_back(field.json);
     EXPECT_EQ(keys, listed);
     std::vector<std::string> moments;
     for (const auto& [key, value] : row.at("moments").items()) moments.push_back(key);
@@ -331,8 +333,8 @@ TEST(JsonReport, WritesARowByteForByte) {
   ASSERT_NE(start, std::string::npos);
   EXPECT_EQ(json.substr(start, json.find('\n', start) - start),
             R"({"name": "config::parse", "file": "/home/me/app/src/config.cpp", "line": 18, "calls": 1234567, )"
-            R"("timed_calls": 1234567, "total_ns": 12345678901.0, "self_ns": 2000000.0, "mean_ns": 10000.5, )"
-            R"("mean_ns_low": 10000.5, "mean_ns_high": 10000.5, "min_ns": 950.0, )"
+            R"("timed_calls": 1234567, "timed_share": 1.0000, "total_ns": 12345678901.0, "self_ns": 2000000.0, )"
+            R"("mean_ns": 10000.5, "mean_ns_low": 10000.5, "mean_ns_high": 10000.5, "min_ns": 950.0, )"
             R"("max_ns": 1500000.0, "stddev_ns": 85.2, "p50_ns": 9990.0, "p90_ns": 12000.0, "p99_ns": 123456.0, )"
             R"("p999_ns": 654321.0, "alloc_count": 0.00, "alloc_bytes": 0.0, )"
             R"("moments": {"mean_ns": 10000.5, "m2_ns2": 8972385.1234567}, "alloc_total_count": 2469134, )"

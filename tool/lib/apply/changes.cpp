@@ -4,9 +4,9 @@
 
 #include <filesystem>
 
-#include "lib/apply/instrumentation_text.hpp"
 #include "lib/diagnostics.hpp"
 #include "lib/files.hpp"
+#include "lib/plan/instrumentation_text.hpp"
 
 namespace perf::tool {
 namespace {

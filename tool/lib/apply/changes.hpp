@@ -8,8 +8,8 @@
 #include <map>
 #include <string>
 
+#include "lib/plan/edit_set.hpp"
 #include "lib/project.hpp"
-#include "lib/resolve/edit_set.hpp"
 
 namespace perf::tool {
 

@@ -8,10 +8,10 @@
 
 #include <filesystem>
 
-#include "lib/apply/instrumentation_text.hpp"
 #include "lib/diagnostics.hpp"
 #include "lib/files.hpp"
 #include "lib/install_layout.hpp"
+#include "lib/plan/instrumentation_text.hpp"
 
 namespace perf::tool {
 namespace fs = std::filesystem;

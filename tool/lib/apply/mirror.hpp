@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "lib/compiler_command.hpp"
+#include "lib/plan/rewrite_plan.hpp"
 #include "lib/project.hpp"
-#include "lib/rewrite.hpp"
 
 namespace perf::tool {
 

@@ -12,8 +12,8 @@
 #include <filesystem>
 #include <map>
 
-#include "lib/apply/instrumentation_text.hpp"
 #include "lib/files.hpp"
+#include "lib/plan/instrumentation_text.hpp"
 
 namespace perf::tool {
 namespace {

@@ -8,11 +8,11 @@
 
 #include <unordered_map>
 
-#include "lib/apply/instrumentation_text.hpp"
 #include "lib/collect/function_label.hpp"
 #include "lib/collect/measure_attribute.hpp"
 #include "lib/collect/planner.hpp"
 #include "lib/collect/source_file.hpp"
+#include "lib/plan/instrumentation_text.hpp"
 
 namespace perf::tool {
 namespace {

@@ -7,8 +7,8 @@
 #include <memory>
 
 #include "lib/collect/selection.hpp"
+#include "lib/plan/edit_set.hpp"
 #include "lib/project.hpp"
-#include "lib/resolve/edit_set.hpp"
 
 namespace perf::tool {
 

@@ -11,9 +11,9 @@
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/StringRef.h>
 
-#include "lib/apply/instrumentation_text.hpp"
 #include "lib/collect/function_size.hpp"
 #include "lib/collect/source_file.hpp"
+#include "lib/plan/instrumentation_text.hpp"
 
 namespace perf::tool {
 namespace {

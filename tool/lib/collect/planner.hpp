@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "lib/apply/instrumentation_text.hpp"
 #include "lib/collect/nested_inclusion.hpp"
+#include "lib/plan/instrumentation_text.hpp"
 #include "lib/project.hpp"
 
 namespace clang {

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "lib/rewrite.hpp"
+#include "lib/plan/rewrite_plan.hpp"
 
 namespace perf::tool {
 

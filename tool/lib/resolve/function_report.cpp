@@ -4,9 +4,9 @@
 
 #include <map>
 
-#include "lib/apply/instrumentation_text.hpp"
 #include "lib/collect/function_size.hpp"
 #include "lib/diagnostics.hpp"
+#include "lib/plan/instrumentation_text.hpp"
 
 namespace perf::tool {
 namespace {

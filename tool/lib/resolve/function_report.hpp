@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "lib/resolve/selected_function.hpp"
+#include "lib/plan/selected_function.hpp"
 
 namespace perf::tool {
 

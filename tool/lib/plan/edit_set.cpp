@@ -1,4 +1,4 @@
-#include "lib/resolve/edit_set.hpp"
+#include "lib/plan/edit_set.hpp"
 
 #include <algorithm>
 #include <map>

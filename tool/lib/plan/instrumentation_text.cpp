@@ -1,4 +1,4 @@
-#include "lib/apply/instrumentation_text.hpp"
+#include "lib/plan/instrumentation_text.hpp"
 
 #include "lib/source_chars.hpp"
 

@@ -1,6 +1,6 @@
-#include "lib/apply/file_edits.hpp"
+#include "lib/plan/file_edits.hpp"
 
-#include "lib/apply/instrumentation_text.hpp"
+#include "lib/plan/instrumentation_text.hpp"
 
 namespace perf::tool {
 

@@ -8,9 +8,9 @@
 #include <set>
 #include <string>
 
-#include "lib/apply/file_edits.hpp"
-#include "lib/collect/planned_function.hpp"
-#include "lib/resolve/selected_function.hpp"
+#include "lib/plan/file_edits.hpp"
+#include "lib/plan/planned_function.hpp"
+#include "lib/plan/selected_function.hpp"
 
 namespace perf::tool {
 
