@@ -35,7 +35,7 @@ struct profile_stack {
   uint32_t tid = 0;
   uint32_t site = 0;  // the measured function the sample was taken in (measured_function.hpp); 0: none
   uint64_t count = 0;
-  bool truncated = false;           // the walk stopped at the depth limit
+  bool truncated = false;           // the walk stopped at the depth limit or a frame it could not check
   std::vector<uint32_t> locations;  // indexes into profile::locations, innermost first
 };
 

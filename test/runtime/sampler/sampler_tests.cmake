@@ -36,7 +36,7 @@ function(perf_add_sampler_tests label runtime)
   target_link_options(sample_stress_${label} PRIVATE ${flags})
 
   set(dir ${CMAKE_CURRENT_FUNCTION_LIST_DIR})
-  add_executable(sampler_tests_${label} ${dir}/sampling_test.cpp ${dir}/sample_table_test.cpp ${dir}/frame_walk_test.cpp
+  add_executable(sampler_tests_${label} ${dir}/sampling_test.cpp ${dir}/sample_table_test.cpp ${dir}/stack_unwind_test.cpp
     ${dir}/linker_stubs_test.cpp ${dir}/exported_symbols_test.cpp
     ${dir}/profile_formats_test.cpp ${dir}/sample_config_test.cpp ${dir}/code_owner_test.cpp ${dir}/function_name_test.cpp
     ${dir}/measured_function_test.cpp

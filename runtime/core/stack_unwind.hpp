@@ -1,0 +1,78 @@
+// The one unwinder of the runtime: the stacks of the sampler's signal handler, the
+// heap sampler's sampled allocations and the gtest budgets' recorded allocations, all
+// taken from the modules' call-frame information (.eh_frame) by libunwind, which every
+// function has whether its code keeps frame pointers or not (the C library, the loader
+// and libstdc++ do not), and each frame checked before it is kept.
+#ifndef PERF_RUNTIME_CORE_STACK_UNWIND_HPP
+#define PERF_RUNTIME_CORE_STACK_UNWIND_HPP
+
+#include <stdint.h>
+
+#include <string>
+
+namespace perf::runtime {
+
+// The part of a thread's stack that is mapped: [low, high). {0, 0}: not known.
+struct stack_bounds {
+  uintptr_t low;
+  uintptr_t high;
+};
+
+// The calling thread's stack as its attributes give it. Not async-signal-safe (the
+// main thread's is read from /proc): called when a thread is armed, not in a handler.
+stack_bounds current_stack_bounds() noexcept;
+
+// Loads libunwind (privately: RTLD_LOCAL, so that its _Unwind_* functions never take
+// the place of libgcc's in the program's exception handling), and notes the executable
+// code of the modules loaded now: the code a return address may lie in. A module
+// loaded later is not noted (one unloaded could leave a noted range unmapped under a
+// handler reading it): a return address into it ends a stack with a truncation.
+// Idempotent; the first call allocates and takes the loader's lock, so it runs at
+// start-up, before any signal handler or allocation hook may unwind. Returns "" or why
+// stacks cannot be taken (then every unwind gives the stack's first frame and a
+// truncation).
+std::string prepare_unwinder();
+
+// Marks where a stack was cut short: a frame failed its check (below) or libunwind
+// could not step. Never a return address (page zero is never code).
+constexpr uintptr_t truncated_frame = 1;
+
+// A frame is kept only if its return address lies in the executable code noted above,
+// right after a call instruction, and its stack pointer lies above the frame before it
+// (toward the stack's base) and, with known `bounds`, inside them. The first frame that
+// fails ends the stack with `truncated_frame`. A stack that reaches its outermost frame
+// (the thread's start: _start or clone, whose call-frame information ends the chain)
+// ends without one; one that fills `depth` ends there (the caller tells).
+
+// Fills `frames` with the interrupted instruction of a signal handler's `ucontext`
+// argument, then the return addresses of its callers, innermost first; returns how
+// many (1 to `depth`, `depth` at least 2). Async-signal-safe: bounded (at most `depth`
+// steps, each a bounded search of one module's table, whose decoded rules libunwind
+// caches under a lock it takes with every signal blocked) and reading only the stack
+// words and code bytes the call-frame information names.
+unsigned unwind_interrupted(const void* ucontext, const stack_bounds& bounds, uintptr_t* frames,
+                            unsigned depth) noexcept;
+
+// Fills `frames` with the return addresses of the calling thread's stack, innermost
+// first (the first in unwind_calling_thread's caller); returns how many, up to
+// `depth`. Takes no lock the allocator holds and does not allocate, so it may run
+// inside an allocation. `bounds` as above ({0, 0}: unknown).
+unsigned unwind_calling_thread(const stack_bounds& bounds, uintptr_t* frames, unsigned depth) noexcept;
+
+// Whether the calling thread is inside unwind_interrupted or unwind_calling_thread:
+// libunwind's own calls of sigprocmask (it blocks every signal around its cache's lock)
+// are the runtime's, not the program's. Async-signal-safe.
+bool unwinding_on_this_thread() noexcept;
+
+// Whether `candidate` is a return address: the instruction before it is a call.
+// `code_start` is where the executable code that holds it begins, so the bytes looked
+// at are mapped. Async-signal-safe.
+bool follows_call(uintptr_t candidate, uintptr_t code_start) noexcept;
+
+// Where the noted executable code holding `address` begins; 0 where none holds it.
+// Async-signal-safe.
+uintptr_t code_start_of(uintptr_t address) noexcept;
+
+}  // namespace perf::runtime
+
+#endif  // PERF_RUNTIME_CORE_STACK_UNWIND_HPP
