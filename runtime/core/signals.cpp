@@ -10,8 +10,8 @@
 #include <string>
 
 #include "core/next_signal_functions.hpp"
-#include "core/stack_unwind.hpp"
 #include "core/signal_interpose.hpp"
+#include "core/stack_unwind.hpp"
 #include "core/startup.hpp"
 #include "core/threads.hpp"
 
