@@ -49,6 +49,20 @@ std::string describe_stack(const uintptr_t* frames, unsigned depth) {
 
 namespace perf::runtime {
 
+bool is_allocation_function(const std::string& function) { return alloc::detail::allocation_function(function); }
+
+bool runtime_allocation(const uintptr_t* frames, unsigned depth) {
+  std::vector<source_frame> stack;
+  for (unsigned i = 0; i < depth; ++i)
+    for (source_frame& frame : symbolize_return_address(frames[i])) stack.push_back(std::move(frame));
+  size_t first = 0;
+  for (size_t i = 0; i < stack.size(); ++i)
+    if (alloc::detail::allocation_function(stack[i].function)) first = i + 1;
+  for (size_t i = first; i < stack.size(); ++i)
+    if (stack[i].owner != code_owner::library) return stack[i].owner == code_owner::runtime;
+  return false;
+}
+
 std::vector<std::string> program_frame_lines(const uintptr_t* frames, unsigned depth) {
   std::vector<source_frame> stack;
   for (unsigned i = 0; i < depth; ++i)

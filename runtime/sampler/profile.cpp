@@ -2,6 +2,7 @@
 
 #include "core/sites.hpp"
 #include "core/stack_unwind.hpp"
+#include "sampler/allocation_function.hpp"
 #include "sampler/code_owner.hpp"
 #include "sampler/exported_symbols.hpp"
 #include "sampler/function_name.hpp"
@@ -278,8 +279,13 @@ const source_frame& most_interesting_frame(const profile& p, const profile_stack
 }
 
 bool taken_in_runtime(const profile& p, const profile_stack& stack) {
-  for (const source_frame& frame : p.locations[stack.locations.front()].frames)
-    if (frame.owner != code_owner::library) return frame.owner == code_owner::runtime;
+  // The innermost frame that is not a library's: the probes', the runtime's own work
+  // (its symbolizer's libbacktrace and zlib, its report writing) or the program's. A
+  // library's code called by an interposed allocation function is the program's call.
+  for (size_t i = 0; i < stack.locations.size(); ++i)
+    for (const source_frame& frame : p.locations[stack.locations[i]].frames)
+      if (frame.owner != code_owner::library)
+        return frame.owner == code_owner::runtime && (i == 0 || !is_allocation_function(frame.function));
   return false;
 }
 

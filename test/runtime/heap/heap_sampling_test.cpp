@@ -165,6 +165,20 @@ TEST_F(HeapSampling, ALeakMadeInsideLibstdcxxNamesTheProgramsFunction) {
   EXPECT_GE(leak_some_bytes / all_bytes, 0.95) << r.at("allocation_sites").dump(2);
 }
 
+// With every allocation sampled, the runtime's own (its configuration, its outputs'
+// settings, made at start-up where the program has no frame) are no site: before, a
+// dozen sites had an empty stack or named the runtime's settle_report_destination.
+TEST_F(HeapSampling, TheRuntimesOwnAllocationsAreNoSite) {
+  const json r = report("one_leak", "1");
+  ASSERT_TRUE(site_of(r, "(anonymous namespace)::leak_one_mebibyte")) << r.at("allocation_sites").dump(2);
+  for (const json& site : r.at("allocation_sites")) {
+    ASSERT_FALSE(site.at("stack").empty()) << site.dump();
+    const std::string innermost = site.at("stack")[0].get<std::string>();
+    EXPECT_EQ(innermost.find("../runtime/report/"), std::string::npos) << site.dump();
+    EXPECT_EQ(innermost.find("../runtime/heap/"), std::string::npos) << site.dump();
+  }
+}
+
 TEST_F(HeapSampling, TheJsonFieldsAreNamedAsDocumented) {
   const json r = report("one_leak", "1");
   const json* site = site_of(r, "(anonymous namespace)::leak_one_mebibyte");
