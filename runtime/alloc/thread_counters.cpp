@@ -109,6 +109,7 @@ void record_allocation(thread_counters& record, uint64_t usable, uint64_t reques
   into.requested = requested;
   into.usable = usable;
   into.depth = runtime::unwind_calling_thread({0, 0}, into.frames, recorded_frames);
+  if (into.depth != 0 && into.frames[into.depth - 1] == runtime::truncated_frame) --into.depth;  // no frame to show
 }
 
 void set_mode(counting_mode chosen) noexcept { __atomic_store_n(&counting, int{chosen}, __ATOMIC_RELEASE); }
