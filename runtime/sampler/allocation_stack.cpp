@@ -51,30 +51,34 @@ namespace perf::runtime {
 
 bool is_allocation_function(const std::string& function) { return alloc::detail::allocation_function(function); }
 
-bool runtime_allocation(const uintptr_t* frames, unsigned depth) {
+namespace {
+
+// The symbolized frames of `frames` past the outermost allocation function.
+std::vector<source_frame> frames_past_allocation(const uintptr_t* frames, unsigned depth) {
   std::vector<source_frame> stack;
   for (unsigned i = 0; i < depth; ++i)
     for (source_frame& frame : symbolize_return_address(frames[i])) stack.push_back(std::move(frame));
   size_t first = 0;
   for (size_t i = 0; i < stack.size(); ++i)
     if (alloc::detail::allocation_function(stack[i].function)) first = i + 1;
-  for (size_t i = first; i < stack.size(); ++i)
-    if (stack[i].owner != code_owner::library) return stack[i].owner == code_owner::runtime;
+  stack.erase(stack.begin(), stack.begin() + static_cast<std::ptrdiff_t>(first));
+  return stack;
+}
+
+}  // namespace
+
+bool runtime_allocation(const uintptr_t* frames, unsigned depth) {
+  for (const source_frame& frame : frames_past_allocation(frames, depth))
+    if (frame.owner != code_owner::library) return frame.owner == code_owner::runtime;
   return false;
 }
 
 std::vector<std::string> program_frame_lines(const uintptr_t* frames, unsigned depth) {
-  std::vector<source_frame> stack;
-  for (unsigned i = 0; i < depth; ++i)
-    for (source_frame& frame : symbolize_return_address(frames[i])) stack.push_back(std::move(frame));
-  size_t first = 0;
-  for (size_t i = 0; i < stack.size(); ++i)
-    if (alloc::detail::allocation_function(stack[i].function)) first = i + 1;
+  const std::vector<source_frame> stack = frames_past_allocation(frames, depth);
   std::vector<std::string> lines;
   bool seen_own = false;
   bool folded = false;  // the last line is "..."
-  for (size_t i = first; i < stack.size(); ++i) {
-    const source_frame& frame = stack[i];
+  for (const source_frame& frame : stack) {
     if (!alloc::detail::own_code(frame)) {
       if (seen_own && !folded) lines.push_back("...");
       folded = true;
