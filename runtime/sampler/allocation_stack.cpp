@@ -10,6 +10,7 @@
 #include "sampler/allocation_function.hpp"
 #include "sampler/code_owner.hpp"
 #include "sampler/profile.hpp"
+#include "sampler/sampler.hpp"
 
 namespace perf::alloc::detail {
 namespace {
@@ -40,6 +41,9 @@ bool own_code(const runtime::source_frame& frame) {
 }  // namespace
 
 std::string describe_stack(const uintptr_t* frames, unsigned depth) {
+  // A failing budget's message is the runtime's work (its symbolizer reads the debug
+  // information: libbacktrace, zlib), not the test's.
+  const runtime::sampling_pause paused;
   std::string text;
   for (const std::string& line : runtime::program_frame_lines(frames, depth)) text += "\n    " + line;
   return text;

@@ -337,6 +337,19 @@ TEST_F(Sampling, InlinedStandardLibraryCodeIsChargedToTheFunctionThatUsesIt) {
 // the samples inside them still go to the function that calls them.
 TEST_F(Sampling, TimeInMallocIsChargedToItsCaller) { expect_charged_to("allocate", "allocate_rounds()", 0.7); }
 
+// The runtime's own work on the program's thread (a failing budget's stacks described:
+// the symbolizer, libbacktrace and zlib reading the debug information) is not the
+// program's: before, about one sample per millisecond of it went to the program's
+// function that asked, and libbacktrace's own functions (statically linked, with C
+// names) were listed as the program's code.
+TEST_F(Sampling, TheRuntimesSymbolizingIsNotChargedToTheProgram) {
+  const probe_result run = run_sample_probe("PERF_SAMPLE_HZ=1000", "describe-stacks");
+  ASSERT_EQ(run.status, 0) << run.output;
+  const probe_summary s = parse_summary(run.output);
+  ASSERT_GT(s.cpu_ms, 300) << run.output;
+  EXPECT_LT(static_cast<double>(s.total), 0.05 * s.cpu_ms) << run.output;
+}
+
 // The pprof file is read by pprof itself (Debian's golang-go; scripts/setup.sh
 // installs it): its top entry is the hot function, with its share of the CPU time.
 TEST_F(Sampling, GoToolPprofReadsTheProfileAndNamesTheHotFunction) {
