@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -16,7 +17,7 @@
 
 namespace {
 
-volatile unsigned long sink;  // what each path makes, so that no compiler removes it
+std::atomic<unsigned long> sink;  // what each path makes, so that no compiler removes it
 
 double thread_seconds() {
   timespec now{};
@@ -42,21 +43,22 @@ __attribute__((noinline)) void sort_with_std_sort(std::vector<int>& values) {
 __attribute__((noinline)) void format_lines(int count) {
   char line[128];
   for (int i = 0; i < count; ++i)
-    sink = sink + static_cast<unsigned long>(std::snprintf(line, sizeof line, "%d %f %s", i, i * 0.5, "x"));
+    sink.fetch_add(static_cast<unsigned long>(std::snprintf(line, sizeof line, "%d %f %s", i, i * 0.5, "x")),
+                   std::memory_order_relaxed);
 }
 
 __attribute__((noinline)) void grow_strings(int count) {
   for (int i = 0; i < count; ++i) {
     std::string text;
     for (int c = 0; c < 500; ++c) text += static_cast<char>('a' + c % 26);
-    sink = sink + text.size();
+    sink.fetch_add(text.size(), std::memory_order_relaxed);
   }
 }
 
 __attribute__((noinline)) void insert_into_map(int count) {
   std::map<int, int> entries;
   for (int i = 0; i < count; ++i) entries[(i * 7919) % 100003] = i;
-  sink = sink + entries.size();
+  sink.fetch_add(entries.size(), std::memory_order_relaxed);
 }
 
 // Each path in turn, until `seconds` of the thread's CPU time have passed.
