@@ -12,3 +12,10 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/perf_instrument-config.cmake
   ${CMAKE_CURRENT_LIST_DIR}/perf_instrument-functions.cmake
   ${CMAKE_CURRENT_LIST_DIR}/perf_instrument-zero-edit.cmake
   DESTINATION ${PERF_PACKAGE_DIR})
+
+# pkg-config (Make, Meson, Bazel): perf-instrument.pc, for the runtime.
+set(PERF_PKGCONFIG_DIR ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+file(RELATIVE_PATH PERF_PC_PREFIX_FROM_PC_DIR ${CMAKE_INSTALL_PREFIX}/${PERF_PKGCONFIG_DIR} ${CMAKE_INSTALL_PREFIX})
+string(REGEX REPLACE "/$" "" PERF_PC_PREFIX_FROM_PC_DIR "${PERF_PC_PREFIX_FROM_PC_DIR}")
+configure_file(${CMAKE_CURRENT_LIST_DIR}/perf-instrument.pc.in ${CMAKE_CURRENT_BINARY_DIR}/perf-instrument.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/perf-instrument.pc DESTINATION ${PERF_PKGCONFIG_DIR})

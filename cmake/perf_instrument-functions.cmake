@@ -32,9 +32,12 @@ function(perf_instrument_target target)
   # perf's headers, for a unit that includes one itself and so needs them even when the
   # launcher compiles it as it is (the units it instruments get them from the launcher).
   # By path, as the runtime's files.
+  # And the options that keep the compiler quiet about the marks (perf::runtime's).
   if(TARGET perf::runtime)
     get_target_property(headers perf::runtime INTERFACE_INCLUDE_DIRECTORIES)
     target_include_directories(${target} SYSTEM PRIVATE ${headers})
+    get_target_property(mark_options perf::runtime INTERFACE_COMPILE_OPTIONS)
+    target_compile_options(${target} PRIVATE ${mark_options})
   endif()
   set_property(TARGET ${target} APPEND PROPERTY COMPILE_OPTIONS -fno-omit-frame-pointer)
 endfunction()

@@ -12,6 +12,7 @@ packages=(
   libgtest-dev libgmock-dev nlohmann-json3-dev        # tests
   libbenchmark-dev                                    # bench/
   ccache make bear                                    # tests: behind ccache, Makefiles, bear's database
+  pkg-config meson                                    # tests: perf-instrument.pc in a Makefile and a Meson project
   libtcmalloc-minimal4                                # tests: perf::alloc counts under another allocator
   heaptrack                                           # docs/allocations.md: the cross-check of the counts
   zlib1g-dev                                          # the sampler's pprof profile is gzipped
@@ -23,6 +24,7 @@ packages=(
   chromium                                            # tests: perf-report's HTML pages load in a real browser
   libmicrohttpd-dev                                   # the live endpoint's HTTP server (libperfexport, PERF_LISTEN)
   libsimdjson-dev                                     # perf-report reads large reports (2 x 14 MB) in well under 1 s
+  protobuf-compiler                                   # tests: protoc decodes the Perfetto trace (PERF_TRACE=*.pftrace)
   prometheus curl                                     # tests: a real Prometheus scrapes the live endpoint, curl asks it, its promtool checks /metrics
 )
 

@@ -65,10 +65,11 @@ struct watcher::state {
     for (const detail::thread_counters* record = detail::newest_record(); record != nullptr; record = record->next) {
       // Not the program's: this very thread, and a record that the runtime's own work
       // attached and put back to zero (core/uncounted_allocations.hpp) until its
-      // thread allocates.
+      // thread allocates. A thread that only freed (what others allocated) allocated
+      // nothing: it is known from its first allocation.
       if (record == detail::current) continue;
       const counters totals = totals_of(*record);
-      if (totals.allocations == 0 && totals.frees == 0) continue;
+      if (totals.allocations == 0) continue;
       const bool exited = __atomic_load_n(&record->state, __ATOMIC_ACQUIRE) == detail::exited;
       auto [entry, created] = threads.try_emplace(record);
       seen_thread& seen = entry->second;

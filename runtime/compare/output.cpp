@@ -7,6 +7,7 @@
 
 #include "perf/compare.hpp"
 #include "report_format/escaping.hpp"
+#include "report_format/text_format.hpp"
 
 namespace perf {
 
@@ -86,7 +87,8 @@ std::string comparison_result::table() const {
     out.erase(out.find_last_not_of(' ') + 1);
     text += out + "\n";
   }
-  return text + fmt::format("{} rounds, {} calls per batch; stopped: {}\n", rounds, batch_calls, stop_text(*this));
+  return text + fmt::format("{}, {} per batch; stopped: {}\n", report_format::format_count_of(rounds, "round"),
+                            report_format::format_count_of(batch_calls, "call"), stop_text(*this));
 }
 
 std::string comparison_result::csv() const {

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <numeric>
 
+#include "report_format/schema.hpp"
+
 #if defined(__x86_64__)
 #include <cpuid.h>
 #endif
@@ -90,7 +92,7 @@ double calibrated_ticks_per_ns(clock_source source) {
     pause = {0, wait_ns};
     nanosleep(&pause, nullptr);
     const double next = estimate();
-    if (std::fabs(next - previous) <= 1e-4 * next) return next;
+    if (std::fabs(next - previous) <= report_format::calibration_precision * next) return next;
     previous = next;
   }
   return previous;

@@ -33,6 +33,11 @@ void add_report_section(const report_section& section);
 // Every section added, by `order`.
 const std::vector<report_section>& report_sections();
 
+// The directory, ending in '/', that the measured functions' files lie in ("" if none):
+// the text report names it once ("sources under DIR/", over the function table), and
+// every section shows the program's paths below it.
+std::string sources_directory(const snapshot& s);
+
 }  // namespace perf::runtime
 
 #endif  // PERF_RUNTIME_CORE_REPORT_SECTIONS_HPP

@@ -43,7 +43,7 @@ private_signal_user private_user{};
 int private_number = 0;           // atomic; 0 until the private signal is taken
 bool private_taken_over = false;  // atomic
 
-void (*fatal_handlers[4])(int) noexcept = {};
+void (*fatal_handlers[4])(int, const siginfo_t*) noexcept = {};
 unsigned fatal_handler_count = 0;
 int handling = 0;  // atomic: the first fatal signal runs the handlers, later ones do not
 
@@ -126,9 +126,9 @@ bool take(handled_signal& h, int signal, bool is_private) noexcept {
 bool sent(const siginfo_t* info) noexcept { return info == nullptr || info->si_code <= 0; }
 
 // The crash handlers, on the process's first fatal signal that meets them.
-void run_fatal_handlers(int signal) noexcept {
+void run_fatal_handlers(int signal, const siginfo_t* info) noexcept {
   if (__atomic_exchange_n(&handling, 1, __ATOMIC_ACQ_REL) == 0)
-    for (unsigned i = 0; i < fatal_handler_count; ++i) fatal_handlers[i](signal);
+    for (unsigned i = 0; i < fatal_handler_count; ++i) fatal_handlers[i](signal, info);
 }
 
 // A fatal signal goes first to a handler the program installed after start-up, which
@@ -146,7 +146,7 @@ void on_handled_signal(int signal, siginfo_t* info, void* context) {
   } else if (program.sa_handler == SIG_IGN && sent(info)) {
     return;  // ignored, as the program asked (a fault cannot be: it meets the default below)
   } else if (!has_handler(program) || !__atomic_load_n(&h->set_by_program, __ATOMIC_ACQUIRE)) {
-    run_fatal_handlers(signal);
+    run_fatal_handlers(signal, info);
   }
   if (has_handler(program)) {
     if ((program.sa_flags & SA_RESETHAND) != 0) {
@@ -249,7 +249,7 @@ handled_signal* free_slot() noexcept {
 
 }  // namespace
 
-void add_fatal_signal_handler(void (*handler)(int signal) noexcept) {
+void add_fatal_signal_handler(void (*handler)(int signal, const siginfo_t* info) noexcept) {
   if (fatal_handler_count == std::size(fatal_handlers)) return;
   fatal_handlers[fatal_handler_count++] = handler;
   if (fatal_handler_count != 1) return;

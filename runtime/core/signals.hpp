@@ -19,11 +19,12 @@ namespace perf::runtime {
 // one. A handler the program installs after start-up gets the signal first (it may
 // recover; its re-raise or a repeated fault then meets the default action); one that
 // was in place before start-up (a sanitizer's) runs after `handler`. `handler` must be
-// async-signal-safe. At most four handlers; they run in the order they were added. A
+// async-signal-safe; it gets the signal's information as the kernel gave it (si_addr,
+// si_code, si_pid), or null. At most four handlers; they run in the order they were added. A
 // program that replaces the handler behind sigaction()'s back (a raw system call) is
 // told at exit, on stderr, that the crash record was given up. Call it only from a
 // PERF_RUNTIME_ON_START function.
-void add_fatal_signal_handler(void (*handler)(int signal) noexcept);
+void add_fatal_signal_handler(void (*handler)(int signal, const siginfo_t* info) noexcept);
 
 // The name of a signal add_fatal_signal_handler's handlers get ("SIGSEGV"), or "a
 // fatal signal". Async-signal-safe: a string that lives as long as the process.

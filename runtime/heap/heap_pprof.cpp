@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "report_format/text_format.hpp"
 #include "sampler/pprof_builder.hpp"
 #include "sampler/profile.hpp"
 
@@ -17,8 +18,9 @@ std::string encode_heap_pprof(const heap_profile& p, heap_pprof_view view) {
   pprof_builder out;
   // What the sampler's bounded tables left out, said where pprof shows it: above -top.
   if (p.samples_beyond_sites != 0)
-    out.add_comment(
-        fmt::format("perf: {} sampled allocations are in no sample: the site table was full", p.samples_beyond_sites));
+    out.add_comment(fmt::format("perf: {} {} in no sample: the site table was full",
+                                report_format::format_count_of(p.samples_beyond_sites, "sampled allocation"),
+                                p.samples_beyond_sites == 1 ? "is" : "are"));
   if (p.live_set_thinnings != 0)
     out.add_comment(fmt::format("perf: inuse_* estimated from 1 in {} sampled blocks still live: the live set was full",
                                 uint64_t{1} << p.live_set_thinnings));

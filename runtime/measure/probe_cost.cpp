@@ -204,16 +204,11 @@ settled_probe_cost settle_probe_cost(const std::function<probe_cost()>& measure,
     const probe_cost next = measure();
     ++settled.measurements;
     settled.highest_outside = std::max(settled.highest_outside, next.outside);
-    if (agree(next, settled.cost)) {
-      settled.confirmed = true;
-    } else if (next.outside < settled.cost.outside) {
-      settled.confirmed = false;  // a new floor, not confirmed yet
-      settled.new_floor = true;
-    }
+    if (agree(next, settled.cost)) settled.confirmed = true;
+    else if (next.outside < settled.cost.outside) settled.confirmed = false;  // a new floor, not confirmed yet
     if (next.outside < settled.cost.outside) settled.cost = next;
   }
-  if (!known) settled.new_floor = settled.confirmed;
-  settled.new_floor = settled.new_floor && settled.confirmed;
+  settled.new_floor = settled.confirmed && (!known || settled.cost.outside < known->outside);
   return settled;
 }
 
@@ -290,7 +285,10 @@ const compensation& current_compensation() {
     const std::optional<probe_cost> known = floors.path.empty() ? std::nullopt : read_probe_floor(floors.path, key);
     const settled_probe_cost settled =
         settle_probe_cost([&] { return measure_probe_cost(chosen.clock, ticks); }, known);
-    if (settled.new_floor && !floors.path.empty()) write_probe_floor(floors.path, key, settled.cost);
+    if (settled.new_floor && !floors.path.empty()) {
+      const std::string problem = write_probe_floor(floors.path, key, settled.cost);
+      if (!problem.empty() && floors.named) warn("PERF_PROBE_FLOOR: the probe's floor is not kept: " + problem);
+    }
     return new compensation{settled.cost, config.on, settled};
   }();
   return *the_compensation;

@@ -11,26 +11,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/cpu_model.hpp"
 #include "core/output_file.hpp"
 
 namespace perf::runtime {
 namespace {
-
-// /proc/cpuinfo's first value of `field`, tabs and spaces folded to '_'.
-std::string cpuinfo_field(const std::string& text, const std::string& field) {
-  std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.compare(0, field.size(), field) != 0) continue;
-    const size_t colon = line.find(':');
-    if (colon == std::string::npos || line.find_first_not_of(" \t", field.size()) != colon) continue;
-    std::string value = line.substr(colon + 1);
-    value.erase(0, value.find_first_not_of(' '));
-    for (char& c : value)
-      if (c == ' ' || c == '\t') c = '_';
-    return value;
-  }
-  return "?";
-}
 
 // FNV-1a of `size` bytes.
 uint64_t fnv1a(const void* data, size_t size) {
@@ -57,7 +42,10 @@ probe_floor_config parse_probe_floor_config(const std::function<const char*(cons
     return value != nullptr && *value != '\0' ? value : nullptr;
   };
   if (const char* value = set("PERF_PROBE_FLOOR")) {
-    if (std::string(value) != "off") result.path = value;
+    if (std::string(value) != "off") {
+      result.path = value;
+      result.named = true;
+    }
   } else if (const char* cache = set("XDG_CACHE_HOME")) {
     result.path = std::string(cache) + "/perf-instrument/probe-floor";
   } else if (const char* home = set("HOME")) {
@@ -67,14 +55,12 @@ probe_floor_config parse_probe_floor_config(const std::function<const char*(cons
 }
 
 std::string probe_floor_key(detail::clock_source clock, bool ticks, const void* code, size_t code_bytes) {
-  std::ifstream file("/proc/cpuinfo");
-  std::stringstream text;
-  text << file.rdbuf();
-  const std::string cpuinfo = text.str();
-  return fmt::format("{}/{}/{}/{}/clock{}/{}/{:016x}", cpuinfo_field(cpuinfo, "model name"),
-                     cpuinfo_field(cpuinfo, "cpu family"), cpuinfo_field(cpuinfo, "model"),
-                     cpuinfo_field(cpuinfo, "stepping"), static_cast<int>(clock), ticks ? "ticks" : "no-ticks",
-                     fnv1a(code, code_bytes));
+  const cpu_model cpu = this_cpu_model();
+  std::string name = cpu.name;
+  for (char& c : name)
+    if (c == ' ' || c == '\t' || c == '/') c = '_';
+  return fmt::format("{}/{}/{}/{}/clock{}/{}/{:016x}", name, cpu.family, cpu.model, cpu.stepping,
+                     static_cast<int>(clock), ticks ? "ticks" : "no-ticks", fnv1a(code, code_bytes));
 }
 
 std::optional<probe_cost> read_probe_floor(const std::string& path, const std::string& key) {
@@ -109,7 +95,8 @@ std::string write_probe_floor(const std::string& path, const std::string& key, c
   const size_t slash = path.rfind('/');
   if (slash != std::string::npos && slash != 0 && !make_directories(path.substr(0, slash)))
     return fmt::format("cannot make the directory of '{}': {}", path, std::strerror(errno));
-  return write_file(path, [&](int fd) { return write_all(fd, kept.data(), kept.size()); });
+  const std::string problem = write_file(path, [&](int fd) { return write_all(fd, kept.data(), kept.size()); });
+  return problem.empty() ? problem : fmt::format("cannot write '{}': {}", path, problem);
 }
 
 }  // namespace perf::runtime

@@ -20,6 +20,9 @@ struct probe_floor_config {
   // under $XDG_CACHE_HOME or $HOME/.cache; empty when off (PERF_PROBE_FLOOR=off, or
   // neither variable set).
   std::string path;
+  // Whether PERF_PROBE_FLOOR named the file: a floor that cannot be kept there is
+  // warned of (in the default place, it is not: each process then settles its own).
+  bool named = false;
   std::vector<std::string> warnings;
 };
 
@@ -27,7 +30,7 @@ struct probe_floor_config {
 // result means unset).
 probe_floor_config parse_probe_floor_config(const std::function<const char*(const char*)>& getenv_fn);
 
-// What a floor is kept under: the CPU (its model name, family, model and stepping),
+// What a floor is kept under: the CPU (this_cpu_model: name, family, model, stepping),
 // the clock, whether the probe logs tick events, and a hash of the probe's own
 // machine code (`code`, `code_bytes` long), so that another machine, clock or build
 // of the runtime never takes this one's.
@@ -39,7 +42,7 @@ std::optional<probe_cost> read_probe_floor(const std::string& path, const std::s
 
 // Keeps `floor` under `key` in the file at `path` (created with its directory; the
 // newest 31 other keys' floors kept), written whole (temp file + rename); returns the
-// problem, empty on success.
+// problem, naming the file, empty on success.
 std::string write_probe_floor(const std::string& path, const std::string& key, const probe_cost& floor);
 
 }  // namespace perf::runtime

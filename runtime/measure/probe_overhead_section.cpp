@@ -10,6 +10,7 @@
 namespace perf::runtime {
 
 using report_format::format_count;
+using report_format::format_count_of;
 using report_format::format_duration;
 
 namespace {
@@ -34,26 +35,26 @@ std::string probe_overhead_lines(const snapshot& s) {
   // Calls adaptive timing only counted cost their own, smaller probe.
   const uint64_t timed = o.calls - o.untimed_calls;
   const std::string calls =
-      o.untimed_calls == 0 ? fmt::format("{} measured call{} x {}", format_count(o.calls), o.calls == 1 ? "" : "s",
-                                         format_duration(s.clock.probe_ns))
-                           : fmt::format("{} measured calls ({} timed x {}, {} counted only x {})",
-                                         format_count(o.calls), format_count(timed), format_duration(s.clock.probe_ns),
-                                         format_count(o.untimed_calls), format_duration(o.untimed_ns));
+      o.untimed_calls == 0
+          ? fmt::format("{} x {}", format_count_of(o.calls, "measured call"), format_duration(s.clock.probe_ns))
+          : fmt::format("{} measured calls ({} timed x {}, {} counted only x {})", format_count(o.calls),
+                        format_count(timed), format_duration(s.clock.probe_ns), format_count(o.untimed_calls),
+                        format_duration(o.untimed_ns));
   std::string out =
       fmt::format("probe: {} = {}, {}\n", calls, format_duration(o.ns), cpu_share(o.ns, o.process_cpu_ns, true));
   if (o.dominated_functions != 0)
     out += fmt::format(
-        "  * probe-dominated (median below {} probe costs, {}): {} function{}, {} call{}, {} of probe time: {} of "
+        "  * probe-dominated (median below {} probe costs, {}): {}, {}, {} of probe time: {} of "
         "all probe time, {}\n",
         probe_dominated_factor, format_duration(probe_dominated_factor * s.clock.probe_ns),
-        format_count(o.dominated_functions), o.dominated_functions == 1 ? "" : "s", format_count(o.dominated_calls),
-        o.dominated_calls == 1 ? "" : "s", format_duration(o.dominated_ns), percent_of(o.dominated_ns, o.ns),
+        format_count_of(o.dominated_functions, "function"), format_count_of(o.dominated_calls, "call"),
+        format_duration(o.dominated_ns), percent_of(o.dominated_ns, o.ns),
         cpu_share(o.dominated_ns, o.process_cpu_ns, false));
   if (o.preempted_calls != 0)
     out += fmt::format(
-        "  {} timed call{} of sampled functions counted apart as preempted or interrupted ({}): counted as {}, "
+        "  {} of sampled functions counted apart as preempted or interrupted ({}): counted as {}, "
         "not extrapolated to the untimed calls\n",
-        format_count(o.preempted_calls), o.preempted_calls == 1 ? "" : "s", format_duration(o.preempted_ns),
+        format_count_of(o.preempted_calls, "timed call"), format_duration(o.preempted_ns),
         o.preempted_calls == 1 ? "it was" : "they were");
   return out;
 }

@@ -12,6 +12,7 @@
 namespace perf::runtime {
 
 using report_format::format_count;
+using report_format::format_count_of;
 using report_format::json_string;
 
 namespace {
@@ -21,9 +22,9 @@ std::string switched_calls_lines(const snapshot& s) {
   uint64_t calls = 0;
   for (const switched_calls& f : s.switched) calls += f.calls;
   std::string out = fmt::format(
-      "switched calls: {} call{} ended on another thread or stack than {} began on (a fiber or coroutine switched "
+      "switched calls: {} ended on another thread or stack than {} began on (a fiber or coroutine switched "
       "inside {}), in no figure above:\n",
-      format_count(calls), calls == 1 ? "" : "s", calls == 1 ? "it" : "they", calls == 1 ? "it" : "them");
+      format_count_of(calls, "call"), calls == 1 ? "it" : "they", calls == 1 ? "it" : "them");
   for (const switched_calls& f : s.switched)
     out += fmt::format("  {}  {}{}\n", format_count(f.calls), f.name,
                        f.file.empty() ? std::string() : fmt::format(" ({}:{})", f.file, f.line));

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <iterator>
-#include <optional>
 
 #include "core/report_sections.hpp"
 #include "perf/report.hpp"
@@ -12,46 +11,29 @@
 namespace perf {
 namespace {
 
+using report_format::below;
 using report_format::display_width;
 using report_format::format_count;
+using report_format::format_count_of;
 using report_format::format_duration;
 using report_format::format_per_call;
 using report_format::pad;
 using report_format::printable;
 using report_format::shortened;
 
-// The directory, ending in '/', that every function's file lies in ("" if none):
-// the table shows paths below it, the JSON report the whole paths.
-std::string common_directory(const std::vector<function_stats>& functions) {
-  std::optional<std::string> common;
-  for (const function_stats& f : functions) {
-    if (f.file.empty()) continue;
-    const std::string directory = f.file.substr(0, f.file.rfind('/') + 1);  // "" without a '/'
-    if (!common) {
-      common = directory;
-      continue;
-    }
-    size_t shared = 0;
-    while (shared < common->size() && shared < directory.size() && (*common)[shared] == directory[shared]) ++shared;
-    const size_t slash = shared == 0 ? std::string::npos : common->rfind('/', shared - 1);
-    common->resize(slash == std::string::npos ? 0 : slash + 1);
-  }
-  return common.value_or("");
-}
-
 // The widest a function's name is shown in the table.
 constexpr size_t max_name_width = 80;
 
 // The table of measured functions, under a line naming the directory their paths
 // are relative to; with their allocations per call when allocations are counted.
-std::string function_table(const std::vector<function_stats>& functions, double resolution_ns, bool with_allocations) {
+std::string function_table(const std::vector<function_stats>& functions, const std::string& directory,
+                           double resolution_ns, bool with_allocations) {
   std::string out;
   auto duration = [&](double ns) { return format_duration(ns, resolution_ns); };
   std::vector<std::string> headings = {"function", "calls", "total",  "self", "mean",
                                        "min",      "max",   "stddev", "p50",  "p99"};
   if (with_allocations) headings.insert(headings.end(), {"allocs/call", "bytes/call"});
   headings.push_back("where");
-  const std::string directory = common_directory(functions);
   if (!directory.empty()) out += fmt::format("sources under {}\n", printable(directory));
   std::vector<std::vector<std::string>> rows;
   bool any_estimated = false;
@@ -73,8 +55,7 @@ std::string function_table(const std::vector<function_stats>& functions, double 
                                     duration(f.p50_ns),
                                     duration(f.p99_ns)};
     if (with_allocations) row.insert(row.end(), {format_per_call(f.alloc_count), format_per_call(f.alloc_bytes)});
-    row.push_back(f.file.empty() ? std::string()
-                                 : fmt::format("{}:{}", printable(f.file.substr(directory.size())), f.line));
+    row.push_back(f.file.empty() ? std::string() : fmt::format("{}:{}", printable(below(f.file, directory)), f.line));
     rows.push_back(std::move(row));
   }
   const size_t columns = headings.size();
@@ -102,9 +83,14 @@ std::string function_table(const std::vector<function_stats>& functions, double 
   return out;
 }
 
-// What the durations are, and how far the probe's cost moved while it was measured.
-std::string durations_line(const clock_stats& c) {
+// What the durations are, what the samples are (when the run sampled), and how far the
+// probe's cost moved while it was measured.
+std::string durations_line(const snapshot& s) {
+  const clock_stats& c = s.clock;
   std::string out = "durations are wall-clock: a call's time includes any time its thread waited or was preempted";
+  if (s.samples.hz != 0)
+    out += s.samples.clock == "wall" ? "; samples are wall-clock time too: a thread is sampled also while it waits"
+                                     : "; samples are CPU time: a thread is sampled only while it runs";
   if (c.probe_high_ns > c.probe_ns * 1.03)
     out += fmt::format("; the probe measured {} to {} at start-up, the lowest {}", format_duration(c.probe_ns),
                        format_duration(c.probe_high_ns), c.compensated ? "subtracted" : "shown");
@@ -120,18 +106,18 @@ std::string format_text(const snapshot& s) {
     exited += t.exited ? t.threads : 0;
   }
   std::string out = fmt::format(
-      "perf-instrument report (pid {}): {} function{} measured on {} thread{} ({} exited); clock {} at {:.3f} GHz "
-      "({}{}){}\n",
-      s.pid, s.functions.size(), s.functions.size() == 1 ? "" : "s", format_count(threads), threads == 1 ? "" : "s",
-      format_count(exited), s.clock.source, s.clock.ghz, s.clock.frequency,
+      "perf-instrument report (pid {}): {} measured on {} ({} exited); clock {} at {:.3f} GHz ({}{}){}\n", s.pid,
+      format_count_of(s.functions.size(), "function"), format_count_of(threads, "thread"), format_count(exited),
+      s.clock.source, s.clock.ghz, s.clock.frequency,
       s.clock.resolution_ns > 0 ? ", resolution " + format_duration(s.clock.resolution_ns) : "",
       s.clock.probe_ns > 0 ? fmt::format("; probe {} a call ({} inside), {}", format_duration(s.clock.probe_ns),
                                          format_duration(s.clock.probe_inside_ns),
                                          s.clock.compensated ? "subtracted" : "not subtracted (PERF_COMPENSATE=off)")
                            : "");
   if (!s.functions.empty()) {
-    out += durations_line(s.clock);
-    out += function_table(s.functions, s.clock.resolution_ns, s.allocations.counting != allocation_counting::inactive);
+    out += durations_line(s);
+    out += function_table(s.functions, runtime::sources_directory(s), s.clock.resolution_ns,
+                          s.allocations.counting != allocation_counting::inactive);
   }
   for (const runtime::report_section& section : runtime::report_sections()) out += section.text(s);
   return out;

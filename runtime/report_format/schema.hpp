@@ -28,6 +28,12 @@ constexpr int schema_version = json_schema_version;
 // median, unlike the mean, is not moved by a few long calls, so two runs agree.
 bool probe_dominated(double p50_ns, double probe_inside_ns, double probe_ns);
 
+// The runtime's calibration of a clock's rate stops when two estimates agree within
+// this fraction of the rate (core/clock.cpp): two rates closer than that are one clock
+// (same_clock_rate), as perf-report merges them.
+constexpr double calibration_precision = 1e-4;
+bool same_clock_rate(double a_ghz, double b_ghz);
+
 // An estimated mean's 95% interval (mean_ns_low to mean_ns_high, adaptive timing) is
 // this many standard errors either side of it: the normal distribution's 97.5% point.
 inline constexpr double mean_interval_z = 1.959963984540054;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace perf::report_format {
 
@@ -56,6 +57,27 @@ std::string printable(const std::string& text) {
 }
 
 // Display width of UTF-8 text, counting code points.
+std::string common_directory(const std::vector<std::string>& files) {
+  std::optional<std::string> common;
+  for (const std::string& file : files) {
+    if (file.empty()) continue;
+    const std::string directory = file.substr(0, file.rfind('/') + 1);  // "" without a '/'
+    if (!common) {
+      common = directory;
+      continue;
+    }
+    size_t shared = 0;
+    while (shared < common->size() && shared < directory.size() && (*common)[shared] == directory[shared]) ++shared;
+    const size_t slash = shared == 0 ? std::string::npos : common->rfind('/', shared - 1);
+    common->resize(slash == std::string::npos ? 0 : slash + 1);
+  }
+  return common.value_or("");
+}
+
+std::string below(const std::string& path, const std::string& directory) {
+  return path.compare(0, directory.size(), directory) == 0 ? path.substr(directory.size()) : path;
+}
+
 size_t display_width(const std::string& text) {
   return static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) { return (c & 0xC0) != 0x80; }));
 }

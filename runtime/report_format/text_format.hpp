@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace perf::report_format {
 
@@ -30,6 +31,14 @@ std::string printable(const std::string& text);
 // How a line names a thread, or a row of exited threads folded by name (tid 0):
 // "thread 4242 (worker)", "thread 4242 (worker, exited)", "9,936 exited threads (worker)".
 std::string thread_title(long tid, const std::string& name, uint64_t threads, bool exited);
+
+// The directory, ending in '/', that every one of `files` lies in (empty names left out;
+// "" if none): the text report names it once ("sources under DIR/") and shows every
+// path of the program's sources below it.
+std::string common_directory(const std::vector<std::string>& files);
+
+// `path` below `directory` (common_directory's) when it lies there, else `path` as it is.
+std::string below(const std::string& path, const std::string& directory);
 
 // Display width of UTF-8 text, counting code points.
 size_t display_width(const std::string& text);

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "report_format/protobuf_writer.hpp"
 #include "sampler/modules.hpp"
 #include "sampler/profile.hpp"
-#include "sampler/protobuf_writer.hpp"
 
 namespace perf::runtime {
 

@@ -12,6 +12,7 @@
 
 namespace perf::runtime {
 
+using report_format::below;
 using report_format::display_width;
 using report_format::elided_signature;
 using report_format::format_count;
@@ -23,9 +24,12 @@ using report_format::shortened;
 
 namespace {
 
-std::string where(const sampled_location& l) {
+// A location's file, below the sources directory when it lies there (as in the
+// function table), and its line.
+std::string where(const sampled_location& l, const std::string& sources) {
   if (l.file.empty()) return "";
-  return l.line == 0 ? l.file : fmt::format("{}:{}", l.file, l.line);
+  const std::string file = below(l.file, sources);
+  return l.line == 0 ? file : fmt::format("{}:{}", file, l.line);
 }
 
 std::string percent(double share) { return fmt::format("{:5.1f}%", share * 100); }
@@ -69,9 +73,9 @@ std::string first_line(const sample_summary& s) {
     if (delivered < 0.9 * s.hz)
       return fmt::format(
           "samples: {} of each thread's {} time, {} dropped\n"
-          "  {} Hz requested, timer delivered {:.0f} Hz{}: shares from {} interrupts\n",
+          "  {} Hz requested, timer delivered {:.0f} Hz{}: shares from {}\n",
           format_count(s.total), time, format_count(s.dropped), s.hz, delivered,
-          s.clock == "wall" ? "" : " (kernel tick)", format_count(s.interrupts));
+          s.clock == "wall" ? "" : " (kernel tick)", format_count_of(s.interrupts, "interrupt"));
   }
   const std::string source = s.source == "perf_event" ? " (perf_event task clock)"
                              : s.source.empty()       ? ""
@@ -125,21 +129,22 @@ std::string format_samples_text(const snapshot& snap) {
     out += fmt::format("  {} not sampled: {}\n", format_count_of(s.unsampled_threads, "thread"), s.unsampled_why);
   if (s.total == 0) return out;
   const function_names name(s);
+  const std::string sources = sources_directory(snap);
   if (s.probe_samples != 0)
-    out += fmt::format("  {} samples ({:.1f}%) inside perf's own probes, charged below to the code that called them\n",
-                       format_count(s.probe_samples),
+    out += fmt::format("  {} ({:.1f}%) inside perf's own probes, charged below to the code that called them\n",
+                       format_count_of(s.probe_samples, "sample"),
                        100.0 * static_cast<double>(s.probe_samples) / static_cast<double>(s.total));
   out += "  hottest functions (innermost frame in the program's own code; share, 95% interval, samples):\n";
   for (const sampled_location& f : s.top_functions)
     out += fmt::format("  {} {:>8}  {}{}{}\n", share_with_interval(f), format_count(f.samples), name(f.function),
-                       f.file.empty() ? "" : "  ", shortened(printable(where(f)), file_columns));
+                       f.file.empty() ? "" : "  ", shortened(printable(where(f, sources)), file_columns));
   out += "  hottest lines:\n";
   for (const sampled_location& l : s.top_lines)
     out += fmt::format("  {} {:>8}  {}  {}\n", percent(l.share), format_count(l.samples),
-                       l.file.empty() ? "?" : shortened(printable(where(l)), file_columns), name(l.function));
+                       l.file.empty() ? "?" : shortened(printable(where(l, sources)), file_columns), name(l.function));
   for (const sampled_thread& t : s.threads) {
     std::string line =
-        fmt::format("  thread {}{}: {} samples", t.tid, thread_name(snap, t.tid), format_count(t.samples));
+        fmt::format("  thread {}{}: {}", t.tid, thread_name(snap, t.tid), format_count_of(t.samples, "sample"));
     for (const sampled_location& f : t.top_functions) {
       const std::string entry =
           fmt::format("{} {} {}", &f == t.top_functions.data() ? ";" : ",", name(f.function), percent(f.share));
@@ -151,7 +156,11 @@ std::string format_samples_text(const snapshot& snap) {
     }
     out += line + "\n";
   }
-  if (!s.measured.empty()) out += "  measured functions, sampled share (samples inside, not in a measured callee):\n";
+  if (!s.measured.empty())
+    out += fmt::format(
+        "  measured functions, sampled share of {} time (samples inside, not in a measured callee); self time "
+        "wall-clock:\n",
+        s.clock == "wall" ? "wall-clock" : "CPU");
   for (const sampled_measured_function& m : s.measured) {
     const function_stats* f = measured_function(snap, m.name);
     out += fmt::format("  {} {:>8}  {}{}\n", percent(m.share), format_count(m.samples),

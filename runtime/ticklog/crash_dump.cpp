@@ -3,10 +3,13 @@
 // lock, only write(2) and friends; the rings are read as they are.
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 #include "core/config.hpp"
@@ -111,7 +114,43 @@ void report_cut_short(int fd, const char* path, int error) noexcept {
     write_all(STDERR_FILENO, part, std::strlen(part));
 }
 
-void dump(int signal) noexcept {
+// What killed the process, on which thread: "SIGSEGV on thread 4242 (worker),
+// faulting address 0x7f3a5c000000" for a fault (si_addr: the address for SIGSEGV and
+// SIGBUS, the instruction for SIGFPE and SIGILL), "SIGABRT on thread 4242 (main),
+// sent by pid 4242" for a signal sent (abort, raise, kill). The handler runs on the
+// thread the signal was delivered to, the faulting one for a fault.
+void write_cause(tick_line_writer& out, int signal, const siginfo_t* info) noexcept {
+  char name[16] = {};
+  ::prctl(PR_GET_NAME, name);
+  out.text(fatal_signal_name(signal));
+  out.text(" on thread ");
+  out.number(static_cast<uint64_t>(::syscall(SYS_gettid)));
+  out.text(" (");
+  out.text(name);
+  out.text(")");
+  if (info == nullptr) return;
+  if (info->si_code > 0) {
+    out.text(", faulting address ");
+    out.hex(reinterpret_cast<uintptr_t>(info->si_addr));
+  } else {
+    out.text(", sent by pid ");
+    out.number(static_cast<uint64_t>(info->si_pid));
+  }
+}
+
+// One line on stderr saying where the record of a crash went (a file, or a descriptor
+// other than stderr), so that a process dying of a signal does not leave it unseen.
+void say_where_written(int signal, const siginfo_t* info, const char* path) noexcept {
+  tick_line_writer note(STDERR_FILENO);
+  note.text("perf: ");
+  write_cause(note, signal, info);
+  note.text(": the crash record is in '");
+  note.text(path);
+  note.text("'\n");
+  note.flush();
+}
+
+void dump(int signal, const siginfo_t* info) noexcept {
   char path[sizeof dump_pattern];
   bool opened = false;
   const int chosen = open_dump(path, opened);
@@ -128,6 +167,8 @@ void dump(int signal) noexcept {
   out.number(events_per_thread);
   out.text(" each) of ");
   out.count(threads, "thread");
+  out.text("\n# ");
+  write_cause(out, signal, info);
   out.text("\n");
   out.column_headings();
   auto ns = [&](uint64_t ticks) { return static_cast<uint64_t>(static_cast<double>(ticks) / ticks_per_ns + 0.5); };
@@ -141,8 +182,10 @@ void dump(int signal) noexcept {
     r->crash.previous_time = time;
     if (++r->crash.next < r->crash.end) r->crash.next_time = read_event(r->ring, r->crash.next).time;
   }
-  if (!out.flush()) report_cut_short(fd, chosen >= 0 ? path : "stderr", out.error());
+  const bool written = out.flush();
+  if (!written) report_cut_short(fd, chosen >= 0 ? path : "stderr", out.error());
   if (opened) ::close(fd);
+  if (written && fd != STDERR_FILENO) say_where_written(signal, info, path);
 }
 
 // Makes the fatal signals dump the last events of every thread to PERF_TICKLOG

@@ -1,4 +1,5 @@
-// The tick log written at exit (PERF_TICKLOG, PERF_TRACE) and by perf::dump_ticks.
+// The tick log written at exit (PERF_TICKLOG, PERF_TRACE: JSON or Perfetto) and by
+// perf::dump_ticks.
 #include <unistd.h>
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include "core/settings.hpp"
 #include "core/startup.hpp"
 #include "perf/tick.hpp"
+#include "ticklog/internal/perfetto_trace.hpp"
 #include "ticklog/internal/tick_lines.hpp"
 #include "ticklog/internal/trace.hpp"
 #include "ticklog/ticklog.hpp"
@@ -75,7 +77,9 @@ void write_exit_ticks() {
   if (!wanted.ticklog_path.empty())
     write_output("tick log", wanted.ticklog_path, [&](int fd) { return write_plain(fd, view, ticks_per_ns); });
   if (!wanted.trace_path.empty()) {
-    const std::string trace = format_trace(view, ticks_per_ns, static_cast<long>(getpid()));
+    const long pid = static_cast<long>(getpid());
+    const std::string trace = is_perfetto_trace_path(wanted.trace_path) ? format_perfetto_trace(view, ticks_per_ns, pid)
+                                                                        : format_trace(view, ticks_per_ns, pid);
     write_output("trace", wanted.trace_path, [&](int fd) { return write_all(fd, trace.data(), trace.size()); });
   }
 }

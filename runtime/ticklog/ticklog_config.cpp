@@ -20,9 +20,7 @@ uint64_t parse_ring_events(std::string_view value, std::vector<std::string>& war
                                    max_ring_events, default_ring_events));
     return default_ring_events;
   }
-  uint64_t capacity = 16;
-  while (capacity < count) capacity *= 2;
-  return capacity;
+  return ring_events_for(count);
 }
 
 // PERF_RINGS_KEPT: how many exited threads keep their tick rings, 0 to 4096.
@@ -40,6 +38,12 @@ uint64_t parse_rings_kept(std::string_view value, std::vector<std::string>& warn
 PERF_RUNTIME_ON_START(settle_ticklog_config) { current_ticklog_config(); }
 
 }  // namespace
+
+uint64_t ring_events_for(uint64_t count) {
+  uint64_t capacity = 16;
+  while (capacity < count && capacity < max_ring_events) capacity *= 2;
+  return capacity;
+}
 
 ticklog_config parse_ticklog_config(const std::function<const char*(const char*)>& getenv_fn) {
   ticklog_config result;

@@ -26,6 +26,12 @@ struct ticklog_config {
   std::vector<std::string> warnings;
 };
 
+// The ring PERF_RING_EVENTS=`count` gives: `count` rounded up to a power of two of at
+// least 16, at most max_ring_events. A thread that logged `count` events in all keeps
+// every one in it (ring_keeps_all: whether it does, max_ring_events being the most).
+uint64_t ring_events_for(uint64_t count);
+inline bool ring_keeps_all(uint64_t count) { return count <= max_ring_events; }
+
 // Reads the tick log's variables through `getenv_fn` (a null result means unset).
 ticklog_config parse_ticklog_config(const std::function<const char*(const char*)>& getenv_fn);
 

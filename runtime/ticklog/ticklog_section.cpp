@@ -2,25 +2,41 @@
 // each thread whose ring overwrote some.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/report_sections.hpp"
 #include "core/startup.hpp"
 #include "perf/report.hpp"
 #include "report_format/text_format.hpp"
+#include "ticklog/ticklog_config.hpp"
 
 namespace perf::runtime {
 
 using report_format::format_count;
+using report_format::format_count_of;
 using report_format::thread_title;
 
 namespace {
+
+// Where a ring dropped events, the PERF_RING_EVENTS that keeps the whole run: the ring
+// of the thread (or row of exited threads) that logged the most. Rows whose rings went
+// to newer threads lost theirs to PERF_RINGS_KEPT, said on their own line.
+std::string whole_run_hint(const snapshot& s) {
+  if (s.ticklog.dropped == 0) return "";
+  uint64_t most = 0;
+  for (const thread_stats& thread : s.threads)
+    if (!(thread.exited && thread.tick_events == 0)) most = std::max(most, thread.tick_events + thread.tick_dropped);
+  return fmt::format("; PERF_RING_EVENTS={} keeps {}", ring_events_for(most),
+                     ring_keeps_all(most) ? "the whole run" : "the most");
+}
 
 std::string ticklog_lines(const snapshot& s) {
   const ticklog_stats& t = s.ticklog;
   if (s.threads.empty()) return {};  // no thread measured or ticked: nothing logged
   if (!t.enabled) return "tick log: off (PERF_TICKS=off)\n";
-  std::string out = fmt::format("tick log: {} event{} kept, {} dropped (ring of {} events per thread{})\n",
-                                format_count(t.events), t.events == 1 ? "" : "s", format_count(t.dropped),
-                                format_count(t.ring_events), t.dropped == 0 ? "" : "; PERF_RING_EVENTS keeps more");
+  std::string out =
+      fmt::format("tick log: {} kept, {} dropped (ring of {} per thread{})\n", format_count_of(t.events, "event"),
+                  format_count(t.dropped), format_count_of(t.ring_events, "event"), whole_run_hint(s));
   // Rows whose rings went to newer threads (PERF_RINGS_KEPT) on one line: they
   // overflowed nothing, and a program with a thread per task has thousands.
   uint64_t gave_up_threads = 0, gave_up_dropped = 0;
@@ -37,10 +53,10 @@ std::string ticklog_lines(const snapshot& s) {
   }
   if (gave_up_threads != 0)
     out += fmt::format(
-        "  {} exited thread{} gave {} ring{} to newer threads: {} dropped "
+        "  {} gave {} to newer threads: {} dropped "
         "(PERF_RINGS_KEPT keeps more)\n",
-        format_count(gave_up_threads), gave_up_threads == 1 ? "" : "s", gave_up_threads == 1 ? "its" : "their",
-        gave_up_threads == 1 ? "" : "s", format_count(gave_up_dropped));
+        format_count_of(gave_up_threads, "exited thread"), gave_up_threads == 1 ? "its ring" : "their rings",
+        format_count(gave_up_dropped));
   return out;
 }
 

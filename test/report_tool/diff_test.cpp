@@ -14,6 +14,19 @@ using testing::function_row;
 using testing::parsed;
 using testing::report_json;
 
+// What the verdict of a diff with one report per side says of the default floor.
+const std::string one_report_per_side =
+    "; one report per side cannot see the noise between processes: no timing change within the between-process "
+    "floor is flagged (the default: p50 10%, mean 10%, self 10%)";
+
+// Options with no between-process floor, for the tests of the other parts of the noise judgment.
+diff_options without_process_floor() {
+  diff_options options;
+  options.between_process.figures = {};
+  options.between_process.source = "none";
+  return options;
+}
+
 std::vector<uint64_t> scaled(std::vector<uint64_t> ticks, double factor) {
   for (uint64_t& t : ticks) t = static_cast<uint64_t>(std::llround(static_cast<double>(t) * factor));
   return ticks;
@@ -50,8 +63,9 @@ TEST(Diff, TheSameDurationsAreNoChange) {
   EXPECT_FALSE(r.functions[0].slower_or_faster());
   EXPECT_EQ(r.functions[0][metric::mean].ratio(), 1.0);
   EXPECT_EQ(r.verdict,
-            "no change beyond noise (1 functions compared; noise floor 5%, and more than a histogram bucket and the "
-            "clock's resolution (10.0 ns))");
+            "no change beyond noise (1 function compared; noise floor 5%, and more than a histogram bucket and the "
+            "clock's resolution (10.0 ns)" +
+                one_report_per_side + ")");
 }
 
 TEST(Diff, ATwentyPercentSlowdownIsBeyondNoiseAndBreaksTheRule) {
@@ -74,7 +88,8 @@ TEST(Diff, ATwentyPercentSlowdownIsBeyondNoiseAndBreaksTheRule) {
   EXPECT_EQ(r.broken[0].substr(0, 27), "mean>+10%: f mean +20.0% (2");
   EXPECT_EQ(r.verdict.substr(0, r.verdict.find(" (")), "FAIL: mean>+10%: f mean +20.0%");
   EXPECT_NE(r.verdict.find("; 1 of 2 functions changed beyond noise (noise floor 5%, and more than a histogram bucket "
-                           "and the clock's resolution (10.0 ns)): f slower mean +20.0%"),
+                           "and the clock's resolution (10.0 ns)" +
+                           one_report_per_side + "): f slower mean +20.0%"),
             std::string::npos)
       << r.verdict;
 }
@@ -84,7 +99,7 @@ TEST(Diff, AChangeBelowTheNoiseFloorIsNoise) {
   const diff_result r =
       diff_reports({one(1, {function_row("f", d, 2.0)})}, {one(2, {function_row("f", scaled(d, 1.03), 2.0)})}, {});
   EXPECT_FALSE(r.functions[0][metric::mean].beyond_noise);
-  diff_options fine;
+  diff_options fine = without_process_floor();
   fine.noise_floor = 0.01;
   EXPECT_TRUE(diff_reports({fine_clock(one(1, {function_row("f", d, 2.0)}))},
                            {fine_clock(one(2, {function_row("f", scaled(d, 1.03), 2.0)}))}, fine)
@@ -116,7 +131,8 @@ TEST(Diff, ARenamedOrMovedFunctionIsRemovedAndAdded) {
   EXPECT_EQ(where.at("g:10"), presence::added);
   EXPECT_EQ(r.verdict,
             "no change beyond noise (0 functions compared; noise floor 5%, and more than a histogram bucket and the "
-            "clock's resolution (10.0 ns)): f removed; f added; g added");
+            "clock's resolution (10.0 ns)" +
+                one_report_per_side + "): f removed; f added; g added");
 }
 
 TEST(Diff, SeveralRunsPerSideJudgeByTheSpreadBetweenRuns) {
@@ -129,7 +145,38 @@ TEST(Diff, SeveralRunsPerSideJudgeByTheSpreadBetweenRuns) {
         10 + i, {function_row("f", scaled(durations(10 + i, 5000), 1.1 + 0.08 * static_cast<double>(1 - i)), 2.0)}));
   }
   EXPECT_FALSE(diff_reports(base, now, {}).functions[0][metric::mean].beyond_noise);
-  EXPECT_TRUE(diff_reports({base[1]}, {now[1]}, {}).functions[0][metric::mean].beyond_noise);
+  EXPECT_TRUE(diff_reports({base[1]}, {now[1]}, without_process_floor()).functions[0][metric::mean].beyond_noise);
+  // The between-process floor (10% by default) keeps one report per side from flagging it.
+  EXPECT_FALSE(diff_reports({base[1]}, {now[1]}, {}).functions[0][metric::mean].beyond_noise);
+}
+
+TEST(Diff, OneReportPerSideFlagsNoTimingChangeWithinTheBetweenProcessFloor) {
+  const auto d = durations(1, 20000);
+  const report base = one(1, {function_row("f", d, 2.0), function_row("g", d, 2.0)});
+  const report now = one(2, {function_row("f", scaled(d, 1.08), 2.0), function_row("g", scaled(d, 1.12), 2.0)});
+  diff_options options;
+  options.rules = {parse_fail_rule("mean>+5%")};
+  const diff_result by_default = diff_reports({base}, {now}, options);
+  ASSERT_EQ(by_default.broken.size(), 1u);
+  EXPECT_EQ(by_default.broken[0], "mean>+5%: g mean +12.0% (225 ns -> 252 ns)");
+  // A floor measured by ab (--save-noise), read back (--noise-from): f's own 3%, the
+  // figures' 15% for a function the file does not name.
+  process_floor measured;
+  measured.source = "floor.json";
+  measured.figures = {0, 0.15, 0.15, 0.15, 0.15, 0, 0};
+  measured.functions["f"] = {0, 0.03, 0.03, 0.03, 0.03, 0, 0};
+  options.between_process = measured;
+  const diff_result from_file = diff_reports({base}, {now}, options);
+  ASSERT_EQ(from_file.broken.size(), 1u);
+  EXPECT_EQ(from_file.broken[0], "mean>+5%: f mean +8.0% (225 ns -> 243 ns)");
+  EXPECT_NE(from_file.verdict.find("; one report per side cannot see the noise between processes: no timing change "
+                                   "within the between-process floor is flagged (floor.json: p50 15%, mean 15%, self "
+                                   "15%, the most of any function))"),
+            std::string::npos)
+      << from_file.verdict;
+  // Several reports per side see the noise themselves: no floor.
+  const diff_result several = diff_reports({base, base}, {now, now}, options);
+  EXPECT_EQ(several.verdict.find("between-process"), std::string::npos);
 }
 
 TEST(Diff, NormalizingByAnUnchangedFunctionCancelsTheMachinesSpeed) {
@@ -171,7 +218,8 @@ TEST(Diff, SaysWhichFunctionsAreProbeDominated) {
   EXPECT_FALSE(r.functions[1].probe_dominated());
   EXPECT_EQ(r.verdict,
             "1 of 2 functions changed beyond noise (noise floor 5%, and more than a histogram bucket and the clock's "
-            "resolution (0.50 ns)): f slower mean +20.0% (probe-dominated)");
+            "resolution (0.50 ns)" +
+                one_report_per_side + "): f slower mean +20.0% (probe-dominated)");
   const std::string text = format_diff_text(r);
   EXPECT_EQ(text.substr(text.find("\nf ") + 1, 20), "f (probe)           ") << text;
   EXPECT_NE(text.find("\ng                                       "), std::string::npos) << text;
@@ -187,8 +235,9 @@ TEST(Diff, MarkdownAndJsonCarryTheVerdictAndTheRatios) {
       diff_reports({one(1, {function_row("f", d, 2.0)})}, {one(2, {function_row("f", scaled(d, 1.2), 2.0)})}, {});
   const std::string markdown = format_diff_markdown(r);
   EXPECT_EQ(markdown.substr(0, markdown.find('\n')),
-            "**perf-report:** 1 of 1 functions changed beyond noise (noise floor 5%, and more than a histogram bucket "
-            "and the clock's resolution (10.0 ns)): f slower mean +20.0%");
+            "**perf-report:** 1 of 1 function changed beyond noise (noise floor 5%, and more than a histogram bucket "
+            "and the clock's resolution (10.0 ns)" +
+                one_report_per_side + "): f slower mean +20.0%");
   EXPECT_NE(markdown.find("| `f` | changed |"), std::string::npos) << markdown;
   const nlohmann::json j = diff_to_json(r);
   EXPECT_EQ(j.at("verdict"), r.verdict);
@@ -236,10 +285,29 @@ TEST(Diff, AMoveWithinTheClocksResolutionIsNoise) {
   EXPECT_EQ(fine.broken.size(), 1u);
 }
 
+// Every call one step of the clock longer (10 ns, 20 ticks at 2 GHz, on a clock whose
+// resolution is stated a hair below the step, as a measured one is) is a quantile
+// tipping over a step, and noise; two steps longer is a change.
+TEST(Diff, AMoveOfOneClockStepIsNoiseAndOfTwoIsAChange) {
+  diff_options options = without_process_floor();
+  options.rules = {parse_fail_rule("p50>+10%")};
+  const auto diff_to = [&](uint64_t now_ticks) {
+    return diff_reports({with_clock(1, {function_row("f", constant(100, 2000), 2.0)}, 9.99)},
+                        {with_clock(2, {function_row("f", constant(now_ticks, 2000), 2.0)}, 9.99)}, options);
+  };
+  const diff_result one_step = diff_to(120);
+  EXPECT_NEAR(one_step.functions[0][metric::p50].ratio(), 1.2, 0.01);
+  EXPECT_FALSE(one_step.functions[0][metric::p50].beyond_noise);
+  EXPECT_TRUE(one_step.broken.empty());
+  const diff_result two_steps = diff_to(140);
+  EXPECT_TRUE(two_steps.functions[0][metric::p50].beyond_noise);
+  EXPECT_EQ(two_steps.broken.size(), 1u);
+}
+
 // At 1,000 ticks a bucket is 8 ticks (4 ns at 2 GHz) wide: every call one bucket
 // further is no change, two buckets further is.
 TEST(Diff, AMoveOfOneHistogramBucketIsNoise) {
-  diff_options options;
+  diff_options options = without_process_floor();
   options.noise_floor = 0;
   const auto diff = [&](uint64_t now_ticks) {
     return diff_reports({with_clock(1, {function_row("f", constant(1000, 2000), 2.0)}, 0)},
@@ -264,8 +332,9 @@ TEST(Diff, AMoveWithinTheProbeCostEstimatesSpreadIsNoise) {
   EXPECT_FALSE(r.functions[0].slower_or_faster());
   EXPECT_TRUE(r.broken.empty());
   EXPECT_EQ(r.verdict,
-            "no change beyond noise (1 functions compared; noise floor 5%, and more than a histogram bucket and the "
-            "clock's resolution (0.40 ns), plus 0.60 ns (the runs' probe-cost estimates apart))");
+            "no change beyond noise (1 function compared; noise floor 5%, and more than a histogram bucket and the "
+            "clock's resolution (0.40 ns), plus 0.60 ns (the runs' probe-cost estimates apart)" +
+                one_report_per_side + ")");
   const diff_result same_estimate =
       diff_reports({with_clock(1, {function_row("tiny", constant(4, 2000), 2.0)}, 0.4, 7.9)},
                    {with_clock(2, {function_row("tiny", constant(6, 2000), 2.0)}, 0.4, 7.9)}, options);
@@ -296,24 +365,26 @@ TEST(DiffFormat, EveryDurationInTheReportsUnits) {
       "broken: mean<-10%: f mean -20.0% (15.0 µs -> 12.0 µs)\n"
       "broken: p50>+10%: g p50 +20.0% (225 ns -> 270 ns)\n"
       "FAIL: mean<-10%: f mean -20.0% (15.0 µs -> 12.0 µs) and 1 more; 2 of 2 functions changed beyond noise "
-      "(noise floor 5%, and more than a histogram bucket and the clock's resolution (10.0 ns)): f faster mean "
-      "-20.0%; g slower mean +20.0%\n");
+      "(noise floor 5%, and more than a histogram bucket and the clock's resolution (10.0 ns)" +
+          one_report_per_side + "): f faster mean -20.0%; g slower mean +20.0%\n");
   EXPECT_EQ(
       format_diff_markdown(r),
       "**perf-report:** FAIL: mean\\<-10%: f mean -20.0% (15.0 µs -\\> 12.0 µs) and 1 more; 2 of 2 functions "
       "changed beyond noise (noise floor 5%, and more than a histogram bucket and the clock's resolution (10.0 "
-      "ns)): f faster mean -20.0%; g slower mean +20.0%\n\n"
-      "| function | status | impact | calls | mean | p50 | p99 | self | alloc | share |\n"
-      "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
-      "| `f` | changed | -6.00 ms | 2000 x1.000 | 12.0 µs x0.800\\* | 12.0 µs x0.796\\* | 15.9 µs x0.803 | 6.00 µs "
-      "x0.800\\* | 0.00 - | 0.0% - |\n"
-      "| `g` | changed | 90.2 µs | 2000 x1.000 | 270 ns x1.200\\* | 270 ns x1.200\\* | 358 ns x1.201 | 135 ns "
-      "x1.200\\* | 0.00 - | 0.0% - |\n\n"
-      "- broken: mean\\<-10%: f mean -20.0% (15.0 µs -\\> 12.0 µs)\n"
-      "- broken: p50\\>+10%: g p50 +20.0% (225 ns -\\> 270 ns)\n\n"
-      "1 base report(s), 1 new report(s); ratios new/base, \\* beyond noise; functions with fewer than 100 calls "
-      "on a side are shown, not judged (--min-calls); (probe): probe-dominated, the probe costs a third or more "
-      "of its time, a change may be the probe's (docs/perf-report.md)\n");
+      "ns)" +
+          one_report_per_side +
+          "): f faster mean -20.0%; g slower mean +20.0%\n\n"
+          "| function | status | impact | calls | mean | p50 | p99 | self | alloc | share |\n"
+          "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+          "| `f` | changed | -6.00 ms | 2000 x1.000 | 12.0 µs x0.800\\* | 12.0 µs x0.796\\* | 15.9 µs x0.803 | 6.00 µs "
+          "x0.800\\* | 0.00 - | 0.0% - |\n"
+          "| `g` | changed | 90.2 µs | 2000 x1.000 | 270 ns x1.200\\* | 270 ns x1.200\\* | 358 ns x1.201 | 135 ns "
+          "x1.200\\* | 0.00 - | 0.0% - |\n\n"
+          "- broken: mean\\<-10%: f mean -20.0% (15.0 µs -\\> 12.0 µs)\n"
+          "- broken: p50\\>+10%: g p50 +20.0% (225 ns -\\> 270 ns)\n\n"
+          "1 base report(s), 1 new report(s); ratios new/base, \\* beyond noise; functions with fewer than 100 calls "
+          "on a side are shown, not judged (--min-calls); (probe): probe-dominated, the probe costs a third or more "
+          "of its time, a change may be the probe's (docs/perf-report.md)\n");
 }
 
 }  // namespace

@@ -86,6 +86,25 @@ TEST(Merge, ClocksOfDifferentRatesMergeInNanoseconds) {
   }
 }
 
+// Three runs of one machine calibrate rates a few parts in 10^8 apart: one clock, kept
+// with the first report's rate, the histograms added bucket by bucket as they are.
+TEST(Merge, RatesWithinTheCalibrationsPrecisionAreOneClock) {
+  const auto a = durations(5, 300), b = durations(6, 500);
+  const report merged = merge_reports({parsed(report_json(11, 2.44540414, {function_row("f", a, 2.44540414)})),
+                                       parsed(report_json(12, 2.44540416, {function_row("f", b, 2.44540416)}))});
+  const report whole = parsed(report_json(13, 2.44540414, {function_row("f", joined(a, b), 2.44540414)}));
+  EXPECT_EQ(merged.document.at("clock").at("source"), "rdtsc");
+  EXPECT_EQ(merged.document.at("clock").at("frequency"), "calibrated");
+  EXPECT_EQ(merged.document.at("clock").at("ghz"), 2.44540414);
+  const function_record& m = named(merged, "f");
+  EXPECT_EQ(m.durations.ghz, 2.44540414);
+  EXPECT_EQ(m.durations.buckets, named(whole, "f").durations.buckets);
+  // Rates 2 parts in 10^4 apart are two clocks.
+  const report apart = merge_reports({parsed(report_json(11, 2.4454, {function_row("f", a, 2.4454)})),
+                                      parsed(report_json(12, 2.4459, {function_row("f", b, 2.4459)}))});
+  EXPECT_EQ(apart.document.at("clock").at("source"), "merged");
+}
+
 // A report whose probe costs `probe_ns` a call (`inside_ns` of it left in the
 // durations when not compensated), with its probe_overhead section.
 nlohmann::json with_probe(nlohmann::json report, double probe_ns, double inside_ns, bool compensated,

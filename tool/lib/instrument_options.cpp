@@ -11,6 +11,7 @@
 #include "lib/diagnostics.hpp"
 #include "lib/files.hpp"
 #include "lib/install_layout.hpp"
+#include "version_info.hpp"
 
 namespace perf::tool {
 namespace {
@@ -92,11 +93,12 @@ llvm::Error add_each(const cl::list<std::string>& expressions, const char* optio
   return llvm::Error::success();
 }
 
-// --version: the tool's version, the runtime's (the headers the insertions include, the
-// libraries they link: one project, one version) and the LLVM the tool was built against.
+// --version: the tool's version and the git revision it was built from, the runtime's
+// version (the headers the insertions include, the libraries they link: one project, one
+// version) and the LLVM the tool was built against.
 void print_version(llvm::raw_ostream& out) {
-  out << "perf-instrument " PERF_VERSION "\n"
-      << "  runtime " PERF_VERSION " (headers: " << perf_include_dir() << ")\n"
+  out << "perf-instrument " << version_info::version << " (git " << version_info::revision << ")\n"
+      << "  runtime " << version_info::version << " (headers: " << perf_include_dir() << ")\n"
       << "  built against LLVM " LLVM_VERSION_STRING "\n";
 }
 

@@ -1,4 +1,4 @@
-// perf-report's command line (docs/perf-report.md): merge, diff, html.
+// perf-report's command line (docs/perf-report.md): merge, diff, ab, html.
 #ifndef PERF_REPORT_TOOL_COMMAND_LINE_HPP
 #define PERF_REPORT_TOOL_COMMAND_LINE_HPP
 

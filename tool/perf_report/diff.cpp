@@ -13,6 +13,7 @@
 #include "noise.hpp"
 #include "perf/detail/histogram_index.hpp"
 #include "report_format/schema.hpp"
+#include "report_format/text_format.hpp"
 #include "sample_lists.hpp"
 
 namespace perf::report_tool {
@@ -61,27 +62,13 @@ struct side {
     std::vector<double> values;
     for (const location_index& rows : runs) {
       const auto found = rows.find(where);
-      if (found != rows.end() && found->second->calls > 0) values.push_back(value_of(*found->second, figure));
+      if (found != rows.end() && found->second->calls > 0) values.push_back(row_figure(*found->second, figure));
     }
     return values;
   }
 
-  static double value_of(const function_record& f, metric figure) {
-    const double calls = static_cast<double>(std::max<uint64_t>(f.calls, 1));
-    switch (figure) {
-      case metric::calls: return static_cast<double>(f.calls);
-      case metric::mean: return f.call_mean_ns;
-      case metric::p50: return f.quantile_ns(0.5);
-      case metric::p99: return f.quantile_ns(0.99);
-      case metric::self: return f.self_ns / calls;
-      case metric::alloc: return static_cast<double>(f.alloc_total_count) / calls;
-      case metric::share: return 0;  // from the samples section: see figure()
-    }
-    return 0;
-  }
-
   double figure(const function_record& f, metric m) const {
-    if (m != metric::share) return value_of(f, m);
+    if (m != metric::share) return row_figure(f, m);
     const auto found = shares.find(f.name);
     return found == shares.end() ? 0 : found->second;
   }
@@ -96,12 +83,17 @@ double bucket_width_ns(const histogram& h, double ns) {
 
 // Whether a timing figure moved by more than the reports can resolve: one histogram
 // bucket (a quantile is a bucket's midpoint, so values a hair apart can land a bucket
-// apart) and the clocks' resolution, plus the spread of the probe-cost estimates
-// compensation subtracted (an artefact of the estimates, not of the code).
+// apart) and one step of the clock, plus the spread of the probe-cost estimates
+// compensation subtracted (an artefact of the estimates, not of the code). A step is
+// taken as 1.5 resolutions: a quantile of calls that straddle a step moves by one
+// whole step (10.015 ns on a clock whose stated resolution is 10.0) however small the
+// change that tipped it, and two steps are past any rounding of the stated figure.
 bool past_resolution(const change& c, const function_diff& d, const diff_result& result) {
+  constexpr double step_in_resolutions = 1.5;
   const double larger = std::max(c.base, c.now);
   const double bucket = std::max(bucket_width_ns(d.base.durations, larger), bucket_width_ns(d.now.durations, larger));
-  return std::abs(c.now - c.base) > std::max(bucket, result.resolution_ns) + result.compensation_spread_ns;
+  return std::abs(c.now - c.base) >
+         std::max(bucket, step_in_resolutions * result.resolution_ns) + result.compensation_spread_ns;
 }
 
 // Whether the timing figure differs beyond what the runs' own spread explains.
@@ -162,27 +154,22 @@ void judge(const side& base, const side& now, function_diff& d, const diff_optio
     if (m == metric::p99 && !several_runs) continue;
     change& t = c[size_t(m)];
     t.beyond_noise = past_floor(t, options.noise_floor) && past_resolution(t, d, result) &&
-                     significant(base, now, d, m, options.noise_floor);
+                     significant(base, now, d, m, options.noise_floor) &&
+                     (several_runs || past_floor(t, options.between_process.of(d.name, m)));
   }
 }
 
 std::string describe(const function_diff& d) {
   if (d.where == presence::added) return fmt::format("{} added", d.name);
   if (d.where == presence::removed) return fmt::format("{} removed", d.name);
-  const char* probe = d.probe_dominated() ? " (probe-dominated)" : "";
+  const std::string probe = std::string(d.probe_dominated() ? " (probe-dominated)" : "") +
+                            (d.through_callees ? " (through its callees: self time unchanged)" : "");
   const change& mean = d[metric::mean];
   for (metric m : timing_metrics)
     if (d[m].beyond_noise)
       return fmt::format("{} {} {} {:+.1f}%{}", d.name, d[m].ratio() > 1 ? "slower" : "faster", metric_name(m),
                          (d[m].ratio() - 1) * 100, probe);
   return fmt::format("{} mean {:+.1f}%{}", d.name, (mean.ratio() - 1) * 100, probe);
-}
-
-bool breaks(const fail_rule& rule, const function_diff& d) {
-  if (d.where != presence::both || d.too_few_calls) return false;
-  const change& c = d[rule.figure];
-  if (!c.beyond_noise) return false;
-  return rule.greater ? c.ratio() - 1 > rule.fraction : c.ratio() - 1 < rule.fraction;
 }
 
 // Every time of `r` multiplied by `factor`.
@@ -247,15 +234,38 @@ std::vector<function_diff> matched(side& base, side& now) {
 
 // "noise floor 5%, and more than a histogram bucket and the clock's resolution
 // (0.40 ns), plus 0.52 ns (the runs' probe-cost estimates apart)".
-std::string noise_floor_text(const diff_result& r, double floor) {
+std::string noise_floor_text(const diff_result& r, const diff_options& options) {
   std::string text = fmt::format("noise floor {:g}%, and more than a histogram bucket and the clock's resolution ({})",
-                                 floor * 100, signed_duration(r.resolution_ns));
+                                 options.noise_floor * 100, signed_duration(r.resolution_ns));
   if (r.compensation_spread_ns > 0)
     text += fmt::format(", plus {} (the runs' probe-cost estimates apart)", signed_duration(r.compensation_spread_ns));
+  if (r.base_runs < 2 || r.new_runs < 2) {
+    const process_floor& f = options.between_process;
+    auto percent = [&](metric m) { return f.figures[static_cast<size_t>(m)] * 100; };
+    text += fmt::format(
+        "; one report per side cannot see the noise between processes: no timing change within the between-process "
+        "floor is flagged ({}: p50 {:.3g}%, mean {:.3g}%, self {:.3g}%{})",
+        f.source, percent(metric::p50), percent(metric::mean), percent(metric::self),
+        f.functions.empty() ? "" : ", the most of any function");
+  }
   return text;
 }
 
 }  // namespace
+
+double row_figure(const function_record& f, metric m) {
+  const double calls = static_cast<double>(std::max<uint64_t>(f.calls, 1));
+  switch (m) {
+    case metric::calls: return static_cast<double>(f.calls);
+    case metric::mean: return f.call_mean_ns;
+    case metric::p50: return f.quantile_ns(0.5);
+    case metric::p99: return f.quantile_ns(0.99);
+    case metric::self: return f.self_ns / calls;
+    case metric::alloc: return static_cast<double>(f.alloc_total_count) / calls;
+    case metric::share: return 0;  // from the samples section
+  }
+  return 0;
+}
 
 const char* metric_name(metric m) {
   static constexpr const char* names[] = {"calls", "mean", "p50", "p99", "self", "alloc", "share"};
@@ -291,6 +301,51 @@ fail_rule parse_fail_rule(const std::string& text) {
   return rule;
 }
 
+bool rule_broken_by(const fail_rule& rule, const function_diff& d) {
+  if (d.where != presence::both || d.too_few_calls) return false;
+  const change& c = d[rule.figure];
+  if (!c.beyond_noise) return false;
+  return rule.greater ? c.ratio() - 1 > rule.fraction : c.ratio() - 1 < rule.fraction;
+}
+
+std::string broken_line(const fail_rule& rule, const function_diff& d) {
+  const change& c = d[rule.figure];
+  return fmt::format("{}: {} {} {:+.1f}% ({} -> {})", rule.text, d.name, metric_name(rule.figure),
+                     (c.ratio() - 1) * 100, figure_text(rule.figure, c.base), figure_text(rule.figure, c.now));
+}
+
+void conclude(diff_result& result, const std::vector<fail_rule>& rules, const std::string& judgment) {
+  std::vector<function_diff>& rows = result.functions;
+  // By impact; equal impacts by location, so that the order depends on nothing else.
+  std::sort(rows.begin(), rows.end(), [](const function_diff& a, const function_diff& b) {
+    const double impact_a = std::abs(a.impact_ns), impact_b = std::abs(b.impact_ns);
+    if (impact_a != impact_b) return impact_a > impact_b;
+    return function_location{a.name, a.file, a.line} < function_location{b.name, b.file, b.line};
+  });
+  size_t changed = 0, compared = 0;
+  for (const function_diff& d : rows) compared += d.where == presence::both, changed += d.slower_or_faster();
+  result.broken.clear();
+  for (const fail_rule& rule : rules)
+    for (const function_diff& d : rows)
+      if (rule_broken_by(rule, d)) result.broken.push_back(broken_line(rule, d));
+  std::vector<std::string> moved;
+  for (const function_diff& d : rows)
+    if (d.slower_or_faster() || d.where != presence::both) moved.push_back(describe(d));
+  std::string summary = changed == 0 ? fmt::format("no change beyond noise ({} compared; {})",
+                                                   report_format::format_count_of(compared, "function"), judgment)
+                                     : fmt::format("{} of {} changed beyond noise ({})", changed,
+                                                   report_format::format_count_of(compared, "function"), judgment);
+  const size_t shown = std::min<size_t>(moved.size(), 3);
+  if (shown > 0)
+    summary += fmt::format(": {}{}", fmt::join(moved.begin(), moved.begin() + static_cast<long>(shown), "; "),
+                           moved.size() > shown ? fmt::format("; {} more", moved.size() - shown) : "");
+  result.verdict =
+      result.broken.empty()
+          ? summary
+          : fmt::format("FAIL: {}{}; {}", result.broken.front(),
+                        result.broken.size() > 1 ? fmt::format(" and {} more", result.broken.size() - 1) : "", summary);
+}
+
 diff_result diff_reports(std::vector<report> base_reports, std::vector<report> new_reports,
                          const diff_options& options) {
   if (!options.normalize.empty()) {
@@ -313,47 +368,15 @@ diff_result diff_reports(std::vector<report> base_reports, std::vector<report> n
   const bool several_runs = base_reports.size() >= 2 && new_reports.size() >= 2;
   side base(std::move(base_reports), several_runs), now(std::move(new_reports), several_runs);
   std::vector<function_diff> rows = matched(base, now);
-  size_t changed = 0, compared = 0;
   for (function_diff& d : rows) {
     judge(base, now, d, options, result);
     d.impact_ns = d.where == presence::added ? d.now.total_ns
                   : d.where == presence::removed
                       ? -d.base.total_ns
                       : (d.now.call_mean_ns - d.base.call_mean_ns) * static_cast<double>(d.now.calls);
-    compared += d.where == presence::both;
-    changed += d.slower_or_faster();
   }
-  // By impact; equal impacts by location, so that the order depends on nothing else.
-  std::sort(rows.begin(), rows.end(), [](const function_diff& a, const function_diff& b) {
-    const double impact_a = std::abs(a.impact_ns), impact_b = std::abs(b.impact_ns);
-    if (impact_a != impact_b) return impact_a > impact_b;
-    return function_location{a.name, a.file, a.line} < function_location{b.name, b.file, b.line};
-  });
   result.functions = std::move(rows);
-
-  for (const fail_rule& rule : options.rules)
-    for (const function_diff& d : result.functions)
-      if (breaks(rule, d))
-        result.broken.push_back(fmt::format("{}: {} {} {:+.1f}% ({} -> {})", rule.text, d.name,
-                                            metric_name(rule.figure), (d[rule.figure].ratio() - 1) * 100,
-                                            figure_text(rule.figure, d[rule.figure].base),
-                                            figure_text(rule.figure, d[rule.figure].now)));
-  std::vector<std::string> moved;
-  for (const function_diff& d : result.functions)
-    if (d.slower_or_faster() || d.where != presence::both) moved.push_back(describe(d));
-  const std::string floor = noise_floor_text(result, options.noise_floor);
-  std::string summary = changed == 0
-                            ? fmt::format("no change beyond noise ({} functions compared; {})", compared, floor)
-                            : fmt::format("{} of {} functions changed beyond noise ({})", changed, compared, floor);
-  const size_t shown = std::min<size_t>(moved.size(), 3);
-  if (shown > 0)
-    summary += fmt::format(": {}{}", fmt::join(moved.begin(), moved.begin() + static_cast<long>(shown), "; "),
-                           moved.size() > shown ? fmt::format("; {} more", moved.size() - shown) : "");
-  result.verdict =
-      result.broken.empty()
-          ? summary
-          : fmt::format("FAIL: {}{}; {}", result.broken.front(),
-                        result.broken.size() > 1 ? fmt::format(" and {} more", result.broken.size() - 1) : "", summary);
+  conclude(result, options.rules, noise_floor_text(result, options));
   return result;
 }
 

@@ -8,18 +8,19 @@
 #include <string>
 #include <vector>
 
+#include "metric.hpp"
 #include "parsed_report.hpp"
+#include "process_floor.hpp"
 
 namespace perf::report_tool {
 
-// The figures compared per function. Times per call; `alloc` is allocations per
-// call; `share` the share of all samples taken inside the function.
-enum class metric { calls, mean, p50, p99, self, alloc, share };
-constexpr size_t metric_count = 7;
-const char* metric_name(metric m);
 // A figure's value as the text and Markdown tables write it: times in the report's
 // units ("12.1 ms", "-40.5 ms"), allocations per call with two decimals, shares in %.
 std::string figure_text(metric m, double value);
+
+// A figure of one report's row (not `share`, which is the samples section's): calls,
+// times per call, allocations per call.
+double row_figure(const function_record& f, metric m);
 
 struct change {
   double base = 0;
@@ -40,6 +41,9 @@ struct function_diff {
   function_record now;         // (empty when removed)
   double impact_ns = 0;        // time the change adds (negative: saves) at the new call count
   bool too_few_calls = false;  // below --min-calls: not judged
+  // Its totals (mean, p50, p99) changed but its self time did not: the change is in
+  // its callees (perf-report ab judges self time; the verdict says so).
+  bool through_callees = false;
 
   const change& operator[](metric m) const { return changes[static_cast<size_t>(m)]; }
   // A timing figure (mean, p50, p99, self) changed beyond noise.
@@ -60,6 +64,12 @@ struct fail_rule {
 // Throws input_error (naming the rule) when `text` is not METRIC>+N% or METRIC<-N%.
 fail_rule parse_fail_rule(const std::string& text);
 
+struct function_diff;
+// Whether `rule` is broken by `d` (judged, on both sides, its figure beyond noise and
+// past the rule's limit), and the `broken:` line that says so.
+bool rule_broken_by(const fail_rule& rule, const function_diff& d);
+std::string broken_line(const fail_rule& rule, const function_diff& d);
+
 // Below this many calls on a side a function is shown but not judged: the tests treat
 // a run's calls as draws of its distribution, and a handful of calls (a function
 // called once, at start-up, with cold caches) say little about it.
@@ -73,6 +83,9 @@ struct diff_options {
   // which cancels the machine's speed from run to run. Empty: none.
   std::string normalize;
   std::vector<fail_rule> rules;
+  // With one report on a side, a timing figure is flagged only past this too: the
+  // tests see no between-process noise (docs/perf-report.md, "Noise").
+  process_floor between_process;
 };
 
 struct diff_result {
@@ -91,6 +104,11 @@ struct diff_result {
   // broken, "FAIL: ..." first.
   std::string verdict;
 };
+
+// Sorts `result.functions` by impact, checks `rules` against every judged row (one
+// `broken` line per rule and function) and writes the verdict; `judgment` says how the
+// changes were judged, e.g. "noise floor 5%, ...", and goes into the verdict's parentheses.
+void conclude(diff_result& result, const std::vector<fail_rule>& rules, const std::string& judgment);
 
 // Throws input_error when `options.normalize` names a function some report lacks.
 // Takes the reports: a side's only report gives its rows up rather than copying them.

@@ -58,16 +58,17 @@ std::string format_diff_text(const diff_result& r) {
   return out + r.verdict + '\n';
 }
 
+std::string markdown_escaped(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|' || c == '*' || c == '_' || c == '`' || c == '<' || c == '>') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
 std::string format_diff_markdown(const diff_result& r) {
-  auto escape = [](const std::string& s) {
-    std::string out;
-    for (char c : s) {
-      if (c == '|' || c == '*' || c == '_' || c == '`' || c == '<' || c == '>') out += '\\';
-      out += c;
-    }
-    return out;
-  };
-  std::string out = fmt::format("**perf-report:** {}\n\n", escape(r.verdict));
+  std::string out = fmt::format("**perf-report:** {}\n\n", markdown_escaped(r.verdict));
   out += "| function | status | impact |";
   for (metric m : shown) out += fmt::format(" {} |", metric_name(m));
   out += "\n|---|---|---:|";
@@ -76,11 +77,11 @@ std::string format_diff_markdown(const diff_result& r) {
   for (const function_diff& d : r.functions) {
     out +=
         fmt::format("| `{}`{} | {} | {} |", d.name, probe_mark(d), status(d), figure_text(metric::mean, d.impact_ns));
-    for (metric m : shown) out += fmt::format(" {} |", escape(cell(d, m)));
+    for (metric m : shown) out += fmt::format(" {} |", markdown_escaped(cell(d, m)));
     out += '\n';
   }
-  for (const std::string& line : r.broken) out += fmt::format("\n- broken: {}", escape(line));
-  return out + fmt::format("\n\n{}\n", escape(legend(r)));
+  for (const std::string& line : r.broken) out += fmt::format("\n- broken: {}", markdown_escaped(line));
+  return out + fmt::format("\n\n{}\n", markdown_escaped(legend(r)));
 }
 
 nlohmann::json diff_to_json(const diff_result& r) {

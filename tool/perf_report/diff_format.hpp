@@ -12,6 +12,8 @@ namespace perf::report_tool {
 
 std::string format_diff_text(const diff_result& d);
 std::string format_diff_markdown(const diff_result& d);
+// `s` with Markdown's table and emphasis characters (| * _ ` < >) escaped.
+std::string markdown_escaped(const std::string& s);
 nlohmann::json diff_to_json(const diff_result& d);
 
 }  // namespace perf::report_tool

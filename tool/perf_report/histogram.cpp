@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "perf/detail/histogram_index.hpp"
+#include "report_format/schema.hpp"
 
 namespace perf::report_tool {
 
@@ -48,8 +49,26 @@ double histogram::quantile_ns(double q) const {
          ghz;
 }
 
+double histogram::interpolated_quantile_ns(double q, double least_width_ns) const {
+  const double rank = q * static_cast<double>(count());
+  double seen = 0;
+  for (const auto& [bucket, in_bucket] : buckets) {
+    const double here = static_cast<double>(in_bucket);
+    if (seen + here >= rank) {
+      const double place = here == 0 ? 0.5 : std::clamp((rank - seen) / here, 0.0, 1.0);
+      const double width = std::max(static_cast<double>(detail::bucket_width(bucket)) / ghz, least_width_ns);
+      const double middle = (static_cast<double>(detail::bucket_lower_bound(bucket)) +
+                             static_cast<double>(detail::bucket_width(bucket)) / 2) /
+                            ghz;
+      return middle + (place - 0.5) * width;
+    }
+    seen += here;
+  }
+  return buckets.empty() ? 0 : upper_ns(buckets.back().first);
+}
+
 void histogram::merge(const histogram& other) {
-  const histogram& same_rate = other.ghz == ghz ? other : other.rebinned(ghz);
+  const histogram& same_rate = report_format::same_clock_rate(other.ghz, ghz) ? other : other.rebinned(ghz);
   std::vector<std::pair<unsigned, uint64_t>> merged;
   merged.reserve(buckets.size() + same_rate.buckets.size());
   auto a = buckets.cbegin();

@@ -23,8 +23,16 @@ struct histogram {
   unsigned bucket_at_rank(uint64_t rank) const;
   // The runtime's quantile: the midpoint of the bucket of rank ceil(q * count), in ns.
   double quantile_ns(double q) const;
-  // Adds `other`: bucket by bucket when both count at the same rate, else each of
-  // other's buckets at its midpoint in ns converted to this rate.
+  // The quantile with the bucket's values taken as spread evenly across it: rank
+  // q * count's place within its bucket, in ns. Finer than a bucket (a 64th of the
+  // value), so that medians of several processes seldom tie (perf-report ab's samples).
+  // A bucket is taken as at least `least_width_ns` wide about its midpoint: a clock
+  // that steps by 10 ns puts every call on a step, so a change of a fraction of a step
+  // moves calls between steps, which this sees and the bucket's own width would not.
+  double interpolated_quantile_ns(double q, double least_width_ns = 0) const;
+  // Adds `other`: bucket by bucket when both count at the same rate (within the
+  // calibration's precision: report_format::same_clock_rate), else each of other's
+  // buckets at its midpoint in ns converted to this rate.
   void merge(const histogram& other);
   // The same counts in buckets of `target_ghz` (each at its midpoint).
   histogram rebinned(double target_ghz) const;

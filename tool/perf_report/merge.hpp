@@ -23,7 +23,8 @@ std::vector<function_record> merge_functions(const std::vector<report>& reports)
 // One report of everything in `reports` (at least one), functions matched by name,
 // file and line, by total time. Threads and allocation rows are listed with the pid
 // of their report; sample lists are summed by function (and line); the clock is
-// kept when all reports share it, else {"source": "merged", "ghz": 1} with every
+// kept when all reports share it (rates within the calibration's precision are one
+// clock: the first report's rate is kept), else {"source": "merged", "ghz": 1} with every
 // histogram rebinned in nanoseconds; probe_overhead adds up calls, ns and process
 // CPU time and counts the merged probe-dominated functions. Throws input_error ("the
 // merged report: functions[0] \"calls\" is above 2^53, ...") where the sums leave the

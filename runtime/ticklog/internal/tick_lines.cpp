@@ -54,6 +54,17 @@ void tick_line_writer::padded_number(uint64_t value, bool negative, size_t width
 
 void tick_line_writer::number(uint64_t value) noexcept { padded_number(value, false, 0); }
 
+void tick_line_writer::hex(uint64_t value) noexcept {
+  char out[16];
+  char* digit = out + sizeof out;
+  do {
+    *--digit = "0123456789abcdef"[value % 16];
+    value /= 16;
+  } while (value != 0);
+  text("0x");
+  bytes(digit, static_cast<size_t>(out + sizeof out - digit));
+}
+
 void tick_line_writer::column_headings() noexcept {
   text("#       time_ns     delta_ns   thread                    n  event\n");
 }

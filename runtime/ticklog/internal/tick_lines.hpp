@@ -28,6 +28,8 @@ class tick_line_writer {
 
   void text(const char* text) noexcept;
   void number(uint64_t value) noexcept;
+  // `value` in lowercase hexadecimal after "0x", as printf's %p writes an address.
+  void hex(uint64_t value) noexcept;
   // `value` and `noun`, plural unless `value` is 1: "1 thread", "3 threads".
   void count(uint64_t value, const char* noun) noexcept;
   void column_headings() noexcept;

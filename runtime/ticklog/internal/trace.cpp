@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <limits>
 
 #include "report_format/escaping.hpp"
+#include "ticklog/internal/spans.hpp"
 
 namespace perf::runtime {
 
@@ -20,7 +20,11 @@ struct trace_entry {
   uint64_t duration;  // for "X"
   char phase;         // 'X', 'B' or 'i'
   const event_copy* event;
+  bool cut = false;  // an "X" whose enter came before the first event kept
 };
+
+// The arguments of a span whose start the ring no longer holds.
+constexpr const char* cut_args = ", \"args\": {\"cut\": \"entered before the first event kept\"}";
 
 std::string site_label(const std::vector<site_info>& sites, unsigned site) {
   return site < sites.size() ? sites[site].name : "?";
@@ -28,24 +32,28 @@ std::string site_label(const std::vector<site_info>& sites, unsigned site) {
 
 // The thread's events as trace entries, by start time, enclosing scopes first.
 std::vector<trace_entry> entries_of(const thread_ticks& thread) {
+  const std::vector<event_copy>& events = thread.contents.events;
+  const std::vector<span_role> roles = span_roles(events);
   std::vector<trace_entry> entries;
-  std::vector<const event_copy*> open;  // enter events not yet left
-  for (const event_copy& e : thread.contents.events) {
-    switch (e.kind) {
-      case detail::event_kind::enter: open.push_back(&e); break;
-      case detail::event_kind::exit:
-        // An exit whose enter was overwritten has nothing to pair with.
-        if (!open.empty() && open.back()->site == e.site) {
-          const event_copy* enter = open.back();
-          open.pop_back();
-          entries.push_back({enter->time, e.time > enter->time ? e.time - enter->time : 0, 'X', enter});
-        }
+  for (size_t i = 0; i < events.size(); ++i) {
+    const event_copy& e = events[i];
+    switch (roles[i].kind) {
+      case span_role::begins: {
+        const uint64_t end = events[roles[i].partner].time;
+        entries.push_back({e.time, end > e.time ? end - e.time : 0, 'X', &e});
         break;
-      case detail::event_kind::tick: entries.push_back({e.time, 0, 'i', &e}); break;
-      case detail::event_kind::none: break;
+      }
+      case span_role::ends_cut: {
+        const uint64_t first = events.front().time;
+        entries.push_back({first, e.time > first ? e.time - first : 0, 'X', &e, true});
+        break;
+      }
+      case span_role::open: entries.push_back({e.time, 0, 'B', &e}); break;
+      case span_role::tick: entries.push_back({e.time, 0, 'i', &e}); break;
+      case span_role::ends:
+      case span_role::left_out: break;
     }
   }
-  for (const event_copy* enter : open) entries.push_back({enter->time, 0, 'B', enter});
   std::stable_sort(entries.begin(), entries.end(), [](const trace_entry& a, const trace_entry& b) {
     return a.start != b.start ? a.start < b.start : a.duration > b.duration;
   });
@@ -68,6 +76,14 @@ std::string trace_thread(const thread_ticks& thread, const std::vector<site_info
   std::string out = fmt::format(
       ",\n{{\"ph\": \"M\", \"pid\": {}, \"tid\": {}, \"name\": \"thread_name\", \"args\": {{\"name\": {}}}}}", pid,
       thread.tid, json_string(name));
+  // A ring that overflowed: the thread's timeline starts late, and says so where it starts.
+  if (thread.contents.dropped != 0 && !thread.contents.events.empty()) {
+    out += fmt::format(
+        ",\n{{\"ph\": \"i\", \"s\": \"t\", \"pid\": {}, \"tid\": {}, \"ts\": {:.3f}, \"name\": {}, \"cat\": \"perf\", "
+        "\"args\": {{\"dropped\": {}}}}}",
+        pid, thread.tid, microseconds(thread.contents.events.front().time - origin),
+        json_string(late_start_note(thread.contents)), thread.contents.dropped);
+  }
   for (const trace_entry& entry : entries_of(thread)) {
     const double ts = microseconds(entry.start - origin);
     if (entry.phase == 'i') {
@@ -79,8 +95,9 @@ std::string trace_thread(const thread_ticks& thread, const std::vector<site_info
     } else if (entry.phase == 'X') {
       out += fmt::format(
           ",\n{{\"ph\": \"X\", \"pid\": {}, \"tid\": {}, \"ts\": {:.3f}, \"dur\": {:.3f}, \"name\": {}, \"cat\": "
-          "\"measured\"}}",
-          pid, thread.tid, ts, microseconds(entry.duration), json_string(site_label(sites, entry.event->site)));
+          "\"measured\"{}}}",
+          pid, thread.tid, ts, microseconds(entry.duration), json_string(site_label(sites, entry.event->site)),
+          entry.cut ? cut_args : "");
     } else {
       out += fmt::format(
           ",\n{{\"ph\": \"B\", \"pid\": {}, \"tid\": {}, \"ts\": {:.3f}, \"name\": {}, \"cat\": \"measured\"}}", pid,
@@ -91,9 +108,7 @@ std::string trace_thread(const thread_ticks& thread, const std::vector<site_info
 }
 
 std::string format_trace(const tick_view& view, double ticks_per_ns, long pid) {
-  uint64_t origin = std::numeric_limits<uint64_t>::max();
-  for (const thread_ticks& thread : view.threads)
-    if (!thread.contents.events.empty()) origin = std::min(origin, thread.contents.events.front().time);
+  const uint64_t origin = first_event_time(view);
   std::string out = trace_start(pid);
   for (const thread_ticks& thread : view.threads) out += trace_thread(thread, view.sites, origin, ticks_per_ns, pid);
   return out + trace_end;

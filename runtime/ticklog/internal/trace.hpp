@@ -1,7 +1,11 @@
 // The tick log as Chrome Trace Event JSON (PERF_TRACE), for Perfetto and
-// chrome://tracing: a complete event ("X") per measured scope whose enter and exit
-// the ring still holds, a begin event ("B") per scope still open, an instant event
-// ("i") per tick with its value in args.n, and each thread's name as metadata.
+// chrome://tracing: a complete event ("X") per measured scope whose exit the ring
+// still holds (from the first event kept, args.cut saying so, where its enter was
+// overwritten), a begin event ("B") per scope still open, an instant event ("i") per
+// tick with its value in args.n, and each thread's name as metadata. A thread whose
+// ring dropped older events has an instant event of category "perf" at its first
+// kept event, saying how many were dropped and the PERF_RING_EVENTS that keeps them
+// (args.dropped: the count).
 #ifndef PERF_RUNTIME_TICKLOG_INTERNAL_TRACE_HPP
 #define PERF_RUNTIME_TICKLOG_INTERNAL_TRACE_HPP
 

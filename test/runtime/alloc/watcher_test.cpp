@@ -163,6 +163,53 @@ TEST(AllocWatcher, NeverReportsItsOwnThread) {
   EXPECT_EQ(std::count(created.begin(), created.end(), watcher_tid), 0);
 }
 
+// A thread that frees what another allocated, and allocates nothing itself, is no
+// thread of the watcher's: neither its creation nor its exit is reported. (Under
+// AddressSanitizer no thread allocates nothing: the sanitizer's thread start calls
+// pthread_getattr_np, which allocates on the new thread before its first instruction;
+// such a thread is then reported like any other that allocated.)
+TEST(AllocWatcher, NeverReportsAThreadThatOnlyFreed) {
+  event_log log;
+  void* block = std::malloc(1000);
+  escape(block);
+  std::mutex mutex;
+  std::condition_variable changed;
+  long tid = 0;
+  uint64_t allocated = 0;  // by the thread itself, before it frees
+  bool freed = false, done = false;
+  std::thread freeing([&] {
+    std::unique_lock<std::mutex> lock(mutex);
+    tid = gettid();
+    allocated = perf::alloc::this_thread().allocations;
+    std::free(block);
+    freed = true;
+    changed.notify_all();
+    changed.wait(lock, [&] { return done; });
+  });
+  {
+    std::unique_lock<std::mutex> lock(mutex);
+    changed.wait(lock, [&] { return freed; });
+  }
+  log.watch(tid);
+  {
+    watcher watching(1ms, 1, logging_to(log));
+    std::this_thread::sleep_for(30ms);  // thirty looks while it runs
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      done = true;
+      changed.notify_all();
+    }
+    freeing.join();
+    std::this_thread::sleep_for(30ms);  // and thirty after it exited
+  }
+#if !defined(__SANITIZE_ADDRESS__)
+  EXPECT_EQ(allocated, 0u);
+#endif
+  const std::vector<std::string> expected =
+      allocated == 0 ? std::vector<std::string>() : std::vector<std::string>({"created", "threshold", "exited"});
+  EXPECT_EQ(log.wait_for(expected.size()), expected);
+}
+
 TEST(AllocWatcher, ResetRestartsTheThresholdCount) {
   event_log log;
   worker thread({40000, 40000, 40000});

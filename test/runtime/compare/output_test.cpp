@@ -36,7 +36,7 @@ TEST(CompareOutput, TableIsAligned) {
             "name          ratio    95% interval  ns/call  spread  outlier rounds\n"
             "std::sort     1.000     (reference)   123.40   ±0.5%\n"
             "radix, \"lsd\"  0.512  [0.508, 0.515]    63.20   ±0.7%               3\n"
-            "1234 rounds, 16 calls per batch; stopped: every interval within ±1% of its ratio\n");
+            "1,234 rounds, 16 calls per batch; stopped: every interval within ±1% of its ratio\n");
 }
 
 TEST(CompareOutput, TableShowsTheSpreadAcrossProcessesAndAnUnboundedInterval) {
@@ -48,7 +48,16 @@ TEST(CompareOutput, TableShowsTheSpreadAcrossProcessesAndAnUnboundedInterval) {
             "name          ratio  95% interval  ns/call  spread  outlier rounds        processes\n"
             "std::sort     1.000   (reference)   123.40   ±0.5%\n"
             "radix, \"lsd\"  0.512  [0.000, inf]    63.20   ±0.7%               3  0.498-0.531 (3)\n"
-            "1234 rounds, 16 calls per batch; stopped: time budget spent before every interval was within ±1%\n");
+            "1,234 rounds, 16 calls per batch; stopped: time budget spent before every interval was within ±1%\n");
+}
+
+// Counts as every report writes them: grouped, one in the singular.
+TEST(CompareOutput, OneRoundOfOneCallIsSingular) {
+  comparison_result result = sample_result();
+  result.rounds = 1;
+  result.batch_calls = 1;
+  const std::string table = result.table();
+  EXPECT_NE(table.find("\n1 round, 1 call per batch; stopped: "), std::string::npos) << table;
 }
 
 TEST(CompareOutput, CsvQuotesNames) {

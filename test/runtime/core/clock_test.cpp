@@ -138,7 +138,9 @@ TEST(ClockResolution, TheMonotonicClockMovesInNanoseconds) {
 
 TEST(ClockResolution, MeasurementsInOneProcessAgree) {
   // The figure the report states (and shows minima below as "< ..."): the same
-  // from one measurement to the next, not a tick in one and 25 in the next.
+  // from one measurement to the next, not a tick in one and 25 in the next. With a
+  // constant-rate counter, the step is a read's cost, which follows the core's clock
+  // (boost against base: up to 1.7x) and, in a sanitizer's build, its instrumentation.
   const clock_source source = choose_clock("auto", detect_cpu_clock_features()).source;
   uint64_t least = UINT64_MAX, most = 0;
   for (int i = 0; i < 50; ++i) {
@@ -147,7 +149,7 @@ TEST(ClockResolution, MeasurementsInOneProcessAgree) {
     most = std::max(most, resolution);
   }
   EXPECT_GE(least, 1u);
-  EXPECT_LE(static_cast<double>(most), 1.5 * static_cast<double>(least)) << clock_name(source);
+  EXPECT_LE(static_cast<double>(most), 3 * static_cast<double>(least)) << clock_name(source);
 }
 
 }  // namespace

@@ -12,16 +12,14 @@
 
 #include <gtest/gtest.h>
 
+#include "measure/busy_loop.hpp"
 #include "perf/measure.hpp"
 #include "sampler/sampler.hpp"
 
 namespace perf::runtime {
 namespace {
 
-void spin_for(std::chrono::microseconds how_long) {
-  const auto until = std::chrono::steady_clock::now() + how_long;
-  while (std::chrono::steady_clock::now() < until) {}
-}
+using perf::testing::spin_for;
 
 // Two instantiations: two sites with one name and location, one row.
 constexpr unsigned shared_line = __LINE__ + 3;

@@ -22,6 +22,7 @@
 
 #include "core/settings.hpp"
 #include "measure/adaptive_timing.hpp"
+#include "measure/busy_loop.hpp"
 #include "measure/fake_thread.hpp"
 #include "measure/probe_cost.hpp"
 #include "perf/perf.hpp"
@@ -78,16 +79,16 @@ TEST(AdaptiveTiming, EveryCallOfASampledLeafIsCountedAndASampleTimed) {
   EXPECT_LE(f.mean_ns, f.mean_ns_high);
 }
 
-__attribute__((noinline)) void expensive_leaf() {
+__attribute__((noinline)) void expensive_leaf(std::chrono::nanoseconds duration) {
   PERF_MEASURE_NO_TICKS("adaptive_timing_test.expensive_leaf");
-  const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(2);
-  while (std::chrono::steady_clock::now() < until) {}
+  perf::testing::spin_for(duration);
 }
 
 TEST(AdaptiveTiming, AFunctionThatIsNotProbeDominatedIsTimedOnEveryCall) {
   constexpr uint64_t calls = 2'000;
-  std::thread([] {
-    for (uint64_t i = 0; i < calls; ++i) expensive_leaf();
+  const auto duration = perf::testing::probe_costs(8, std::chrono::microseconds(2));
+  std::thread([duration] {
+    for (uint64_t i = 0; i < calls; ++i) expensive_leaf(duration);
   }).join();
   const function_stats f = stats_of("adaptive_timing_test.expensive_leaf");
   EXPECT_EQ(f.calls, calls);

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "measure/adaptive_timing.hpp"
+#include "measure/busy_loop.hpp"
 #include "perf/perf.hpp"
 #include "snapshot_lookup.hpp"
 
@@ -63,14 +64,15 @@ void expect_every_call_timed(const char* name, uint64_t calls, Call call) {
   EXPECT_EQ(f.timed_calls, calls) << name;
 }
 
-__attribute__((noinline)) void inline_expensive_leaf() {
+__attribute__((noinline)) void inline_expensive_leaf(std::chrono::nanoseconds duration) {
   PERF_MEASURE_NO_TICKS("inline_fast_path_test.expensive_leaf");
-  const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(2);
-  while (std::chrono::steady_clock::now() < until) {}
+  perf::testing::spin_for(duration);
 }
 
 TEST(InlineFastPath, AFunctionThatIsNotProbeDominatedIsTimedOnEveryCall) {
-  expect_every_call_timed("inline_fast_path_test.expensive_leaf", 2'000, [](uint64_t) { inline_expensive_leaf(); });
+  const auto duration = perf::testing::probe_costs(8, std::chrono::microseconds(2));
+  expect_every_call_timed("inline_fast_path_test.expensive_leaf", 2'000,
+                          [duration](uint64_t) { inline_expensive_leaf(duration); });
 }
 
 __attribute__((noinline)) void inline_time_all_leaf() {

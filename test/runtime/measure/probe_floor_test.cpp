@@ -21,14 +21,16 @@
 namespace perf::runtime {
 namespace {
 
+// The configuration read from `env` alone.
+probe_floor_config parsed(const std::map<std::string, std::string>& env) {
+  return parse_probe_floor_config([&env](const char* name) -> const char* {
+    const auto found = env.find(name);
+    return found == env.end() ? nullptr : found->second.c_str();
+  });
+}
+
 TEST(ProbeFloor, TheFileIsUnderTheCacheDirectoryUnlessSetOrOff) {
-  const auto parse = [](std::map<std::string, std::string> env) {
-    return parse_probe_floor_config([&env](const char* name) -> const char* {
-             const auto found = env.find(name);
-             return found == env.end() ? nullptr : found->second.c_str();
-           })
-        .path;
-  };
+  const auto parse = [](const std::map<std::string, std::string>& env) { return parsed(env).path; };
   EXPECT_EQ(parse({{"HOME", "/home/u"}}), "/home/u/.cache/perf-instrument/probe-floor");
   EXPECT_EQ(parse({{"HOME", "/home/u"}, {"XDG_CACHE_HOME", "/c"}}), "/c/perf-instrument/probe-floor");
   EXPECT_EQ(parse({{"HOME", "/home/u"}, {"PERF_PROBE_FLOOR", "/tmp/f"}}), "/tmp/f");
@@ -36,9 +38,17 @@ TEST(ProbeFloor, TheFileIsUnderTheCacheDirectoryUnlessSetOrOff) {
   EXPECT_EQ(parse({}), "");
 }
 
+TEST(ProbeFloor, OnlyAFileNamedByTheVariableIsNamed) {
+  const auto named = [](const std::map<std::string, std::string>& env) { return parsed(env).named; };
+  EXPECT_FALSE(named({{"HOME", "/home/u"}}));
+  EXPECT_TRUE(named({{"HOME", "/home/u"}, {"PERF_PROBE_FLOOR", "/tmp/f"}}));
+  EXPECT_FALSE(named({{"HOME", "/home/u"}, {"PERF_PROBE_FLOOR", "off"}}));
+}
+
 struct probe_floor_file : ::testing::Test {
   std::filesystem::path dir = std::filesystem::temp_directory_path() / ("probe_floor_test_" + std::to_string(getpid()));
   std::filesystem::path file = dir / "deeper" / "probe-floor";
+  void SetUp() override { std::filesystem::create_directories(dir); }
   void TearDown() override { std::filesystem::remove_all(dir); }
 };
 
@@ -71,6 +81,31 @@ TEST_F(probe_floor_file, KeepsTheNewestThirtyTwoKeys) {
   EXPECT_TRUE(read_probe_floor(file.string(), "key39").has_value());
 }
 
+#if defined(__x86_64__)
+// /proc/cpuinfo's first value of `field` ("?" if none).
+std::string cpuinfo_field(const std::string& field) {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);) {
+    const size_t colon = line.find(':');
+    if (colon == std::string::npos || line.compare(0, field.size(), field) != 0 ||
+        line.find_first_not_of(" \t", field.size()) != colon)
+      continue;
+    return line.substr(line.find_first_not_of(' ', colon + 1));
+  }
+  return "?";
+}
+
+// The key's CPU is the one the kernel names, read from CPUID without /proc.
+TEST(ProbeFloor, TheKeysCpuIsTheOneTheKernelNames) {
+  std::string name = cpuinfo_field("model name");
+  std::replace(name.begin(), name.end(), ' ', '_');
+  const std::string cpu =
+      name + "/" + cpuinfo_field("cpu family") + "/" + cpuinfo_field("model") + "/" + cpuinfo_field("stepping") + "/";
+  const char code[] = "probe code";
+  EXPECT_EQ(probe_floor_key(detail::clock_source::rdtsc, true, code, sizeof code).substr(0, cpu.size()), cpu);
+}
+#endif
+
 TEST(ProbeFloor, TheKeyNamesTheCpuTheClockAndTheCode) {
   const char code[] = "probe code";
   const std::string key = probe_floor_key(detail::clock_source::rdtsc, true, code, sizeof code);
@@ -93,7 +128,10 @@ double stated_probe_ns(const std::filesystem::path& file, const std::filesystem:
 // measures: its measurements come out higher, as in a busy spell, and keep it.
 TEST_F(probe_floor_file, TheNextProcessStatesTheFloorTheFileKeeps) {
   const std::filesystem::path report = dir / "report.json";
-  const double first = stated_probe_ns(file, report);
+  // A process keeps a floor once its calibration confirms one (on a busy machine one
+  // in forty did not): three processes at most.
+  double first = 0;
+  for (int run = 0; run < 3 && !std::filesystem::exists(file); ++run) first = stated_probe_ns(file, report);
   const std::string written = perf::testing::read_file(file);
   ASSERT_EQ(std::count(written.begin(), written.end(), '\n'), 1) << written;
   const std::string key = written.substr(0, written.find(' '));
@@ -106,6 +144,32 @@ TEST_F(probe_floor_file, TheNextProcessStatesTheFloorTheFileKeeps) {
             "");
   const double quarter = stated_probe_ns(file, report);
   EXPECT_NEAR(quarter, first / 4, first / 100) << "the kept floor, not the process's own measurement";
+}
+
+// A file PERF_PROBE_FLOOR names that cannot be written is warned of, once; a default
+// place that cannot be is not (each process then settles its own figure). Three
+// processes at most: a process keeps a floor only once its calibration confirms one.
+TEST_F(probe_floor_file, AFloorThatCannotBeKeptWhereTheVariableSaysIsWarnedOf) {
+  const std::filesystem::path not_a_directory = dir / "a-file";
+  std::ofstream(not_a_directory) << "x";
+  const std::string unwritable = (not_a_directory / "probe-floor").string();
+  const std::string warning =
+      "perf: PERF_PROBE_FLOOR: the probe's floor is not kept: " + write_probe_floor(unwritable, "k", {1, 1, 1, 1, 1});
+  ASSERT_NE(warning.find("cannot write '" + unwritable + "': "), std::string::npos) << warning;
+  bool warned = false;
+  for (int run = 0; run < 3 && !warned; ++run) {
+    const perf::testing::probe_result result =
+        perf::testing::run_probe_program(PERF_TIMING_PROBE, "PERF_REPORT=off PERF_PROBE_FLOOR=" + unwritable);
+    ASSERT_TRUE(WIFEXITED(result.status) && WEXITSTATUS(result.status) == 0) << result.output;
+    warned = result.output.find(warning + "\n") != std::string::npos;
+    EXPECT_EQ(result.output.find("PERF_PROBE_FLOOR"), warned ? result.output.find(warning) + 6 : std::string::npos)
+        << result.output;
+    EXPECT_EQ(result.output.rfind("PERF_PROBE_FLOOR"), result.output.find("PERF_PROBE_FLOOR")) << "once";
+  }
+  EXPECT_TRUE(warned) << warning;
+  const perf::testing::probe_result in_default_place = perf::testing::run_probe_program(
+      PERF_TIMING_PROBE, "-u PERF_PROBE_FLOOR PERF_REPORT=off XDG_CACHE_HOME=" + not_a_directory.string());
+  EXPECT_EQ(in_default_place.output.find("PERF_PROBE_FLOOR"), std::string::npos) << in_default_place.output;
 }
 
 }  // namespace

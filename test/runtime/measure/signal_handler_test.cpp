@@ -98,8 +98,9 @@ TEST(SignalHandler, MeasuredCallsInAHandlerKeepEveryCountEqualToItsHistogram) {
     }
   }
   // The loop stops at `signals` or at 20 s: ThreadSanitizer on a loaded machine lets in
-  // fewer (3,752 in one CI run), still thousands of calls in the handler to check.
-  ASSERT_GE(handled, signals / 4) << "the timer's signals did not arrive";
+  // fewer (3,752 in one CI run, 910 in another), still hundreds of calls in the handler
+  // to check.
+  ASSERT_GE(handled, signals / 16) << "the timer's signals did not arrive";
   uint64_t in_handler_calls = 0;
   for (const function_stats& f : take_snapshot().functions) {
     if (f.name.rfind("signal_handler_test.", 0) != 0) continue;
@@ -129,8 +130,9 @@ TEST(SignalHandler, AHandlerInterruptingAnUntimedCallOfTheSameFunctionKeepsEvery
     }
   }
   // The loop stops at `signals` or at 20 s: ThreadSanitizer on a loaded machine lets in
-  // fewer (3,752 in one CI run), still thousands of calls in the handler to check.
-  ASSERT_GE(handled, signals / 4) << "the timer's signals did not arrive";
+  // fewer (3,752 in one CI run, 910 in another), still hundreds of calls in the handler
+  // to check.
+  ASSERT_GE(handled, signals / 16) << "the timer's signals did not arrive";
   for (const function_stats& f : take_snapshot().functions) {
     if (f.name != "signal_handler_test.shared_leaf") continue;
 #if !defined(__SANITIZE_THREAD__)  // whose instrumentation may make the leaf too slow to sample

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <type_traits>
 
+#include "measure/busy_loop.hpp"
 #include "perf/perf.hpp"
 #include "snapshot_lookup.hpp"
 
@@ -14,10 +15,7 @@ namespace {
 using testing::stats_of;
 
 // Long enough that a row counting its nested instantiation twice exceeds its caller.
-void spin_for_20_microseconds() {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(20);
-  while (std::chrono::steady_clock::now() < until) {}
-}
+constexpr std::chrono::microseconds long_enough(20);
 
 // The row's total is the time spent in it: no more than its caller's, and, with no
 // measured callee outside the row, the sum of its activations' self times.
@@ -33,7 +31,7 @@ struct second {};
 template <class T>
 void nested_work() {
   PERF_MEASURE("template_rows_test.nested_work<T>");
-  spin_for_20_microseconds();
+  testing::spin_for(long_enough);
   if constexpr (std::is_same_v<T, first>) nested_work<second>();
 }
 
@@ -52,7 +50,7 @@ TEST(TemplateRows, ANestedInstantiationCountsOnceInTheRowTotal) {
 template <class T>
 void mutual_work(int depth) {
   PERF_MEASURE("template_rows_test.mutual_work<T>");
-  spin_for_20_microseconds();
+  testing::spin_for(long_enough);
   if (depth == 0) return;
   if constexpr (std::is_same_v<T, first>) mutual_work<second>(depth - 1);
   else mutual_work<first>(depth - 1);

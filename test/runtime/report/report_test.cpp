@@ -69,9 +69,26 @@ TEST(TextReport, ATableInReadableUnitsSortedAsGiven) {
             "config::load           1   10.0 s   10.0 s   10.0 s   10.0 s   10.0 s  0.00 ns  0.00 ns  0.00 ns  "
             "include/config.hpp:3\n"
             "say \"hi\"\\n             1  7.50 ns  7.50 ns  7.50 ns  7.50 ns  7.50 ns  0.00 ns  0.00 ns  0.00 ns\n"
-            "tick log: 65,538 events kept, 2,469,070 dropped (ring of 65,536 events per thread; PERF_RING_EVENTS "
-            "keeps more)\n"
+            "tick log: 65,538 events kept, 2,469,070 dropped (ring of 65,536 events per thread; PERF_RING_EVENTS="
+            "4194304 keeps the whole run)\n"
             "  thread 101 (main): 65,536 kept, 2,469,070 dropped\n");
+}
+
+// The second line says what the durations are and, when the run sampled, what the
+// samples are: CPU time by default, wall-clock time with PERF_SAMPLE_CLOCK=wall.
+TEST(TextReport, TheSecondLineSaysDurationsAreWallClockAndSamplesCpuTime) {
+  snapshot s = example();
+  s.samples.hz = 1000;
+  s.samples.clock = "cpu";
+  const std::string text = format_text(s);
+  EXPECT_EQ(text.substr(text.find('\n') + 1, text.find("\nsources under") - text.find('\n')),
+            "durations are wall-clock: a call's time includes any time its thread waited or was preempted; samples "
+            "are CPU time: a thread is sampled only while it runs\n");
+  s.samples.clock = "wall";
+  const std::string wall = format_text(s);
+  EXPECT_NE(wall.find("preempted; samples are wall-clock time too: a thread is sampled also while it waits\n"),
+            std::string::npos)
+      << wall;
 }
 
 TEST(TextReport, CountedAllocationsAddColumnsAndASection) {
@@ -92,8 +109,8 @@ TEST(TextReport, CountedAllocationsAddColumnsAndASection) {
             "        2.5       1,234  src/config.cpp:18\n"
             "config::load           1  10.0 s   10.0 s   10.0 s  10.0 s   10.0 s  0.00 ns  0.00 ns  0.00 ns  "
             "          0           0  include/config.hpp:3\n"
-            "tick log: 65,538 events kept, 2,469,070 dropped (ring of 65,536 events per thread; PERF_RING_EVENTS "
-            "keeps more)\n"
+            "tick log: 65,538 events kept, 2,469,070 dropped (ring of 65,536 events per thread; PERF_RING_EVENTS="
+            "4194304 keeps the whole run)\n"
             "  thread 101 (main): 65,536 kept, 2,469,070 dropped\n"
             "allocations (interposed): 13 allocations of 1,240 bytes, 11 frees of 1,040 bytes, in all\n"
             "  thread 101 (main): 12 allocations, 1,200 bytes; 10 frees, 1,000 bytes; peak 400 live bytes\n"
@@ -216,8 +233,8 @@ TEST(TextReport, DurationsFinerThanTheClockResolutionAreShownBelowIt) {
             "durations are wall-clock: a call's time includes any time its thread waited or was preempted\n"
             "function  calls    total     self     mean        min      max   stddev        p50      p99  where\n"
             "quick         2  30.0 ns  30.0 ns  15.0 ns  < 10.3 ns  29.5 ns  10.3 ns  < 10.3 ns  29.5 ns\n"
-            "tick log: 65,538 events kept, 2,469,070 dropped (ring of 65,536 events per thread; PERF_RING_EVENTS "
-            "keeps more)\n"
+            "tick log: 65,538 events kept, 2,469,070 dropped (ring of 65,536 events per thread; PERF_RING_EVENTS="
+            "4194304 keeps the whole run)\n"
             "  thread 101 (main): 65,536 kept, 2,469,070 dropped\n");
 }
 

@@ -6,8 +6,9 @@
 
 #include <cstdint>
 
-// Where each churn leaves its state, so that the compiler keeps the loop.
-inline volatile uint64_t cpu_churn_sink;
+// Where each churn leaves its state, so that the compiler keeps the loop; one per
+// thread, so that threads churning at once do not race on it.
+inline thread_local volatile uint64_t cpu_churn_sink;
 
 // `iterations` steps of a 64-bit LCG, kept in a register so that nothing but the loop
 // is sampled. A function body whose line is the hot line: keep the call on one line.

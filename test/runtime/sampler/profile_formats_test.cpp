@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
-#include "sampler/protobuf_writer.hpp"
+#include "report_format/protobuf_writer.hpp"
 
 namespace perf::runtime {
 namespace {

@@ -8,6 +8,7 @@
 //   interrupts <signals>           (the signals behind the samples)
 //   source <perf_event|timer>
 //   cpu_ms <process CPU time before the summary>
+//   main_cpu_ms <the part of it spent in main>
 //   probe <samples>                (taken inside perf's own probes)
 #include <fcntl.h>
 #include <pthread.h>
@@ -205,7 +206,15 @@ int reused_descriptors() {
 
 }  // namespace
 
+// This process's CPU time so far, in milliseconds.
+static double process_cpu_ms() {
+  timespec cpu{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
+  return static_cast<double>(cpu.tv_sec) * 1e3 + static_cast<double>(cpu.tv_nsec) / 1e6;
+}
+
 int main(int argc, char** argv) {
+  const double cpu_before_main = process_cpu_ms();
   const char* scenario = argc > 1 ? argv[1] : "";
   if (argc > 2) scale = std::atof(argv[2]);
   int status = 0;
@@ -230,8 +239,7 @@ int main(int argc, char** argv) {
         argv[0]);
     return 2;
   }
-  timespec cpu{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
+  const double cpu_ms = process_cpu_ms();
   const perf::sample_summary summary = perf::take_sample_summary(5);
   for (const perf::sampled_location& f : summary.top_functions)
     std::fprintf(stderr, "function %s %llu\n", f.function.c_str(), static_cast<unsigned long long>(f.samples));
@@ -244,8 +252,8 @@ int main(int argc, char** argv) {
   if (summary.hz != 0) {
     std::fprintf(stderr, "interrupts %llu\n", static_cast<unsigned long long>(summary.interrupts));
     std::fprintf(stderr, "source %s\n", summary.source.c_str());
-    std::fprintf(stderr, "cpu_ms %.0f\n",
-                 static_cast<double>(cpu.tv_sec) * 1e3 + static_cast<double>(cpu.tv_nsec) / 1e6);
+    std::fprintf(stderr, "cpu_ms %.0f\n", cpu_ms);
+    std::fprintf(stderr, "main_cpu_ms %.0f\n", cpu_ms - cpu_before_main);
   }
   std::fprintf(stderr, "probe %llu\n", static_cast<unsigned long long>(summary.probe_samples));
   return status;

@@ -18,12 +18,13 @@ struct probe_summary {
   uint64_t total = 0;
   uint64_t interrupts = 0;
   std::string source;
-  double cpu_ms = 0;
-  uint64_t probe = 0;  // samples inside perf's own probes
+  double cpu_ms = 0;       // the process's CPU time before the summary
+  double main_cpu_ms = 0;  // the part of it spent in main()
+  uint64_t probe = 0;      // samples inside perf's own probes
 };
 
 // Parses the probe's "function NAME N", "interval LOW HIGH NAME", "thread TID N NAME",
-// "total N", "interrupts N", "source NAME", "cpu_ms N" and "probe N" lines.
+// "total N", "interrupts N", "source NAME", "cpu_ms N", "main_cpu_ms N" and "probe N" lines.
 inline probe_summary parse_summary(const std::string& output) {
   probe_summary summary;
   std::istringstream lines(output);
@@ -55,6 +56,8 @@ inline probe_summary parse_summary(const std::string& output) {
       words >> summary.source;
     } else if (kind == "cpu_ms") {
       words >> summary.cpu_ms;
+    } else if (kind == "main_cpu_ms") {
+      words >> summary.main_cpu_ms;
     } else if (kind == "probe") {
       words >> summary.probe;
     }

@@ -23,17 +23,20 @@ snapshot two_functions() {
   s.interrupts = 400;
   s.dropped = 2;
   s.probe_samples = 30;
-  s.top_functions = {{"parse(std::string_view)", "src/parse.cpp", 0, 300, 0.75, 0.7055, 0.7900},
-                     {"main", "src/main.cpp", 0, 100, 0.25, 0.2100, 0.2945}};
-  s.top_lines = {{"parse(std::string_view)", "src/parse.cpp", 12, 280, 0.7}, {"main", "", 0, 100, 0.25}};
-  s.threads = {
-      {41, 400, {{"parse(std::string_view)", "src/parse.cpp", 0, 300, 0.75}, {"main", "src/main.cpp", 0, 100, 0.25}}}};
+  s.top_functions = {{"parse(std::string_view)", "/home/me/app/src/parse.cpp", 0, 300, 0.75, 0.7055, 0.7900},
+                     {"main", "/home/me/app/src/main.cpp", 0, 100, 0.25, 0.2100, 0.2945}};
+  s.top_lines = {{"parse(std::string_view)", "/home/me/app/src/parse.cpp", 12, 280, 0.7}, {"main", "", 0, 100, 0.25}};
+  s.threads = {{41,
+                400,
+                {{"parse(std::string_view)", "/home/me/app/src/parse.cpp", 0, 300, 0.75},
+                 {"main", "/home/me/app/src/main.cpp", 0, 100, 0.25}}}};
   s.measured = {{"parse", 300, 0.75}};
   snap.threads.resize(1);
   snap.threads[0].tid = 41;
   snap.threads[0].name = "worker";
   snap.functions.resize(1);
   snap.functions[0].name = "parse";
+  snap.functions[0].file = "/home/me/app/src/parse.cpp";  // the sources directory: /home/me/app/src/
   snap.functions[0].self_ns = 2.5e6;
   return snap;
 }
@@ -43,14 +46,58 @@ TEST(SamplesReport, TextNamesTheHottestFunctionsLinesAndThreads) {
             "samples: 400 at 100 Hz of each thread's CPU time (perf_event task clock), 2 dropped\n"
             "  30 samples (7.5%) inside perf's own probes, charged below to the code that called them\n"
             "  hottest functions (innermost frame in the program's own code; share, 95% interval, samples):\n"
-            "   75.0% (70.5-79.0)      300  parse(...)  src/parse.cpp\n"
-            "   25.0% (21.0-29.4)      100  main  src/main.cpp\n"
+            "   75.0% (70.5-79.0)      300  parse(...)  parse.cpp\n"
+            "   25.0% (21.0-29.4)      100  main  main.cpp\n"
             "  hottest lines:\n"
-            "   70.0%      280  src/parse.cpp:12  parse(...)\n"
+            "   70.0%      280  parse.cpp:12  parse(...)\n"
             "   25.0%      100  ?  main\n"
             "  thread 41 (worker): 400 samples; parse(...)  75.0%, main  25.0%\n"
-            "  measured functions, sampled share (samples inside, not in a measured callee):\n"
+            "  measured functions, sampled share of CPU time (samples inside, not in a measured callee); self time "
+            "wall-clock:\n"
             "   75.0%      300  parse  (self 2.50 ms)\n");
+}
+
+// The section's paths are those of the function table: below the directory named by
+// "sources under DIR/"; a file outside it (a library's header) keeps its whole path.
+TEST(SamplesReport, TextShowsPathsBelowTheSourcesDirectoryAndOthersWhole) {
+  snapshot snap = two_functions();
+  snap.functions.resize(2);
+  snap.functions[1].name = "load";
+  snap.functions[1].file = "/home/me/app/include/load.hpp";  // the sources directory: /home/me/app/
+  snap.samples.top_functions[1].file = "/usr/include/vector.h";
+  const std::string text = format_samples_text(snap);
+  EXPECT_NE(text.find("   75.0% (70.5-79.0)      300  parse(...)  src/parse.cpp\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("   25.0% (21.0-29.4)      100  main  /usr/include/vector.h\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("   70.0%      280  src/parse.cpp:12  parse(...)\n"), std::string::npos) << text;
+}
+
+// Sampled wall-clock time says so beside the measured functions' shares.
+TEST(SamplesReport, TheMeasuredSharesSayWhatTimeTheSamplesAre) {
+  snapshot snap = two_functions();
+  snap.samples.clock = "wall";
+  EXPECT_NE(format_samples_text(snap).find(
+                "  measured functions, sampled share of wall-clock time (samples inside, not in a measured callee); "
+                "self time wall-clock:\n"),
+            std::string::npos);
+}
+
+// One of anything is named in the singular: a thread's sample, the probes' sample, the
+// interrupt the shares rest on.
+TEST(SamplesReport, OneSampleOneInterruptAreSingular) {
+  snapshot snap = two_functions();
+  snap.samples.hz = 1000;
+  snap.samples.source = "timer";
+  snap.samples.total = 2;
+  snap.samples.interrupts = 1;
+  snap.samples.probe_samples = 1;
+  snap.samples.threads = {{41, 1, {}}, {42, 1, {}}};
+  const std::string text = format_samples_text(snap);
+  EXPECT_NE(text.find("  1000 Hz requested, timer delivered 500 Hz (kernel tick): shares from 1 interrupt\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  1 sample (50.0%) inside perf's own probes"), std::string::npos) << text;
+  EXPECT_NE(text.find("  thread 41 (worker): 1 sample\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  thread 42: 1 sample\n"), std::string::npos) << text;
 }
 
 // Above the kernel's tick a CPU-time timer's signal counts several periods: the second

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 #include <string>
@@ -52,10 +53,6 @@ TEST_F(Sampling, FilesOpenedUnderTheNumbersOfClosedEventsStayOpen) {
 // thread can be sampled, and the program's stderr and its report say so and why
 // (they said "samples: 0 at 1000 Hz" and nothing else).
 TEST_F(Sampling, ThreadsTheKernelRefusesEverySourceAreNamedOnStderrAndInTheReport) {
-#if defined(__SANITIZE_THREAD__)
-  GTEST_SKIP() << "under the seccomp filter the TSan build exits 66 (TSan's status for a report); not "
-                  "investigated yet: plain and ASan run it";
-#endif
   const std::string refused =
       "the kernel refused perf_event_open (Operation not permitted) and timer_create "
       "(Operation not permitted)";
@@ -240,16 +237,22 @@ TEST_F(Sampling, MeasuredFunctionsAreListedByShareLargestFirst) {
 
 // A measured function left by longjmp is no longer open where the program goes on:
 // the unmeasured work after the jump is not its (bail() took 80% of the measured
-// functions' samples: the thread's innermost site stayed its own).
+// functions' samples: the thread's innermost site stayed its own). bail() itself may
+// take a sample now and then (its first call registers its site): at most 1%.
 TEST_F(Sampling, AFunctionLeftByLongjmpGetsNoSampleOfTheWorkAfterTheJump) {
   const std::string path = (dir / "report.json").string();
   const probe_result run = run_probe_program(PERF_SAMPLE_PROBE, "PERF_SAMPLE_HZ=1000 PERF_REPORT=" + path, "abandoned");
   ASSERT_EQ(run.status, 0) << run.output;
   const auto samples = nlohmann::json::parse(read_file(path)).at("samples");
-  ASSERT_GT(samples.at("total").get<uint64_t>(), 200u) << samples.dump(1);
+  const uint64_t total = samples.at("total").get<uint64_t>();
+  ASSERT_GT(total, 200u) << samples.dump(1);
   const auto& measured = samples.at("measured");
-  ASSERT_EQ(measured.size(), 1u) << samples.dump(1);
+  ASSERT_GE(measured.size(), 1u) << samples.dump(1);
   EXPECT_EQ(measured[0].at("name"), "zeta_heavy") << samples.dump(1);
+  for (size_t i = 1; i < measured.size(); ++i) {
+    EXPECT_EQ(measured[i].at("name"), "bail") << samples.dump(1);
+    EXPECT_LE(measured[i].at("samples").get<uint64_t>() * 100, total) << samples.dump(1);
+  }
   EXPECT_EQ(samples.at("top")[0].at("function"), "(anonymous namespace)::work_after_bail()") << samples.dump(1);
 }
 
@@ -286,6 +289,13 @@ leaf_and_parent sample_leaf_and_parent(const std::filesystem::path& dir, const s
   return got;
 }
 
+// The measured list's count of a function's samples and the hottest functions': within
+// 1%, or 2 samples.
+void expect_agree(uint64_t measured, uint64_t hottest, const std::string& dump) {
+  const double tolerance = std::max(2.0, 0.01 * static_cast<double>(std::max(measured, hottest)));
+  EXPECT_NEAR(static_cast<double>(measured), static_cast<double>(hottest), tolerance) << dump;
+}
+
 // A sample taken inside an untimed call of a sampled leaf, which opens no activation,
 // goes to the leaf (the function it was taken in), not to its caller: the leaf, whose
 // calls take about twice as long as the parent's own churn, takes most of the two
@@ -298,8 +308,10 @@ TEST_F(Sampling, ASampleInsideAnUntimedCallIsChargedToTheMeasuredFunctionItWasTa
   ASSERT_GT(got.leaf + got.parent, 200u) << got.dump;
   EXPECT_GE(got.leaf, (got.leaf + got.parent) / 2) << got.dump;
   EXPECT_GT(got.parent, (got.leaf + got.parent) / 40) << got.dump;
-  EXPECT_EQ(got.leaf, got.leaf_function) << got.dump;
-  EXPECT_EQ(got.parent, got.parent_function) << got.dump;
+  // A sample on the very instructions of a call between the two may fall to either
+  // list (267 against 266 in one run): they agree within 1%.
+  expect_agree(got.leaf, got.leaf_function, got.dump);
+  expect_agree(got.parent, got.parent_function, got.dump);
 }
 
 // Every call timed, the measured list agrees with the hottest functions too: a sample
@@ -311,8 +323,8 @@ TEST_F(Sampling, EveryCallTimedTheMeasuredFunctionsSamplesAreTheirHottestFunctio
   const leaf_and_parent got = sample_leaf_and_parent(dir, "all");
   ASSERT_EQ(got.leaf_timed, 20000000u) << got.dump;
   ASSERT_GT(got.leaf + got.parent, 200u) << got.dump;
-  EXPECT_EQ(got.leaf, got.leaf_function) << got.dump;
-  EXPECT_EQ(got.parent, got.parent_function) << got.dump;
+  expect_agree(got.leaf, got.leaf_function, got.dump);
+  expect_agree(got.parent, got.parent_function, got.dump);
   EXPECT_GT(got.parent, (got.leaf + got.parent) / 40) << got.dump;
 }
 

@@ -4,9 +4,11 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <sstream>
@@ -130,6 +132,26 @@ TEST_F(TickOutput, TheTraceIsChromeJsonWithNestedScopesTicksAndThreadNames) {
             (std::vector<std::string>{"worker-1", "worker-2", "worker-3"}));
 }
 
+// A ring too small for the run keeps the exits of scopes it lost the enters of: each
+// is a complete event from the first event kept, saying so in args.cut.
+TEST_F(TickOutput, TheTraceShowsScopesEnteredBeforeTheFirstEventKeptFromThere) {
+  const fs::path path = dir / "wrapped.json";
+  EXPECT_EQ(run_tick_probe("PERF_REPORT=off PERF_RING_EVENTS=16 PERF_TRACE=" + path.string(), "wrap-spans"), "");
+  const json trace = json::parse(read_file(path));
+  std::vector<std::string> spans;
+  for (const json& e : trace.at("traceEvents")) {
+    if (e.at("ph") != "X") continue;
+    const bool cut = e.contains("args");
+    if (cut) { EXPECT_EQ(e.at("args").at("cut"), "entered before the first event kept"); }
+    spans.push_back(
+        fmt::format("{} at {}{}", e.at("name").get<std::string>(), e.at("ts").get<double>(), cut ? " (cut)" : ""));
+  }
+  ASSERT_EQ(spans.size(), 3u);
+  EXPECT_EQ(spans[0], "outer at 0 (cut)");
+  EXPECT_EQ(spans[1], "middle at 0 (cut)");
+  EXPECT_EQ(spans[2].substr(0, 8), "step at ");
+}
+
 TEST_F(TickOutput, TheReportCountsEventsKeptAndDroppedPerThread) {
   const fs::path report = dir / "report.json";
   EXPECT_EQ(run_tick_probe("PERF_RING_EVENTS=16 PERF_REPORT=" + report.string(), "wrap"), "");
@@ -138,6 +160,34 @@ TEST_F(TickOutput, TheReportCountsEventsKeptAndDroppedPerThread) {
   ASSERT_EQ(parsed.at("threads").size(), 1u);
   EXPECT_EQ(parsed.at("threads").at(0).at("tick_events"), 16);
   EXPECT_EQ(parsed.at("threads").at(0).at("tick_dropped"), 84);
+}
+
+// A ring that overflowed: the report names the PERF_RING_EVENTS that keeps the whole
+// run, and the trace marks where the thread's timeline starts, and why.
+TEST_F(TickOutput, DroppedEventsAreSaidInTheTraceWhereTheTimelineStartsAndTheReportNamesTheRingThatKeepsThem) {
+  const fs::path report = dir / "report.txt", trace_path = dir / "trace.json";
+  EXPECT_EQ(run_tick_probe("PERF_RING_EVENTS=16 PERF_REPORT=" + report.string() + " PERF_TRACE=" + trace_path.string(),
+                           "wrap"),
+            "");
+  const std::string text = read_file(report);
+  EXPECT_NE(text.find("\ntick log: 16 events kept, 84 dropped (ring of 16 events per thread; PERF_RING_EVENTS=128 "
+                      "keeps the whole run)\n"),
+            std::string::npos)
+      << text;
+  const json trace = json::parse(read_file(trace_path));
+  std::vector<json> markers;
+  double first_tick = -1;
+  for (const json& e : trace.at("traceEvents")) {
+    if (e.value("cat", "") == "perf") markers.push_back(e);
+    if (first_tick < 0 && e.at("ph") == "i" && e.value("cat", "") != "perf") first_tick = e.at("ts");
+  }
+  ASSERT_EQ(markers.size(), 1u) << trace.dump();
+  EXPECT_EQ(markers[0].at("ph"), "i");
+  EXPECT_EQ(markers[0].at("name"),
+            "perf: the timeline starts here: 84 older events of this thread dropped before it (PERF_RING_EVENTS=128 "
+            "keeps them)");
+  EXPECT_EQ(markers[0].at("args").at("dropped"), 84);
+  EXPECT_EQ(markers[0].at("ts").get<double>(), first_tick);
 }
 
 TEST_F(TickOutput, AFullRingKeepsTheNewestEvents) {
@@ -258,6 +308,33 @@ TEST_F(TickOutput, ACrashDumpsTheLastEventsToTheTicklogPathAndTheSignalStillKill
   EXPECT_EQ(lines.back().event, "> crashing");
 }
 
+// The record names the thread that faulted (id and name), the signal and the faulting
+// address, and one line on stderr says where the record is.
+TEST_F(TickOutput, ACrashRecordNamesTheFaultingThreadAndAddressAndStderrSaysWhereItIs) {
+  const fs::path path = dir / "crash.txt";
+  const perf::testing::probe_result result =
+      perf::testing::run_probe_program(PERF_TICK_PROBE, "PERF_REPORT=off PERF_TICKLOG=" + path.string(), "segv-named");
+  expect_killed_by(result.status, SIGSEGV);
+  long tid = 0;
+  char address[32] = {};
+  ASSERT_EQ(std::sscanf(result.output.c_str(), "tick_probe: thread %ld writes to %31s", &tid, address), 2)
+      << result.output;
+  const std::string cause = "SIGSEGV on thread " + std::to_string(tid) + " (rk-worker-1), faulting address " + address;
+  // Then the shell that ran the probe says how it died.
+  const std::string expected = "tick_probe: thread " + std::to_string(tid) + " writes to " + address +
+                               "\nperf: " + cause + ": the crash record is in '" + path.string() + "'\n";
+  EXPECT_EQ(result.output.substr(0, expected.size()), expected);
+  std::vector<std::string> header;
+  const std::vector<dump_line> lines = parse_dump(read_file(path), &header);
+  ASSERT_EQ(header.size(), 3u);
+  EXPECT_NE(header[0].find("written on SIGSEGV: the last events (at most 4096 each) of 1 thread"), std::string::npos)
+      << header[0];  // the main thread logged nothing
+  EXPECT_EQ(header[1], "# " + cause);
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines.back().tid, tid);
+  EXPECT_EQ(lines.back().event, "> crashing");
+}
+
 TEST_F(TickOutput, ACrashDumpHoldsEveryThreadExitedOrAlive) {
   const auto [first_line, lines] = crash_probe(dir / "crash.txt", "segv-threads", SIGSEGV);
   EXPECT_NE(first_line.find("written on SIGSEGV: the last events (at most 4096 each) of 3 threads"), std::string::npos)
@@ -304,6 +381,19 @@ TEST_F(TickOutput, AnAbortDumpsToStderrWithoutATicklogPath) {
   ASSERT_GE(lines.size(), 3u);
   EXPECT_EQ(lines[0].n, "1");
   EXPECT_EQ(lines[2].n, "3");
+  // A signal sent, not a fault: the record says by whom (abort() on the main thread, whose
+  // id is the pid); on stderr already, no line says where it is.
+  const size_t cause = result.output.find("\n# SIGABRT on thread ");
+  ASSERT_NE(cause, std::string::npos) << result.output;
+  long tid = 0, sender = 0;
+  char name[16] = {};
+  ASSERT_EQ(std::sscanf(result.output.c_str() + cause, "\n# SIGABRT on thread %ld (%15[^)]), sent by pid %ld\n", &tid,
+                        name, &sender),
+            3)
+      << result.output;
+  EXPECT_EQ(tid, sender);
+  EXPECT_EQ(std::string(name), fs::path(PERF_TICK_PROBE).filename().string().substr(0, 15));  // its comm
+  EXPECT_EQ(result.output.find("the crash record is in"), std::string::npos) << result.output;
 }
 
 TEST_F(TickOutput, AForkedChildsCrashDumpIsItsOwnAndTheParentsExitLeavesIt) {

@@ -4,10 +4,14 @@
 //                        3 threads named worker-1..3, each 4 x task { tick(i, "item") };
 //                        a tick with an 80-byte label (cut to 63)
 //   tick_probe wrap      100 ticks 0..99 on the main thread
+//   tick_probe wrap-spans
+//                        outer { middle { 100 ticks 0..99 } }, then step(1)
 //   tick_probe segv      ticks 1..10 "before", then a write to a read-only page inside scope `crashing`
 //   tick_probe segv-threads
 //                        a thread ticks 1..3 "finished" and exits; another ticks 1..3 "waiting" and
 //                        blocks; then main crashes as in `segv`
+//   tick_probe segv-named
+//                        a thread named rk-worker-1 ticks 1..3 "before" and crashes as in `segv`
 //   tick_probe overflow  ticks 1..3 "before", then a recursion without end
 //   tick_probe churn     70 threads, one after the other, each ticks 1..3 and exits
 //   tick_probe abort     ticks 1..3, then abort()
@@ -24,6 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <future>
@@ -46,9 +51,13 @@ void task(int i) {
 }
 
 // A real fault: a store to a read-only page (a null store would meet UBSan first).
+// Says on stderr which thread stores where: "tick_probe: thread 4242 writes to 0x7f...".
 [[noreturn]] void crash() {
   PERF_MEASURE("crashing");
   void* page = mmap(nullptr, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  char line[64];
+  const int length = std::snprintf(line, sizeof line, "tick_probe: thread %d writes to %p\n", gettid(), page);
+  if (write(STDERR_FILENO, line, static_cast<size_t>(length)) != length) std::abort();
   *static_cast<volatile int*>(page) = 1;
   std::abort();
 }
@@ -101,9 +110,22 @@ int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "wrap") {
     for (int i = 0; i < 100; ++i) perf::tick(i);
+  } else if (mode == "wrap-spans") {
+    {
+      PERF_MEASURE("outer");
+      PERF_MEASURE("middle");
+      for (int i = 0; i < 100; ++i) perf::tick(i);
+    }
+    step(1);
   } else if (mode == "segv") {
     for (int i = 1; i <= 10; ++i) perf::tick(i, "before");
     crash();
+  } else if (mode == "segv-named") {
+    std::thread([] {
+      pthread_setname_np(pthread_self(), "rk-worker-1");
+      for (int i = 1; i <= 3; ++i) perf::tick(i, "before");
+      crash();
+    }).join();
   } else if (mode == "segv-threads") {
     crash_beside_threads();
   } else if (mode == "overflow") {

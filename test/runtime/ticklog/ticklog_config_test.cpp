@@ -29,6 +29,15 @@ TEST(TicklogConfig, RingEventsRoundUpToAPowerOfTwoOfAtLeastSixteen) {
   EXPECT_EQ(parse_ticklog({{"PERF_RING_EVENTS", "1000"}}).ring_events, 1024u);
 }
 
+TEST(TicklogConfig, TheRingThatKeepsEveryEventOfAThread) {
+  EXPECT_EQ(ring_events_for(100), 128u);
+  EXPECT_EQ(ring_events_for(128), 128u);
+  EXPECT_EQ(ring_events_for(3), 16u);
+  EXPECT_TRUE(ring_keeps_all(max_ring_events));
+  EXPECT_EQ(ring_events_for(max_ring_events + 1), max_ring_events);
+  EXPECT_FALSE(ring_keeps_all(max_ring_events + 1));
+}
+
 TEST(TicklogConfig, BadCountsWarnNamingTheVariableAndKeepTheDefaults) {
   const ticklog_config c = parse_ticklog({{"PERF_RING_EVENTS", "0"}, {"PERF_RINGS_KEPT", "lots"}});
   EXPECT_EQ(c.ring_events, default_ring_events);

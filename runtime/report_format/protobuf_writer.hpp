@@ -1,7 +1,7 @@
 // Just enough of the protocol buffers wire format to write a fixed schema: varints,
 // packed varints and length-delimited fields, appended to a string.
-#ifndef PERF_RUNTIME_SAMPLER_PROTOBUF_WRITER_HPP
-#define PERF_RUNTIME_SAMPLER_PROTOBUF_WRITER_HPP
+#ifndef PERF_RUNTIME_REPORT_FORMAT_PROTOBUF_WRITER_HPP
+#define PERF_RUNTIME_REPORT_FORMAT_PROTOBUF_WRITER_HPP
 
 #include <stdint.h>
 
@@ -47,4 +47,4 @@ class protobuf_writer {
 
 }  // namespace perf::runtime
 
-#endif  // PERF_RUNTIME_SAMPLER_PROTOBUF_WRITER_HPP
+#endif  // PERF_RUNTIME_REPORT_FORMAT_PROTOBUF_WRITER_HPP

@@ -1,0 +1,53 @@
+#include "ticklog/internal/spans.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "report_format/text_format.hpp"
+#include "ticklog/ticklog_config.hpp"
+
+namespace perf::runtime {
+
+std::vector<span_role> span_roles(const std::vector<event_copy>& events) {
+  std::vector<span_role> roles(events.size());
+  std::vector<size_t> open;  // enters not yet left, innermost last
+  for (size_t i = 0; i < events.size(); ++i) {
+    switch (events[i].kind) {
+      case detail::event_kind::enter:
+        roles[i].kind = span_role::open;
+        open.push_back(i);
+        break;
+      case detail::event_kind::exit:
+        if (open.empty()) {
+          roles[i].kind = span_role::ends_cut;
+        } else if (events[open.back()].site == events[i].site) {
+          roles[open.back()] = {span_role::begins, i};
+          roles[i] = {span_role::ends, open.back()};
+          open.pop_back();
+        }
+        break;
+      case detail::event_kind::tick: roles[i].kind = span_role::tick; break;
+      case detail::event_kind::none: break;
+    }
+  }
+  return roles;
+}
+
+uint64_t first_event_time(const tick_view& view) {
+  uint64_t first = std::numeric_limits<uint64_t>::max();
+  for (const thread_ticks& thread : view.threads)
+    if (!thread.contents.events.empty()) first = std::min(first, thread.contents.events.front().time);
+  return first;
+}
+
+std::string late_start_note(const ring_contents& contents) {
+  const uint64_t logged = contents.events.size() + contents.dropped;
+  return fmt::format(
+      "perf: the timeline starts here: {} of this thread dropped before it (PERF_RING_EVENTS={} keeps {})",
+      report_format::format_count_of(contents.dropped, "older event"), ring_events_for(logged),
+      ring_keeps_all(logged) ? "them" : "more");
+}
+
+}  // namespace perf::runtime
