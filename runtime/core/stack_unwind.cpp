@@ -3,11 +3,13 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
+#include <sched.h>
 #include <ucontext.h>
 
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
 
+#include "core/uncounted_allocations.hpp"
 #include "perf/detail/compiler.hpp"
 
 // The names libunwind's macros give its functions (_ULx86_64_step, ...), for dlsym.
@@ -27,6 +29,8 @@ struct libunwind_functions {
   int (*init_local2)(unw_cursor_t*, unw_context_t*, int);
   int (*step)(unw_cursor_t*);
   int (*get_reg)(unw_cursor_t*, unw_regnum_t, unw_word_t*);
+  int (*get_proc_info)(unw_cursor_t*, unw_proc_info_t*);
+  int (*backtrace)(void**, int);
 };
 libunwind_functions unwind{};  // all null until prepared
 bool prepared = false;         // atomic: `unwind` is whole
@@ -48,12 +52,14 @@ std::string load_libunwind() {
       !find(library, PERF_UNWIND_NAME(unw_init_local2), found.init_local2) ||
       !find(library, PERF_UNWIND_NAME(unw_step), found.step) ||
       !find(library, PERF_UNWIND_NAME(unw_get_reg), found.get_reg) ||
+      !find(library, PERF_UNWIND_NAME(unw_get_proc_info), found.get_proc_info) ||
+      !find(library, "unw_backtrace", found.backtrace) ||
       !find(library, PERF_UNWIND_NAME(unw_set_caching_policy), set_caching_policy))
     return "libunwind.so.8 lacks a function the runtime calls";
-  // Decoded rules cached by instruction address: a step of a cached frame parses no
-  // call-frame information. Debian's build has no per-thread cache (it falls back on
-  // this one), whose lock is taken with every signal blocked: no handler can meet it
-  // held on its own thread.
+  // The step's decoded rules cached by instruction address (the slow walk's, and what
+  // fills the fast walk's cache): Debian's build has no per-thread cache, and this
+  // one's lock is taken with every signal blocked, so no handler meets it held on its
+  // own thread.
   set_caching_policy(*space, UNW_CACHE_GLOBAL);
   unwind = found;
   return {};
@@ -78,6 +84,34 @@ int note_module(dl_phdr_info* info, size_t, void*) {
     __atomic_store_n(&code_count, count + 1, __ATOMIC_RELEASE);
   }
   return 0;
+}
+
+// The functions in which a thread's chain of frames was seen to end by the call-frame
+// information (_start, clone3: their return address is undefined): [start, limit)
+// ranges, added by threads as they warm up (a slot claimed, filled, then published
+// in order by `root_count`), read by handlers without a lock.
+constexpr unsigned root_capacity = 16;
+uintptr_t root_start[root_capacity];
+uintptr_t root_limit[root_capacity];
+unsigned root_claimed = 0;
+unsigned root_count = 0;
+
+bool in_root(uintptr_t return_address) noexcept {
+  const unsigned count = __atomic_load_n(&root_count, __ATOMIC_ACQUIRE);
+  for (unsigned i = 0; i < count; ++i)
+    if (return_address > root_start[i] && return_address <= root_limit[i]) return true;
+  return false;
+}
+
+void add_root(uintptr_t start, uintptr_t limit) noexcept {
+  if (start == 0 || in_root(start + 1)) return;
+  const unsigned slot = __atomic_fetch_add(&root_claimed, 1u, __ATOMIC_RELAXED);
+  if (slot >= root_capacity) return;
+  root_start[slot] = start;
+  root_limit[slot] = limit;
+  // Published in slot order: a thread that claimed a later slot waits for the ones before.
+  while (__atomic_load_n(&root_count, __ATOMIC_ACQUIRE) != slot) sched_yield();
+  __atomic_store_n(&root_count, slot + 1, __ATOMIC_RELEASE);
 }
 
 // The cursor's register `which`; 0 where libunwind cannot read it.
@@ -112,6 +146,61 @@ unsigned walk_out(unw_cursor_t& cursor, uintptr_t sp, const stack_bounds& bounds
 // Nonzero while the thread unwinds (a handler may interrupt an allocation's unwind).
 PERF_DETAIL_TLS unsigned unwinding;
 
+// Whether libunwind's fast walk has its per-thread state on this thread (its cache of
+// frame kinds, and the thread-local storage that points to it, which the C library
+// allocates with malloc on the first use: never in a handler).
+PERF_DETAIL_TLS bool warm;
+
+// The fast walk's room for the frames above the interrupted one: the handler's own
+// (the runtime's dispatch, a sanitizer's wrapper, the kernel's signal frame).
+constexpr unsigned handler_frames = 32;
+
+// Appends the return addresses trace[from..count) of unw_backtrace's fast walk to
+// `frames` (holding `filled`), each checked as walk_out checks one, up to `depth`.
+// The fast walk ends silently, at the outermost frame or where the call-frame
+// information fails: a chain whose last return address is not in a thread's root
+// function ends with a truncation.
+unsigned keep_checked(void* const* trace, unsigned count, unsigned from, uintptr_t* frames, unsigned filled,
+                      unsigned depth) noexcept {
+  for (unsigned i = from; i < count; ++i) {
+    if (filled == depth) return filled;
+    const auto pc = reinterpret_cast<uintptr_t>(trace[i]);
+    const uintptr_t start = code_start_of(pc);
+    if (start == 0 || !follows_call(pc, start)) {
+      frames[filled++] = truncated_frame;
+      return filled;
+    }
+    frames[filled++] = pc;
+  }
+  const bool at_root = count > from && in_root(frames[filled - 1]);
+  if (filled < depth && !at_root) frames[filled++] = truncated_frame;
+  return filled;
+}
+
+// Walks the calling thread's stack by steps to its outermost frame and notes the
+// function it ends in (a root), then gives libunwind's fast walk its state on this
+// thread. Not in a handler: allocates (the runtime's, uncounted), takes the loader's lock.
+void warm_up() noexcept {
+  const uncounted_allocations runtime_work;
+  unw_context_t context;
+  unw_cursor_t cursor;
+  if (unwind.getcontext(&context) == 0 && unwind.init_local(&cursor, &context) == 0) {
+    for (unsigned steps = 0; steps < 4096; ++steps) {
+      unw_proc_info_t info{};
+      const bool known = unwind.get_proc_info(&cursor, &info) == 0;
+      const int stepped = unwind.step(&cursor);
+      if (stepped < 0) break;
+      if (stepped == 0 || read_register(cursor, UNW_REG_IP) == 0) {
+        if (known) add_root(static_cast<uintptr_t>(info.start_ip), static_cast<uintptr_t>(info.end_ip));
+        break;
+      }
+    }
+  }
+  void* trace[1];
+  unwind.backtrace(trace, 1);
+  warm = true;
+}
+
 // Marks the calling thread's unwinding while it lives.
 class unwinding_scope {
  public:
@@ -120,6 +209,18 @@ class unwinding_scope {
   unwinding_scope(const unwinding_scope&) = delete;
   unwinding_scope& operator=(const unwinding_scope&) = delete;
 };
+
+// The interrupted instruction in a signal handler's `ucontext` argument.
+uintptr_t read_interrupted_pc(const void* ucontext) noexcept {
+  const auto& registers = static_cast<const ucontext_t*>(ucontext)->uc_mcontext;
+#if defined(__x86_64__)
+  return registers.gregs[REG_RIP];
+#elif defined(__aarch64__)
+  return registers.pc;
+#else
+#error "the sampler reads the registers of x86-64 and AArch64 only"
+#endif
+}
 
 }  // namespace
 
@@ -140,29 +241,47 @@ stack_bounds current_stack_bounds() noexcept {
 std::string prepare_unwinder() {
   static const std::string problem = [] {
     std::string loaded = load_libunwind();
-    if (loaded.empty()) __atomic_store_n(&prepared, true, __ATOMIC_RELEASE);
     dl_iterate_phdr(note_module, nullptr);
+    if (loaded.empty()) {
+      __atomic_store_n(&prepared, true, __ATOMIC_RELEASE);
+      warm_up();
+    }
     return loaded;
   }();
   return problem;
+}
+
+void prepare_unwinder_on_this_thread() noexcept {
+  if (!warm && unwinding == 0 && __atomic_load_n(&prepared, __ATOMIC_ACQUIRE)) {
+    const unwinding_scope scope;
+    warm_up();
+  }
 }
 
 unsigned unwind_interrupted(const void* ucontext, const stack_bounds& bounds, uintptr_t* frames,
                             unsigned depth) noexcept {
   // On x86-64 and AArch64 libunwind's context is the kernel's ucontext_t.
   auto* context = static_cast<unw_context_t*>(const_cast<void*>(ucontext));
+  const bool interrupted_unwinding = unwinding != 0;
   const unwinding_scope scope;
-  unw_cursor_t cursor;
   const bool ready = __atomic_load_n(&prepared, __ATOMIC_ACQUIRE);
+  // The fast walk, from here through the kernel's signal frame: the interrupted
+  // instruction is the first return address it gives past the frame. Not while the
+  // thread was itself unwinding (its cache may be half written).
+  if (ready && warm && !interrupted_unwinding && depth <= max_unwind_depth) {
+    void* trace[max_unwind_depth + handler_frames];
+    const unsigned room = depth + handler_frames;
+    const int count = unwind.backtrace(trace, static_cast<int>(room));
+    const uintptr_t interrupted = read_interrupted_pc(ucontext);
+    for (int i = 0; i < count; ++i)
+      if (reinterpret_cast<uintptr_t>(trace[i]) == interrupted) {
+        frames[0] = interrupted;
+        return keep_checked(trace, static_cast<unsigned>(count), static_cast<unsigned>(i) + 1, frames, 1, depth);
+      }
+  }
+  unw_cursor_t cursor;
   if (!ready || unwind.init_local2(&cursor, context, UNW_INIT_SIGNAL_FRAME) != 0) {
-    const auto& registers = static_cast<const ucontext_t*>(ucontext)->uc_mcontext;
-#if defined(__x86_64__)
-    frames[0] = registers.gregs[REG_RIP];
-#elif defined(__aarch64__)
-    frames[0] = registers.pc;
-#else
-#error "the sampler reads the registers of x86-64 and AArch64 only"
-#endif
+    frames[0] = read_interrupted_pc(ucontext);
     frames[1] = truncated_frame;
     return 2;
   }
@@ -173,6 +292,14 @@ unsigned unwind_interrupted(const void* ucontext, const stack_bounds& bounds, ui
 __attribute__((noinline)) unsigned unwind_calling_thread(const stack_bounds& bounds, uintptr_t* frames,
                                                          unsigned depth) noexcept {
   if (depth == 0) return 0;
+  prepare_unwinder_on_this_thread();
+  if (warm && unwinding == 0 && depth <= max_unwind_depth) {
+    const unwinding_scope scope;
+    // The first return address is into this function's caller: unw_backtrace's own.
+    void* trace[max_unwind_depth + 1];
+    const int count = unwind.backtrace(trace, static_cast<int>(depth) + 1);
+    return keep_checked(trace, count > 0 ? static_cast<unsigned>(count) : 0, 1, frames, 0, depth);
+  }
   unw_context_t context;
   unw_cursor_t cursor;
   const unwinding_scope scope;

@@ -33,6 +33,16 @@ stack_bounds current_stack_bounds() noexcept;
 // truncation).
 std::string prepare_unwinder();
 
+// Readies the fast walk (below) on the calling thread: libunwind's per-thread cache of
+// frame kinds, and the function its chain ends in. Not async-signal-safe (the C library
+// allocates a dlopened library's thread-local storage with malloc): called where a
+// thread is armed for sampling, and by unwind_calling_thread; prepare_unwinder readies
+// its own thread. Without it a thread's handler takes the slow walk.
+void prepare_unwinder_on_this_thread() noexcept;
+
+// The deepest stack the fast walk gives.
+constexpr unsigned max_unwind_depth = 256;
+
 // Marks where a stack was cut short: a frame failed its check (below) or libunwind
 // could not step. Never a return address (page zero is never code).
 constexpr uintptr_t truncated_frame = 1;
@@ -44,19 +54,31 @@ constexpr uintptr_t truncated_frame = 1;
 // (the thread's start: _start or clone, whose call-frame information ends the chain)
 // ends without one; one that fills `depth` ends there (the caller tells).
 
+// Two walks give the same frames. The fast one (unw_backtrace) looks each return
+// address up in libunwind's per-thread cache of frame kinds (the CFA is the stack or
+// frame pointer plus a constant, the return address and saved frame pointer at
+// constant offsets from it: nearly every frame), and reads two stack words a frame;
+// an address not in the cache is stepped once by the slow walk and added. It gives no
+// stack pointers: its frames are checked by their return addresses, and a chain that
+// ends other than in a function where a thread's chain was seen to end (its root:
+// _start, clone3) ends with a truncation. The slow one (unw_step) finds each frame's
+// rules in libunwind's global cache (a lock taken with every signal blocked) or, the
+// first time, in the module's .eh_frame_hdr table, and checks stack pointers too.
+
 // Fills `frames` with the interrupted instruction of a signal handler's `ucontext`
 // argument, then the return addresses of its callers, innermost first; returns how
-// many (1 to `depth`, `depth` at least 2). Async-signal-safe: bounded (at most `depth`
-// steps, each a bounded search of one module's table, whose decoded rules libunwind
-// caches under a lock it takes with every signal blocked) and reading only the stack
-// words and code bytes the call-frame information names.
+// many (1 to `depth`, `depth` at least 2). Async-signal-safe: bounded (at most
+// `depth` + 32 frames) and reading only the stack words and code bytes the call-frame
+// information names. The fast walk on a thread readied (above) and not interrupted
+// in a walk of its own; the slow walk otherwise.
 unsigned unwind_interrupted(const void* ucontext, const stack_bounds& bounds, uintptr_t* frames,
                             unsigned depth) noexcept;
 
 // Fills `frames` with the return addresses of the calling thread's stack, innermost
 // first (the first in unwind_calling_thread's caller); returns how many, up to
-// `depth`. Takes no lock the allocator holds and does not allocate, so it may run
-// inside an allocation. `bounds` as above ({0, 0}: unknown).
+// `depth`. Takes no lock the allocator holds and, once the thread is readied (its first
+// call readies it), does not allocate, so it may run inside an allocation. `bounds` as
+// above ({0, 0}: unknown), for the slow walk (a walk inside a walk of its own).
 unsigned unwind_calling_thread(const stack_bounds& bounds, uintptr_t* frames, unsigned depth) noexcept;
 
 // Whether the calling thread is inside unwind_interrupted or unwind_calling_thread:
