@@ -301,12 +301,11 @@ int program_sigaction(int signal, const struct sigaction* action, struct sigacti
 }
 
 int change_signal_mask(int (*change)(int, const sigset_t*, sigset_t*) noexcept, int how, const sigset_t* set,
-                       sigset_t* old) noexcept {
+                       sigset_t* old, uintptr_t caller) noexcept {
   const int signal = __atomic_load_n(&private_number, __ATOMIC_ACQUIRE);
-  // libunwind blocks every signal around its cache's lock: the runtime's own unwinding
-  // (a handler's, or an allocation's) pauses no sampling.
-  if (signal == 0 || set == nullptr || __atomic_load_n(&private_taken_over, __ATOMIC_ACQUIRE) ||
-      unwinding_on_this_thread())
+  // libunwind blocks every signal around its locks: the runtime's own unwinding (a
+  // handler's, an allocation's, a thread's cache freed as it exits) pauses no sampling.
+  if (signal == 0 || set == nullptr || __atomic_load_n(&private_taken_over, __ATOMIC_ACQUIRE) || in_unwinder(caller))
     return change(how, set, old);
   const bool held = sigismember(set, signal) == 1;
   const bool blocks = held && (how == SIG_BLOCK || how == SIG_SETMASK);

@@ -1,9 +1,12 @@
 #include "core/stack_unwind.hpp"
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/stat.h>
 #include <ucontext.h>
 
 #define UNW_LOCAL_ONLY
@@ -65,6 +68,32 @@ std::string load_libunwind() {
   return {};
 }
 
+// libunwind's pipe (stack_unwind.hpp), ascending; {-1, -1} where it was not found.
+int pipe_descriptors[2] = {-1, -1};
+
+// The `count` lowest descriptor numbers not in use, ascending, into `free_numbers`.
+void lowest_free_descriptors(int* free_numbers, unsigned count) {
+  for (int descriptor = 0; count != 0; ++descriptor)
+    if (fcntl(descriptor, F_GETFD) == -1 && errno == EBADF) *free_numbers++ = descriptor, --count;
+}
+
+bool is_pipe(int descriptor) {
+  struct stat status {};
+  return fstat(descriptor, &status) == 0 && S_ISFIFO(status.st_mode);
+}
+
+// Notes libunwind's pipe, made on its first cursor or as it is loaded (with pipe2:
+// the two lowest free numbers, `expected`, found before).
+void note_pipe(const int (&expected)[2]) {
+  unw_context_t context;
+  unw_cursor_t cursor;
+  if (unwind.getcontext(&context) != 0 || unwind.init_local(&cursor, &context) != 0) return;
+  if (is_pipe(expected[0]) && is_pipe(expected[1])) {
+    pipe_descriptors[0] = expected[0];
+    pipe_descriptors[1] = expected[1];
+  }
+}
+
 // The executable code of the modules loaded when the unwinder was prepared: [start,
 // limit) ranges, published by `code_count` (release), read by handlers without a lock.
 constexpr unsigned code_capacity = 256;
@@ -72,11 +101,21 @@ uintptr_t code_start[code_capacity];
 uintptr_t code_limit[code_capacity];
 unsigned code_count = 0;
 
+// libunwind's own executable code: [start, limit), published by `unwinder_start`
+// (release); empty until it is loaded.
+uintptr_t unwinder_start = UINTPTR_MAX;
+uintptr_t unwinder_limit = 0;
+
 int note_module(dl_phdr_info* info, size_t, void*) {
   for (unsigned h = 0; h < info->dlpi_phnum; ++h) {
     const ElfW(Phdr)& header = info->dlpi_phdr[h];
     if (header.p_type != PT_LOAD || (header.p_flags & PF_X) == 0) continue;
     const uintptr_t start = info->dlpi_addr + header.p_vaddr, limit = start + header.p_memsz;
+    const auto step = reinterpret_cast<uintptr_t>(unwind.step);
+    if (step >= start && step < limit) {
+      unwinder_limit = limit;
+      __atomic_store_n(&unwinder_start, start, __ATOMIC_RELEASE);
+    }
     const unsigned count = __atomic_load_n(&code_count, __ATOMIC_RELAXED);
     if (count == code_capacity) return 1;
     code_start[count] = start;
@@ -145,6 +184,9 @@ unsigned walk_out(unw_cursor_t& cursor, uintptr_t sp, const stack_bounds& bounds
 
 // Nonzero while the thread unwinds (a handler may interrupt an allocation's unwind).
 PERF_DETAIL_TLS unsigned unwinding;
+
+// Whether threads may take the fast walk (set once, before `prepared`).
+bool fast_walk_allowed = false;
 
 // Whether libunwind's fast walk has its per-thread state on this thread (its cache of
 // frame kinds, and the thread-local storage that points to it, which the C library
@@ -224,7 +266,22 @@ uintptr_t read_interrupted_pc(const void* ucontext) noexcept {
 
 }  // namespace
 
-bool unwinding_on_this_thread() noexcept { return unwinding != 0; }
+unsigned unwinder_descriptors(int (&descriptors)[2]) noexcept {
+  if (pipe_descriptors[0] < 0) return 0;
+  descriptors[0] = pipe_descriptors[0];
+  descriptors[1] = pipe_descriptors[1];
+  return 2;
+}
+
+bool is_unwinder_descriptor(int descriptor) noexcept {
+  return descriptor >= 0 && (descriptor == pipe_descriptors[0] || descriptor == pipe_descriptors[1]);
+}
+
+void stop_unwinder() noexcept { __atomic_store_n(&prepared, false, __ATOMIC_RELEASE); }
+
+bool in_unwinder(uintptr_t address) noexcept {
+  return address >= __atomic_load_n(&unwinder_start, __ATOMIC_ACQUIRE) && address < unwinder_limit;
+}
 
 stack_bounds current_stack_bounds() noexcept {
   pthread_attr_t attributes;
@@ -240,11 +297,18 @@ stack_bounds current_stack_bounds() noexcept {
 
 std::string prepare_unwinder() {
   static const std::string problem = [] {
+    int pipe_numbers[2];
+    lowest_free_descriptors(pipe_numbers, 2);
     std::string loaded = load_libunwind();
     dl_iterate_phdr(note_module, nullptr);
+    // libunwind frees a thread's cache of the fast walk from a thread-specific-data
+    // destructor, which ThreadSanitizer lets run after it has finished the thread
+    // (its interceptor of the cache's lock then crashes): under it, the slow walk only.
+    fast_walk_allowed = dlsym(RTLD_DEFAULT, "__tsan_init") == nullptr;
     if (loaded.empty()) {
+      note_pipe(pipe_numbers);
       __atomic_store_n(&prepared, true, __ATOMIC_RELEASE);
-      warm_up();
+      if (fast_walk_allowed) warm_up();
     }
     return loaded;
   }();
@@ -252,7 +316,7 @@ std::string prepare_unwinder() {
 }
 
 void prepare_unwinder_on_this_thread() noexcept {
-  if (!warm && unwinding == 0 && __atomic_load_n(&prepared, __ATOMIC_ACQUIRE)) {
+  if (!warm && unwinding == 0 && __atomic_load_n(&prepared, __ATOMIC_ACQUIRE) && fast_walk_allowed) {
     const unwinding_scope scope;
     warm_up();
   }

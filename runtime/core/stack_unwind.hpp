@@ -81,10 +81,21 @@ unsigned unwind_interrupted(const void* ucontext, const stack_bounds& bounds, ui
 // above ({0, 0}: unknown), for the slow walk (a walk inside a walk of its own).
 unsigned unwind_calling_thread(const stack_bounds& bounds, uintptr_t* frames, unsigned depth) noexcept;
 
-// Whether the calling thread is inside unwind_interrupted or unwind_calling_thread:
-// libunwind's own calls of sigprocmask (it blocks every signal around its cache's lock)
-// are the runtime's, not the program's. Async-signal-safe.
-bool unwinding_on_this_thread() noexcept;
+// libunwind's own descriptors: the pipe through which it checks that an address is
+// mapped (it writes the address's byte into it and reads it back), found when the
+// unwinder is prepared. Fills `descriptors` in ascending order; returns how many (0
+// or 2). Async-signal-safe.
+unsigned unwinder_descriptors(int (&descriptors)[2]) noexcept;
+bool is_unwinder_descriptor(int descriptor) noexcept;
+
+// Stops the unwinder for good, before something else takes one of its descriptors:
+// every stack then ends at its first frame with a truncation. Async-signal-safe.
+void stop_unwinder() noexcept;
+
+// Whether `address` lies in libunwind's code. Its calls of sigprocmask (it blocks every
+// signal around its locks: in a walk, and when a thread's cache is freed as the thread
+// exits) are the runtime's, not the program's. Async-signal-safe.
+bool in_unwinder(uintptr_t address) noexcept;
 
 // Whether `candidate` is a return address: the instruction before it is a call.
 // `code_start` is where the executable code that holds it begins, so the bytes looked
