@@ -252,18 +252,6 @@ class unwinding_scope {
   unwinding_scope& operator=(const unwinding_scope&) = delete;
 };
 
-// The interrupted instruction in a signal handler's `ucontext` argument.
-uintptr_t read_interrupted_pc(const void* ucontext) noexcept {
-  const auto& registers = static_cast<const ucontext_t*>(ucontext)->uc_mcontext;
-#if defined(__x86_64__)
-  return registers.gregs[REG_RIP];
-#elif defined(__aarch64__)
-  return registers.pc;
-#else
-#error "the sampler reads the registers of x86-64 and AArch64 only"
-#endif
-}
-
 }  // namespace
 
 unsigned unwinder_descriptors(int (&descriptors)[2]) noexcept {
@@ -278,6 +266,17 @@ bool is_unwinder_descriptor(int descriptor) noexcept {
 }
 
 void stop_unwinder() noexcept { __atomic_store_n(&prepared, false, __ATOMIC_RELEASE); }
+
+interrupted_registers read_interrupted(const void* ucontext) noexcept {
+  const auto& registers = static_cast<const ucontext_t*>(ucontext)->uc_mcontext;
+#if defined(__x86_64__)
+  return {static_cast<uintptr_t>(registers.gregs[REG_RIP]), static_cast<uintptr_t>(registers.gregs[REG_RSP])};
+#elif defined(__aarch64__)
+  return {registers.pc, registers.sp};
+#else
+#error "the sampler reads the registers of x86-64 and AArch64 only"
+#endif
+}
 
 bool in_unwinder(uintptr_t address) noexcept {
   return address >= __atomic_load_n(&unwinder_start, __ATOMIC_ACQUIRE) && address < unwinder_limit;
@@ -336,7 +335,7 @@ unsigned unwind_interrupted(const void* ucontext, const stack_bounds& bounds, ui
     void* trace[max_unwind_depth + handler_frames];
     const unsigned room = depth + handler_frames;
     const int count = unwind.backtrace(trace, static_cast<int>(room));
-    const uintptr_t interrupted = read_interrupted_pc(ucontext);
+    const uintptr_t interrupted = read_interrupted(ucontext).pc;
     for (int i = 0; i < count; ++i)
       if (reinterpret_cast<uintptr_t>(trace[i]) == interrupted) {
         frames[0] = interrupted;
@@ -345,7 +344,7 @@ unsigned unwind_interrupted(const void* ucontext, const stack_bounds& bounds, ui
   }
   unw_cursor_t cursor;
   if (!ready || unwind.init_local2(&cursor, context, UNW_INIT_SIGNAL_FRAME) != 0) {
-    frames[0] = read_interrupted_pc(ucontext);
+    frames[0] = read_interrupted(ucontext).pc;
     frames[1] = truncated_frame;
     return 2;
   }

@@ -92,6 +92,14 @@ bool is_unwinder_descriptor(int descriptor) noexcept;
 // every stack then ends at its first frame with a truncation. Async-signal-safe.
 void stop_unwinder() noexcept;
 
+// The interrupted instruction and stack pointer in a signal handler's `ucontext`
+// argument. Async-signal-safe.
+struct interrupted_registers {
+  uintptr_t pc;
+  uintptr_t sp;
+};
+interrupted_registers read_interrupted(const void* ucontext) noexcept;
+
 // Whether `address` lies in libunwind's code. Its calls of sigprocmask (it blocks every
 // signal around its locks: in a walk, and when a thread's cache is freed as the thread
 // exits) are the runtime's, not the program's. Async-signal-safe.

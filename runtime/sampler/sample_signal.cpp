@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <signal.h>
 #include <sys/syscall.h>
-#include <ucontext.h>
 #include <unistd.h>
 
 #include "core/signals.hpp"
@@ -58,16 +57,6 @@ void give_signal_to_program() noexcept {
   disarm_all_threads();
 }
 
-// The interrupted stack pointer in a signal handler's `ucontext` argument.
-uintptr_t interrupted_stack_pointer(const void* ucontext) noexcept {
-  const auto& context = static_cast<const ucontext_t*>(ucontext)->uc_mcontext;
-#if defined(__x86_64__)
-  return context.gregs[REG_RSP];
-#elif defined(__aarch64__)
-  return context.sp;
-#endif
-}
-
 }  // namespace
 
 void record_sample(const void* ucontext, uint32_t tid, uint64_t weight) noexcept {
@@ -76,7 +65,7 @@ void record_sample(const void* ucontext, uint32_t tid, uint64_t weight) noexcept
   const unsigned depth = unwind_interrupted(ucontext, bounds, frames, walk_depth);
   unsigned site = 0;
   if (const detail::thread_state* thread = detail::current_thread)
-    site = detail::enclosing_site(*thread, interrupted_stack_pointer(ucontext), bounds.low, bounds.high);
+    site = detail::enclosing_site(*thread, read_interrupted(ucontext).sp, bounds.low, bounds.high);
   target_table->add(tid, site, frames, depth, weight);
 }
 
