@@ -356,7 +356,7 @@ __attribute__((noinline)) unsigned unwind_calling_thread(const stack_bounds& bou
                                                          unsigned depth) noexcept {
   if (depth == 0) return 0;
   prepare_unwinder_on_this_thread();
-  if (warm && unwinding == 0 && depth <= max_unwind_depth) {
+  if (warm && unwinding == 0 && depth <= max_unwind_depth && __atomic_load_n(&prepared, __ATOMIC_ACQUIRE)) {
     const unwinding_scope scope;
     // The first return address is into this function's caller: unw_backtrace's own.
     void* trace[max_unwind_depth + 1];
