@@ -3,7 +3,7 @@
 // empty functions, for N = 1, 10, 100, against the same code unmeasured, in one
 // run. Per round, the unmeasured parent and the leaf are timed with the steady
 // clock, and the measured parent's total and self time are read from two snapshots
-// around its calls; each figure is the least over the rounds (compensation_shapes.hpp,
+// around its calls; each figure is the median over the rounds (compensation_shapes.hpp,
 // shared with bench/adaptive/).
 //
 // Two kinds of work: throughput-bound (independent loads and adds, as most code
@@ -75,12 +75,12 @@ template <void (*Work)(), int Callees>
 void report(void (*measured_parent)(), const std::string& name) {
   const bench::parent_figures f =
       bench::measure_parent<Work, plain_leaf, Callees>(measured_parent, name, "leaf", rounds, calls_per_round);
-  const double truth_total = least(f.truth_total), truth_self = truth_total - Callees * least(f.plain_leaf);
-  const double total = least(f.reported_total), self = least(f.reported_self);
+  const double truth_total = f.truth_total_ns(), truth_self = f.truth_self_ns(Callees);
+  const double total = f.total_ns(), self = f.self_ns();
   const double tolerance = std::max(0.05 * truth_self, 2.0 * Callees);
   std::printf("%7d  %11.1f  %14.1f  %+6.1f%%  %10.1f  %13.1f  %+6.1f%%  %9.1f  %9.1f  %s\n", Callees, truth_total,
               total, 100 * (total - truth_total) / truth_total, truth_self, self,
-              100 * (self - truth_self) / truth_self, tolerance, least(f.leaf_mean),
+              100 * (self - truth_self) / truth_self, tolerance, bench::median(f.leaf_mean),
               std::abs(self - truth_self) <= tolerance ? "met" : "NOT MET");
   std::fflush(stdout);
 }

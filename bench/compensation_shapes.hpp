@@ -2,10 +2,14 @@
 // work, then calls N measured leaves, against the same code unmeasured) and the way it
 // reads the report's figures, shared by compensation_bench.cpp and bench/adaptive/.
 //
-// Each figure is taken per round and the least over the rounds is kept: the one least
-// disturbed by other load (a median would charge the longer measured calls more of the
-// machine's noise). Single-threaded: the figures are read from snapshots taken around
-// the measured calls on the calling thread.
+// Each figure is taken per round, the plain and the measured code in the same round,
+// and its median over the rounds is kept. Not the least: where the leaf is sampled
+// (adaptive timing), each round's reported self time carries the error of the
+// estimate its untimed calls credited meanwhile, and the least over the rounds picks
+// the round whose estimate came out highest (with 100 sampled callees, a self time
+// 76% short where the median was 8% short: docs/performance.md, "Adaptive timing").
+// Single-threaded: the figures are read from snapshots taken around the measured calls
+// on the calling thread.
 #ifndef PERF_BENCH_COMPENSATION_SHAPES_HPP
 #define PERF_BENCH_COMPENSATION_SHAPES_HPP
 
@@ -99,11 +103,27 @@ inline uint64_t calls_growth(const perf::snapshot& before, const perf::snapshot&
 
 inline double least(const std::vector<double>& values) { return *std::min_element(values.begin(), values.end()); }
 
+inline double median(std::vector<double> values) {
+  std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+  return values[values.size() / 2];
+}
+
 // Per round (the first a warm-up), in ns per parent call: the plain parent
 // (truth_total), one plain leaf call (plain_leaf), the measured parent's reported
 // total and self time; and the measured leaf's reported mean.
 struct parent_figures {
   std::vector<double> truth_total, plain_leaf, reported_total, reported_self, leaf_mean;
+
+  // The medians over the rounds: the plain parent's time, and its self time (its time
+  // less `callees` plain leaf calls, of the same round); the reported total and self.
+  double truth_total_ns() const { return median(truth_total); }
+  double truth_self_ns(int callees) const {
+    std::vector<double> self(truth_total.size());
+    for (size_t i = 0; i < self.size(); ++i) self[i] = truth_total[i] - callees * plain_leaf[i];
+    return median(self);
+  }
+  double total_ns() const { return median(reported_total); }
+  double self_ns() const { return median(reported_self); }
 };
 
 template <void (*Work)(), void (*PlainLeaf)(), int Callees>

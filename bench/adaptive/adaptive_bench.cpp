@@ -36,6 +36,7 @@ namespace {
 using bench::calls_growth;
 using bench::growth;
 using bench::least;
+using bench::median;
 
 uint64_t sink = 1;
 
@@ -70,12 +71,6 @@ reported_loop measured_loop(uint64_t calls, const std::string& name) {
   out.calls = calls_growth(before, after, name);
   out.mean_ns = growth(before, after, name, &perf::function_stats::total_ns) / static_cast<double>(out.calls);
   return out;
-}
-
-// The median of `values`.
-double median(std::vector<double> values) {
-  std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
-  return values[values.size() / 2];
 }
 
 // Plain and measured loops of `calls` calls in alternating rounds (the first a
@@ -160,7 +155,7 @@ void report_parent(void (*measured_parent)(), const char* work) {
   const std::string name = std::string(work) + " parent of " + std::to_string(Callees) + " 2 ns leaves";
   const bench::parent_figures f = bench::measure_parent<Work, plain_leaf_of_parent, Callees>(
       measured_parent, name, "2 ns leaf of a parent", parent_rounds, parent_calls_per_round);
-  const double truth_self = least(f.truth_total) - Callees * least(f.plain_leaf), self = least(f.reported_self);
+  const double truth_self = f.truth_self_ns(Callees), self = f.self_ns();
   const double tolerance = std::max(0.05 * truth_self, 2.0 * Callees);
   std::printf(
       "parent: %s work, %3d callees: reported self %.1f ns / true self %.1f ns, error %+.1f ns "

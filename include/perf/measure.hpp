@@ -76,6 +76,7 @@ PERF_DETAIL_ALWAYS_INLINE void open(thread_state& thread, unsigned key, frame& f
   thread.depth = depth + (depth < chain_capacity ? 1 : 0);
   f.callee_mark = thread.callee_time;
   f.credit_mark = thread.credited;
+  f.credit_site = thread.credit_site;
   f.probe_mark = thread.probes_finished + probe_offset;
   const alloc::detail::thread_counters& allocations = *alloc::detail::current;
   f.alloc_count = allocations.allocations;

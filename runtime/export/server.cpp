@@ -11,6 +11,7 @@
 #include <mutex>
 #include <thread>
 
+#include "core/runtime_thread.hpp"
 #include "core/startup.hpp"
 #include "core/warnings.hpp"
 #include "export/endpoint.hpp"
@@ -62,15 +63,6 @@ value_or_problem<const transport_functions*> load_transport() {
   if (entry == nullptr)
     return {nullptr, "cannot load the HTTP transport: " + path + " has no perf_export_transport_v3"};
   return {entry(), {}};
-}
-
-// The server thread takes no signal meant for the program (a SIGTERM the program
-// waits for with sigwait, say), nor the sampler's: only faults it causes itself.
-void block_asynchronous_signals() {
-  sigset_t signals;
-  sigfillset(&signals);
-  for (int fault : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP}) sigdelset(&signals, fault);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 }
 
 void serve(running_server* s) {

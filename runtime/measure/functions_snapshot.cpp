@@ -43,14 +43,16 @@ void add_functions(snapshot& s, const runtime::thread_list& threads, runtime::sn
   });
 
   const runtime::latency_binning& binning = runtime::fixed_latency_binning();
+  const runtime::compensation& compensation = runtime::current_compensation();
+  const double least_call_ns = runtime::least_call_ns(compensation, ticks_per_ns);
   s.functions.reserve(rows.size());
   for (const ranked_row& r : rows) {
     const runtime::accumulator& a = per_site[r.row];
     s.overhead.preempted_calls += a.estimated.outliers;
     s.overhead.preempted_ns += a.estimated.outlier_sum / ticks_per_ns;
-    s.functions.push_back(runtime::function_row(std::move(sites[r.row]), a, ticks_per_ns, binning));
+    s.functions.push_back(runtime::function_row(std::move(sites[r.row]), a, ticks_per_ns, binning, least_call_ns));
   }
-  runtime::add_probe_figures(s, runtime::current_compensation(), ticks_per_ns);
+  runtime::add_probe_figures(s, compensation, ticks_per_ns);
 
   const std::vector<uint64_t> calls = runtime::calls_per_thread(threads);
   for (size_t row = 0; row < calls.size(); ++row) s.threads[row].calls = calls[row];

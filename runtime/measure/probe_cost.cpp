@@ -245,15 +245,10 @@ void add_probe_figures(snapshot& s, const compensation& c, double ticks_per_ns) 
   s.clock.probe_inside_ns = c.cost.inside / ticks_per_ns;
   s.clock.probe_high_ns = c.calibration.highest_outside / ticks_per_ns;
   s.clock.compensated = c.on;
-  const double empty_call_ns = c.on ? c.cost.empty_call / ticks_per_ns : 0;
   const double untimed_ns = c.cost.untimed / ticks_per_ns;
   probe_overhead& o = s.overhead;
   o.untimed_ns = untimed_ns;
   for (function_stats& f : s.functions) {
-    if (f.calls != 0)
-      for (double* figure : {&f.min_ns, &f.mean_ns, &f.mean_ns_low, &f.mean_ns_high, &f.timed_mean_ns, &f.max_ns,
-                             &f.p50_ns, &f.p90_ns, &f.p99_ns, &f.p999_ns})
-        *figure = std::max(*figure, empty_call_ns);
     f.probe_dominated = report_format::probe_dominated(f.p50_ns, c.on ? 0 : s.clock.probe_inside_ns, s.clock.probe_ns);
     // A timed call costs the probe, an untimed one (adaptive timing) its own small cost.
     const double cost_ns = static_cast<double>(f.timed_calls) * s.clock.probe_ns +
@@ -268,6 +263,8 @@ void add_probe_figures(snapshot& s, const compensation& c, double ticks_per_ns) 
   }
   o.process_cpu_ns = process_cpu_ns();
 }
+
+double least_call_ns(const compensation& c, double ticks_per_ns) { return c.on ? c.cost.empty_call / ticks_per_ns : 0; }
 
 const compensation& current_compensation() {
   static const compensation* const the_compensation = [] {

@@ -89,10 +89,13 @@ struct compensation {
 // once (at start-up). Thread-safe.
 const compensation& current_compensation();
 
+// The least duration a call may be shown with under `c`: where it subtracts the
+// probe's cost, a fixed cost per call that may take a short call below what an empty
+// call takes, that empty call's cost; else 0 (raw figures stay raw).
+double least_call_ns(const compensation& c, double ticks_per_ns);
+
 // Fills in the probe's figures in `s.clock` (its cost in nanoseconds, whether it was
-// subtracted); where `c` subtracted it, raises every function's min, mean, max and
-// percentiles that the subtraction took below the cost of an empty call to that
-// cost; marks the probe-dominated functions of `s.functions`
+// subtracted); marks the probe-dominated functions of `s.functions`
 // (report_format::probe_dominated, with the probe's inside part where `c` did not
 // subtract it) and sums what the probe cost in `s.overhead`.
 void add_probe_figures(snapshot& s, const compensation& c, double ticks_per_ns);

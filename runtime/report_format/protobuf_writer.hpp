@@ -33,15 +33,24 @@ class protobuf_writer {
   }
   const std::string& bytes() const { return out_; }
 
- private:
-  void key(unsigned field, unsigned wire_type) { varint(uint64_t{field} << 3 | wire_type); }
-  void varint(uint64_t value) {
+  // Appends `value` to `out` as a varint, for a writer that lays out a message itself.
+  static void append_varint(std::string& out, uint64_t value) {
     while (value >= 0x80) {
-      out_ += static_cast<char>((value & 0x7f) | 0x80);
+      out += static_cast<char>((value & 0x7f) | 0x80);
       value >>= 7;
     }
-    out_ += static_cast<char>(value);
+    out += static_cast<char>(value);
   }
+  // The bytes append_varint() takes for `value`.
+  static size_t varint_size(uint64_t value) {
+    size_t size = 1;
+    for (; value >= 0x80; value >>= 7) ++size;
+    return size;
+  }
+
+ private:
+  void key(unsigned field, unsigned wire_type) { varint(uint64_t{field} << 3 | wire_type); }
+  void varint(uint64_t value) { append_varint(out_, value); }
   std::string out_;
 };
 

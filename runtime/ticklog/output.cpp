@@ -1,5 +1,5 @@
-// The tick log written at exit (PERF_TICKLOG, PERF_TRACE: JSON or Perfetto) and by
-// perf::dump_ticks.
+// The tick log written at exit (PERF_TICKLOG, PERF_TRACE: JSON or Perfetto, the
+// streamed trace finished) and by perf::dump_ticks.
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +13,7 @@
 #include "ticklog/internal/trace.hpp"
 #include "ticklog/ticklog.hpp"
 #include "ticklog/ticklog_config.hpp"
+#include "ticklog/trace_stream.hpp"
 
 namespace perf::runtime {
 namespace {
@@ -71,12 +72,14 @@ bool write_plain(int fd, const tick_view& view, double ticks_per_ns) {
 // The tick log and the trace where PERF_TICKLOG and PERF_TRACE say, at exit.
 void write_exit_ticks() {
   const ticklog_config& wanted = current_ticklog_config();
-  if (!current_settings().environment.ticks || (wanted.ticklog_path.empty() && wanted.trace_path.empty())) return;
+  const bool trace_at_exit = !wanted.trace_path.empty() && !trace_streaming();
+  finish_trace_stream();
+  if (!current_settings().environment.ticks || (wanted.ticklog_path.empty() && !trace_at_exit)) return;
   const tick_view view = collect_all_ticks();
   const double ticks_per_ns = current_clock_rate().ticks_per_ns;
   if (!wanted.ticklog_path.empty())
     write_output("tick log", wanted.ticklog_path, [&](int fd) { return write_plain(fd, view, ticks_per_ns); });
-  if (!wanted.trace_path.empty()) {
+  if (trace_at_exit) {
     const long pid = static_cast<long>(getpid());
     const std::string trace = is_perfetto_trace_path(wanted.trace_path) ? format_perfetto_trace(view, ticks_per_ns, pid)
                                                                         : format_trace(view, ticks_per_ns, pid);

@@ -124,6 +124,7 @@ void move_events(ring_record& from, ring_record& to) noexcept {
 
 void reuse_ring(ring_record& record, long tid, bool committed) noexcept {
   __atomic_store_n(&record.tid, tid, __ATOMIC_RELAXED);
+  __atomic_store_n(&record.uses, record.uses + 1, __ATOMIC_RELAXED);
   if (!committed) commit_pages(record.ring.events, events_bytes(capacity(record.ring)));
 }
 
@@ -167,6 +168,43 @@ ring_counts count_events(const tick_ring& ring) noexcept {
   return {kept, written - kept};
 }
 
+namespace {
+
+// The sequence number from which the events read before `after` was loaded are whole.
+uint64_t whole_from(const tick_ring& ring, uint64_t after, bool quiescent) {
+  const uint64_t end = after + (quiescent ? 0 : 1);
+  return end > capacity(ring) ? end - capacity(ring) : 0;
+}
+
+}  // namespace
+
+uint64_t read_events(const tick_ring& ring, uint64_t from, uint64_t to, std::vector<event_copy>& out) {
+  out.clear();
+  for (uint64_t index = from; index < to; ++index) out.push_back(read_event(ring, index));
+  detail::load_load_barrier();
+  const uint64_t valid_from = whole_from(ring, __atomic_load_n(&ring.written, __ATOMIC_RELAXED), false);
+  return std::min(to - from, valid_from > from ? valid_from - from : 0);
+}
+
+ring_contents copy_events_between(const tick_ring& ring, uint64_t from, uint64_t to, bool quiescent) {
+  const uint64_t written = __atomic_load_n(&ring.written, __ATOMIC_ACQUIRE);
+  const uint64_t oldest = written > capacity(ring) ? written - capacity(ring) : 0;
+  // A thread's events are in time order: back from the newest to the first before
+  // `from` (a torn one that stops the walk early is older than any whole one).
+  std::vector<std::pair<uint64_t, event_copy>> read;  // sequence number and event, newest first
+  for (uint64_t index = written; index-- > oldest;) {
+    const event_copy event = read_event(ring, index);
+    if (event.time < from) break;
+    if (event.time <= to) read.emplace_back(index, event);
+  }
+  detail::load_load_barrier();
+  const uint64_t valid_from = whole_from(ring, __atomic_load_n(&ring.written, __ATOMIC_RELAXED), quiescent);
+  ring_contents contents;
+  for (auto event = read.rbegin(); event != read.rend(); ++event)
+    if (event->first >= valid_from) contents.events.push_back(event->second);
+  return contents;
+}
+
 ring_contents copy_events(const tick_ring& ring, bool quiescent) {
   const uint64_t before = __atomic_load_n(&ring.written, __ATOMIC_ACQUIRE);
   const uint64_t first = before > capacity(ring) ? before - capacity(ring) : 0;
@@ -177,9 +215,7 @@ ring_contents copy_events(const tick_ring& ring, bool quiescent) {
   // The owner writes event i only after publishing written = i, so any event
   // overwritten while we read lies below the count we see now (plus the one the
   // owner may be writing), less the capacity.
-  const uint64_t after = __atomic_load_n(&ring.written, __ATOMIC_RELAXED);
-  const uint64_t end = after + (quiescent ? 0 : 1);
-  const uint64_t valid_from = end > capacity(ring) ? end - capacity(ring) : 0;
+  const uint64_t valid_from = whole_from(ring, __atomic_load_n(&ring.written, __ATOMIC_RELAXED), quiescent);
   ring_contents contents;
   const uint64_t skip = valid_from > first ? valid_from - first : 0;
   if (skip < read.size()) contents.events.assign(read.begin() + static_cast<ptrdiff_t>(skip), read.end());

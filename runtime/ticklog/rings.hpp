@@ -25,6 +25,7 @@ struct ring_record {
   ring_record* next;        // every ring made, newest first; walked without a lock
   ring_record* next_spare;  // for the tick log's list of rings waiting for a new thread
   long tid;
+  uint64_t uses;  // atomic: threads that have had it, counted before each one's first event
   crash_reading crash;
 };
 static_assert(offsetof(ring_record, ring) == 0);
@@ -55,7 +56,8 @@ void empty_ring(ring_record& record) noexcept;
 void move_events(ring_record& from, ring_record& to) noexcept;
 
 // Gives `record`, emptied, to the thread `tid`, its events committed again unless
-// `committed` (it was left so by move_events).
+// `committed` (it was left so by move_events); counts the use (ring_record::uses),
+// so that a reader who sees the new thread's first event also sees the count.
 void reuse_ring(ring_record& record, long tid, bool committed) noexcept;
 
 // The newest ring made; follow `next` for the others. Async-signal-safe.
@@ -100,6 +102,17 @@ struct ring_contents {
   uint64_t dropped = 0;  // logged but not returned
 };
 ring_contents copy_events(const detail::tick_ring& ring, bool quiescent);
+
+// Reads the events with sequence numbers from `from` to `to` (excluded) into `out`
+// (emptied first; its capacity kept), as copy_events reads them while the owner may
+// append; returns how many of the first ones may have been overwritten meanwhile,
+// which are to be thrown away.
+uint64_t read_events(const detail::tick_ring& ring, uint64_t from, uint64_t to, std::vector<event_copy>& out);
+
+// The events `ring` holds with a time from `from` to `to` (clock values), oldest
+// first, none of them torn, read as copy_events reads them (the oldest one left out
+// unless `quiescent`); only those are read. `dropped` is 0.
+ring_contents copy_events_between(const detail::tick_ring& ring, uint64_t from, uint64_t to, bool quiescent);
 
 }  // namespace perf::runtime
 

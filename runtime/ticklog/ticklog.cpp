@@ -11,6 +11,7 @@
 #include "core/thread_name.hpp"
 #include "core/threads.hpp"
 #include "ticklog/ticklog_config.hpp"
+#include "ticklog/trace_stream.hpp"
 
 namespace perf::runtime {
 namespace {
@@ -93,11 +94,13 @@ void give_up_oldest(exited_rings& gone) {
 // The exiting thread's ring joins the kept ones, the oldest beyond the limit
 // emptied. A ring that did not wrap (a short-lived thread's) hands its events to an
 // emptied one, whose memory grows only by the pages they take, and stays ready for
-// the next thread: a thread per job then costs neither memory nor page faults.
+// the next thread: a thread per job then costs neither memory nor page faults. A
+// streamed trace has every event of the ring first.
 void keep_ring(thread_record& thread, size_t exited_index) {
   exited_rings& gone = exited();
   if (gone.counts.size() <= exited_index) gone.counts.resize(exited_index + 1);
   const ring_counts counts = counts_of(thread);
+  if (thread.state.ring != nullptr) stream_exited_ring(*record_of(thread.state.ring), thread.name);
   gone.counts[exited_index].kept += counts.kept;
   gone.counts[exited_index].dropped += counts.dropped;
   if (thread.state.ring == nullptr) return;

@@ -34,6 +34,14 @@ uint64_t parse_rings_kept(std::string_view value, std::vector<std::string>& warn
   return default_rings_kept;
 }
 
+// PERF_TRACE_STREAM: on or off.
+bool parse_trace_stream(std::string_view value, std::vector<std::string>& warnings) {
+  if (value == "on") return true;
+  if (value == "off") return false;
+  warnings.push_back(fmt::format("PERF_TRACE_STREAM='{}' is neither on nor off; using on", value));
+  return true;
+}
+
 // Its warnings at start-up, with core's, not at the first thread's attach.
 PERF_RUNTIME_ON_START(settle_ticklog_config) { current_ticklog_config(); }
 
@@ -51,6 +59,8 @@ ticklog_config parse_ticklog_config(const std::function<const char*(const char*)
     result.ring_events = parse_ring_events(events, result.warnings);
   if (const char* path = getenv_fn("PERF_TICKLOG")) result.ticklog_path = path;
   if (const char* path = getenv_fn("PERF_TRACE")) result.trace_path = path;
+  if (const char* stream = getenv_fn("PERF_TRACE_STREAM"); stream != nullptr && *stream != '\0')
+    result.trace_stream = parse_trace_stream(stream, result.warnings);
   if (const char* kept = getenv_fn("PERF_RINGS_KEPT"); kept != nullptr && *kept != '\0')
     result.rings_kept = parse_rings_kept(kept, result.warnings);
   return result;

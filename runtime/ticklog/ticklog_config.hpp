@@ -1,5 +1,5 @@
-// The tick log's PERF_* variables: PERF_RING_EVENTS, PERF_RINGS_KEPT, PERF_TICKLOG and
-// PERF_TRACE. (PERF_TICKS stays in core/config.hpp: it switches the hot path's ring
+// The tick log's PERF_* variables: PERF_RING_EVENTS, PERF_RINGS_KEPT, PERF_TICKLOG,
+// PERF_TRACE and PERF_TRACE_STREAM. (PERF_TICKS stays in core/config.hpp: it switches the hot path's ring
 // off, and the probe's cost measured at start-up depends on it.)
 #ifndef PERF_RUNTIME_TICKLOG_TICKLOG_CONFIG_HPP
 #define PERF_RUNTIME_TICKLOG_TICKLOG_CONFIG_HPP
@@ -22,6 +22,7 @@ struct ticklog_config {
   uint64_t rings_kept = default_rings_kept;    // PERF_RINGS_KEPT
   std::string ticklog_path;                    // PERF_TICKLOG, %p not yet expanded; empty: none
   std::string trace_path;                      // PERF_TRACE, likewise
+  bool trace_stream = true;                    // PERF_TRACE_STREAM (on|off): a Perfetto trace streams
   // One line per value that could not be used, naming the variable.
   std::vector<std::string> warnings;
 };

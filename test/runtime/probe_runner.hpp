@@ -28,7 +28,8 @@ struct probe_result {
 // and its stdout discarded.
 inline std::string probe_command(const std::string& program, const std::string& environment, const std::string& args) {
   return "env -u PERF_REPORT -u PERF_CLOCK -u PERF_TICKS -u PERF_RING_EVENTS -u PERF_TICKLOG "
-         "-u PERF_TRACE -u PERF_HEAP_SAMPLE -u PERF_TIMING " +
+         "-u PERF_TRACE -u PERF_TRACE_STREAM -u PERF_CAPTURE -u PERF_CAPTURE_WINDOW -u PERF_CAPTURE_RATE -u "
+         "PERF_CAPTURE_DIR -u PERF_HEAP_SAMPLE -u PERF_TIMING " +
          environment + " " + program + " " + args + " 2>&1 >/dev/null";
 }
 

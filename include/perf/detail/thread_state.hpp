@@ -125,6 +125,7 @@ struct frame {
   uint64_t alloc_bytes;
   uint64_t probe_mark;   // the thread's probes_finished + probe_offset at the start
   uint64_t credit_mark;  // the thread's credited at the start
+  unsigned credit_site;  // the thread's credit_site at the start
   unsigned site;         // id of target's site
   unsigned row;          // row of target's site: the slot holding the row's outermost activation
   unsigned depth;        // its place in the thread's chain (thread_state::chain); chain_capacity: beyond it
@@ -172,8 +173,11 @@ struct thread_state {
   uint64_t callee_time;
   // The estimates untimed calls added to callee_time (fixed point), since the innermost
   // open activation's frame noted it (credit_mark): its direct untimed callees' credit;
-  // and the site of the last untimed call, which finish() charges with what that credit
-  // came to beyond the activation's own duration (slot::over_credited). Owner only.
+  // and the site of the innermost open activation's last direct untimed callee, which
+  // finish() charges with what that credit came to beyond the activation's own
+  // duration (slot::over_credited). An activation's finish() puts back the site its
+  // frame noted (frame::credit_site), so that untimed calls nested in a timed callee
+  // are never charged with its caller's excess. Owner only.
   uint64_t credited;
   unsigned credit_site;
   slot* slots;      // indexed by site id
@@ -319,6 +323,7 @@ PERF_DETAIL_ALWAYS_INLINE void finish(thread_state& thread, frame& f, uint64_t e
     slot& credited_site = thread.slots[thread.credit_site];
     store_relaxed(credited_site.over_credited, credited_site.over_credited + over);
   }
+  thread.credit_site = f.credit_site;
   slot& target = *f.target;
   store_relaxed(target.self, target.self + own + over);
   // The outermost activation of the row holds the inner ones' time and allocations.

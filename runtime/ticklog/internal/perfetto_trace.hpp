@@ -1,13 +1,11 @@
-// The tick log as a Perfetto trace (PERF_TRACE=*.pftrace): protocol buffers of
-// Perfetto's public trace schema (perfetto/trace/trace.proto; the fields written are
-// listed in test/runtime/ticklog/perfetto_subset.proto). One track per thread, named
-// like the thread, under the process's track; a slice per measured scope the ring
+// The tick log as a Perfetto trace made at exit from the rings (PERF_TRACE=*.pftrace
+// with PERF_TRACE_STREAM=off, and a forked child's), of the packets of
+// internal/perfetto_sequence.hpp. One track per thread; a slice per measured scope the ring
 // holds an end of (begun and not ended when the scope was still open as the ring was
 // read; begun at the first event kept, with the debug annotation `cut`, when its
 // enter was overwritten), an instant event per tick with its value as the debug
 // annotation `n`, and where a thread's ring dropped older events, the same note as the
 // JSON's at its first event kept (category "perf", the count as `dropped`).
-// Names and source locations are interned once per thread.
 #ifndef PERF_RUNTIME_TICKLOG_INTERNAL_PERFETTO_TRACE_HPP
 #define PERF_RUNTIME_TICKLOG_INTERNAL_PERFETTO_TRACE_HPP
 

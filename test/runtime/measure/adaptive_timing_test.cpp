@@ -313,6 +313,37 @@ __attribute__((noinline)) constexpr int adaptive_constexpr(int x) {
 }
 static_assert(time_all_constexpr(1) == 2 && time_all_constexpr_no_ticks(1) == 2 && adaptive_constexpr(1) == 2);
 
+// Where a caller's untimed callees were credited more than the call took, the excess is
+// charged to the last of its own untimed callees, never to an untimed call nested in one
+// of its timed callees (which came later on the thread: charged there, it drained a
+// leaf's total to nothing in a generated call tree, under TSan's calibration).
+TEST(AdaptiveTiming, ACallersExcessCreditIsChargedToItsOwnUntimedCalleeNotToOneNestedDeeper) {
+  fake_thread thread;
+  thread.slots.resize(5);  // 1: the caller, 2: its sampled callee, 3: a timed callee, 4: that one's sampled callee
+  thread.state.slots = thread.slots.data();
+  std::vector<detail::site> sites;
+  for (unsigned id = 0; id < 5; ++id) sites.push_back({"site", "", id, detail::site_key(id, id)});
+  constexpr uint64_t units = uint64_t{1} << detail::probe_fraction_bits;
+  for (unsigned sampled : {2u, 4u}) thread.slots[sampled].countdown = 100;
+  thread.slots[2].untimed_estimate = 500 * units;  // credited far more than it took
+  thread.slots[4].untimed_estimate = 10 * units;
+  auto open = [&](unsigned id, uintptr_t stack, uint64_t start, detail::frame& f) {
+    detail::open<false>(thread.state, detail::site_key(id, id), f, stack, thread.state.probe_offset);
+    f.start = start;
+  };
+  detail::frame caller, timed_callee;
+  open(1, UINTPTR_MAX, 1000, caller);
+  ASSERT_TRUE(detail::untimed_call(&thread.state, sites[2]));
+  open(3, 1, 1100, timed_callee);  // from below the caller: inside it
+  ASSERT_TRUE(detail::untimed_call(&thread.state, sites[4]));
+  detail::finish(thread.state, timed_callee, 1200);
+  detail::finish(thread.state, caller, 1300);
+  // The caller took 300 ticks; its callees came to 500 (credited) + 100 (timed).
+  EXPECT_EQ(thread.slots[2].over_credited, 300u);
+  EXPECT_EQ(thread.slots[4].over_credited, 0u);
+  EXPECT_EQ(static_cast<int64_t>(thread.slots[1].self), 0) << "the excess is no negative self time";
+}
+
 TEST(AdaptiveTiming, TheTimeAllFormsTimeEveryCall) {
   constexpr uint64_t calls = 200'000;
   std::thread([] {

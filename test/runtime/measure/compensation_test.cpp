@@ -335,28 +335,9 @@ snapshot two_functions(double below_ns, double above_ns) {
   return s;
 }
 
-TEST(ProbeFigures, NoCompensatedFigureIsShownBelowTheCostOfAnEmptyCall) {
-  snapshot s;
-  s.functions.resize(2);
-  function_stats& leaf = s.functions[0];
-  leaf.calls = 1000;
-  leaf.min_ns = 0;
-  leaf.p50_ns = 0.4;
-  leaf.p90_ns = 2.5;
-  leaf.mean_ns = 0.9;
-  leaf.max_ns = 40;
-  add_probe_figures(s, {{20, 8, 3}, true}, 2.0);  // an empty call: 3 ticks, 1.5 ns
-  EXPECT_EQ(leaf.min_ns, 1.5);
-  EXPECT_EQ(leaf.p50_ns, 1.5);
-  EXPECT_EQ(leaf.mean_ns, 1.5);
-  EXPECT_EQ(leaf.p90_ns, 2.5);
-  EXPECT_EQ(leaf.max_ns, 40.0);
-  EXPECT_EQ(s.functions[1].min_ns, 0.0) << "a function without calls has no durations to raise";
-  snapshot raw;
-  raw.functions.resize(1);
-  raw.functions[0].calls = 3;
-  add_probe_figures(raw, {{20, 8, 3}, false}, 2.0);
-  EXPECT_EQ(raw.functions[0].min_ns, 0.0) << "raw figures stay raw";
+TEST(ProbeFigures, NoCompensatedCallIsShownShorterThanAnEmptyCallAndRawFiguresStayRaw) {
+  EXPECT_EQ(least_call_ns({{20, 8, 3}, true}, 2.0), 1.5);  // an empty call: 3 ticks
+  EXPECT_EQ(least_call_ns({{20, 8, 3}, false}, 2.0), 0.0);
 }
 
 TEST(ProbeFigures, MarkFunctionsWhoseMedianIsBelowTwoProbeCostsAndSumWhatTheProbeCost) {

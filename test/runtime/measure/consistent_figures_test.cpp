@@ -47,9 +47,10 @@ struct node {
   uint64_t calls = 0;
 };
 
-// The probe's cost as compensation knows it (the floor), in ticks.
+// The probe's cost as compensation knows it (the floor), and what a call takes with
+// no work in it (the least a row shows a call), in ticks.
 struct calibrated {
-  double outside, inside, untimed;
+  double outside, inside, untimed, empty_call;
 };
 
 class simulation {
@@ -76,6 +77,7 @@ class simulation {
     cost_.outside = std::uniform_real_distribution<double>(20, 120)(random_);
     cost_.inside = std::uniform_real_distribution<double>(4, cost_.outside / 2)(random_);
     cost_.untimed = std::uniform_real_distribution<double>(1, 8)(random_);
+    cost_.empty_call = std::uniform_real_distribution<double>(0.5, 4)(random_);
     // Preemptions per tick of the calls' own work: one every 10^5 to 10^7 ticks.
     preemption_rate_ = std::exp(std::uniform_real_distribution<double>(std::log(1e-7), std::log(1e-5))(random_));
 
@@ -110,7 +112,7 @@ class simulation {
     per_site[id].add(slots_[id], arena_.data(), tally);
     tally.move_to(per_site[id].durations);
     add_pending_durations(state_, per_site);
-    return function_row({"site " + std::to_string(id), "", id, id}, per_site[id], 1.0, binning_);
+    return function_row({"site " + std::to_string(id), "", id, id}, per_site[id], 1.0, binning_, cost_.empty_call);
   }
 
  private:
@@ -144,7 +146,7 @@ class simulation {
     node& n = nodes_[id];
     ++n.calls;
     if (detail::untimed_call(&state_, sites_[id])) {
-      clock_ += dearer(cost_.untimed);
+      clock_ += dearer(cost_.untimed) + cost_.empty_call;
       work(n);
       return;
     }
@@ -156,7 +158,7 @@ class simulation {
     clock_ += between / 2;
     detail::open<false>(state_, sites_[id].key, f, reinterpret_cast<uintptr_t>(&f + 1), state_.probe_offset);
     f.start = static_cast<uint64_t>(clock_);
-    clock_ += inside / 2;
+    clock_ += inside / 2 + cost_.empty_call;
     work(n);
     for (unsigned child : n.children)
       for (unsigned k = 0; k < nodes_[child].calls_per_parent; ++k) {
@@ -227,20 +229,37 @@ TEST(ConsistentFigures, EveryRowOfEveryGeneratedCallTreeKeepsTheInvariants) {
       }
       if (!n.children.empty() || shared_excess) continue;
       // A leaf's total: at least 85% of its work less a tick a call (the clock's grain),
-      // at most its work, every wait, and the probe's excess over the floor inside each
-      // call, and a tenth; each less or more twice the half-width of the total's own
+      // at most its work, every wait, the empty call and the probe's excess over the
+      // floor inside each call, and a tenth; each less or more twice the half-width of the total's own
       // stated 95% interval (0 where every call was timed). The low side is the wider:
       // an activation whose sampled callees ran shorter than their estimate charges
       // them the difference, one that ran longer keeps it as its own self time, so a
       // leaf of widely spread durations under a thin caller reads low (by 11% for an
       // exponential one of 876 ticks, tree 4 under TSan's calibration).
       const double calls = static_cast<double>(n.calls);
-      const double excess = 0.5 * sim.cost().inside * calls;
+      const double excess = (0.5 * sim.cost().inside + sim.cost().empty_call) * calls;
       const double stated = (f.mean_ns_high - f.mean_ns_low) * calls;
       EXPECT_GE(f.total_ns, 0.85 * n.true_work - calls - stated) << where;
+      EXPECT_GE(f.total_ns, calls * sim.cost().empty_call) << where << ": no call shorter than an empty one";
       EXPECT_LE(f.total_ns, 1.1 * (n.true_work + n.true_waits + excess) + stated) << where;
     }
   }
+}
+
+// A call that compensation took to zero (a near-empty function, its probe dearer than
+// the floor) is shown as an empty call in every figure, its total and self time too.
+TEST(ConsistentFigures, ACallCompensatedToZeroReadsAsAnEmptyCallInEveryFigure) {
+  accumulator one_call;
+  one_call.calls = one_call.timed = 1;
+  one_call.min = one_call.max = one_call.total = one_call.self = 0;
+  one_call.distribution = {1, 0, 0};
+  one_call.durations.add(0, 1);
+  const latency_binning binning(2.0);
+  const function_stats f = function_row({"f", "", 1, 1}, one_call, 2.0, binning, 1.5);
+  for (double figure : {f.min_ns, f.mean_ns, f.max_ns, f.p50_ns, f.p999_ns, f.total_ns, f.self_ns})
+    EXPECT_EQ(figure, 1.5);
+  const function_stats raw = function_row({"f", "", 1, 1}, one_call, 2.0, binning);
+  for (double figure : {raw.min_ns, raw.mean_ns, raw.max_ns, raw.total_ns, raw.self_ns}) EXPECT_EQ(figure, 0.0);
 }
 
 }  // namespace

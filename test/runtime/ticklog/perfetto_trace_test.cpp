@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -16,6 +17,8 @@
 
 #include "probe_runner.hpp"
 #include "ticklog/internal/perfetto_trace.hpp"
+#include "ticklog/perfetto_reader.hpp"
+#include "ticklog/protoc_decode.hpp"
 
 namespace {
 
@@ -70,20 +73,6 @@ message parse_text_format(const std::string& text) {
   return root;
 }
 
-// protoc's decoding of the trace at `path` (its status in *status).
-std::string decode(const fs::path& path, int* status) {
-  const fs::path subset(PERF_PERFETTO_SUBSET);
-  const std::string command = std::string(PERF_PROTOC) + " --proto_path=" + subset.parent_path().string() +
-                              " --decode=perfetto.protos.Trace " + subset.filename().string() + " < " + path.string() +
-                              " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  std::string out;
-  char buffer[4096];
-  while (const size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
-  *status = pclose(pipe);
-  return out;
-}
-
 TEST(PerfettoTracePath, PftraceAndPerfettoTraceNameTheProtobufFormat) {
   EXPECT_TRUE(perf::runtime::is_perfetto_trace_path("run.pftrace"));
   EXPECT_TRUE(perf::runtime::is_perfetto_trace_path("/tmp/run-%p.perfetto-trace"));
@@ -105,7 +94,7 @@ struct trace_summary {
 trace_summary read_trace(const fs::path& path) {
   trace_summary summary;
   int status = 0;
-  const std::string text = decode(path, &status);
+  const std::string text = perf::testing::protoc_decode(path, &status);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << text;
   const message trace = parse_text_format(text);
   std::string process_uuid;
@@ -193,10 +182,8 @@ void run_tick_probe(const std::string& environment, const std::string& mode = ""
   ASSERT_EQ(run.status, 0) << run.output;
 }
 
-TEST_F(PerfettoTrace, ProtocReadsEveryThreadsNestedSlicesTicksAndNames) {
-  const fs::path path = dir / "run.pftrace";
-  run_tick_probe("PERF_REPORT=off PERF_TRACE=" + path.string());
-  const trace_summary trace = read_trace(path);
+// What tick_probe's default run logs, as read_trace() found it.
+void expect_protoc_reads_default_run(const trace_summary& trace) {
   const std::string cut_label = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ<";
   EXPECT_EQ(trace.slices, (std::map<std::string, int>{{"outer", 1}, {"step", 3}, {"task", 12}}));
   EXPECT_EQ(trace.ticks, (std::map<std::string, int>{{"step", 3}, {"item", 12}, {cut_label, 1}}));
@@ -206,11 +193,22 @@ TEST_F(PerfettoTrace, ProtocReadsEveryThreadsNestedSlicesTicksAndNames) {
             (std::vector<std::string>{"worker-1", "worker-2", "worker-3"}));
 }
 
+// Streamed as the program runs (the default), or made at exit from the rings.
+TEST_F(PerfettoTrace, ProtocReadsEveryThreadsNestedSlicesTicksAndNames) {
+  for (const char* stream : {"on", "off"}) {
+    SCOPED_TRACE(std::string("PERF_TRACE_STREAM=") + stream);
+    const fs::path path = dir / (std::string(stream) + ".pftrace");
+    run_tick_probe(std::string("PERF_REPORT=off PERF_TRACE_STREAM=") + stream + " PERF_TRACE=" + path.string());
+    expect_protoc_reads_default_run(read_trace(path));
+  }
+}
+
 // A ring too small for the run keeps the exits of scopes it lost the enters of: they
-// begin at the first event kept, outermost first, and say so; no slice loses an end.
+// begin at the first event kept, outermost first, and say so; no slice loses an end
+// (the trace made at exit; a streamed one has every event, trace_stream_test.cpp).
 TEST_F(PerfettoTrace, ScopesEnteredBeforeTheFirstEventKeptBeginThereAndSaySo) {
   const fs::path path = dir / "wrapped.pftrace";
-  run_tick_probe("PERF_REPORT=off PERF_RING_EVENTS=16 PERF_TRACE=" + path.string(), "wrap-spans");
+  run_tick_probe("PERF_REPORT=off PERF_TRACE_STREAM=off PERF_RING_EVENTS=16 PERF_TRACE=" + path.string(), "wrap-spans");
   const trace_summary trace = read_trace(path);
   ASSERT_EQ(trace.threads.size(), 1u);
   const auto& begun = trace.begun.at(trace.threads.front());
@@ -225,6 +223,33 @@ TEST_F(PerfettoTrace, ScopesEnteredBeforeTheFirstEventKeptBeginThereAndSaySo) {
   EXPECT_EQ(trace.notes, (std::map<std::string, int>{{"perf: the timeline starts here: 91 older events of this "
                                                       "thread dropped before it (PERF_RING_EVENTS=128 keeps them)",
                                                       1}}));
+}
+
+// A function whose call was cut (its enter overwritten) and which is then called
+// again: the second call's slice is whole, its name interned by the first (as a
+// capture that starts inside a call meets it).
+TEST_F(PerfettoTrace, AFunctionCutAndThenCalledAgainHasBothSlices) {
+  using perf::runtime::event_copy;
+  perf::runtime::tick_view view;
+  view.sites = {{"?", "", 0, 0}, {"again", "again.cpp", 7, 1}};
+  const auto event = [](uint64_t time, perf::detail::event_kind kind) {
+    event_copy e;
+    e.time = time;
+    e.site = 1;
+    e.kind = kind;
+    return e;
+  };
+  using kind = perf::detail::event_kind;
+  view.threads.push_back(
+      {42, "cut-then-whole", {{event(10, kind::exit), event(20, kind::enter), event(30, kind::exit)}, 0}});
+  const std::string trace = perf::runtime::format_perfetto_trace(view, 1.0, 4242);
+  const fs::path path = dir / "again.pftrace";
+  std::ofstream(path, std::ios::binary) << trace;
+  const perf::testing::perfetto_trace read = perf::testing::read_perfetto_trace(path);
+  EXPECT_EQ(read.slices, (std::map<std::string, uint64_t>{{"again", 2}}));
+  EXPECT_EQ(read.unclosed, 0u);
+  EXPECT_EQ(read.spans.at("cut-then-whole").at("again"),
+            (std::vector<std::pair<uint64_t, uint64_t>>{{0, 0}, {10, 20}}));
 }
 
 }  // namespace

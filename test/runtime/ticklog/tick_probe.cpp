@@ -19,6 +19,11 @@
 //   tick_probe fork-abort
 //                        ticks 1..3 "parent"; a forked child ticks 1..3 "child", calls step(1..3)
 //                        and aborts; the parent waits for it and exits
+//   tick_probe stream    4 threads named stream-1..4, each 20,000 x outer_call { inner_call, inner_call }:
+//                        120,000 events a thread, more than a default ring holds
+//   tick_probe stall     3 threads named worker-1..3 call work() (5 us, then a 20 us sleep) until main has
+//                        called handle(i) for i 0..29,999; handle(i) calls parse_step(), then works 2 us, or
+//                        ticks i and stalls 20 ms where i % 10,000 is 9,999
 //   tick_probe abort-fsize
 //                        files limited to 4096 bytes (SIGXFSZ ignored), 1000 ticks "filler", abort()
 #include <pthread.h>
@@ -28,6 +33,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -88,6 +95,67 @@ __attribute__((noinline)) int recurse(int depth) {
   crash();
 }
 
+void inner_call() { PERF_MEASURE("inner_call"); }
+
+void outer_call() {
+  PERF_MEASURE("outer_call");
+  inner_call();
+  inner_call();
+}
+
+void run_stream() {
+  std::vector<std::thread> threads;
+  for (int t = 1; t <= 4; ++t)
+    threads.emplace_back([t] {
+      pthread_setname_np(pthread_self(), ("stream-" + std::to_string(t)).c_str());
+      for (int i = 0; i < 20000; ++i) outer_call();
+    });
+  for (std::thread& t : threads) t.join();
+}
+
+void parse_step() { PERF_MEASURE("parse_step"); }
+
+// Spins for `duration`: work that keeps the processor.
+void spin(std::chrono::microseconds duration) {
+  const auto start = std::chrono::steady_clock::now();
+  while (std::chrono::steady_clock::now() - start < duration) {}
+}
+
+// About 2 us of work, or a 20 ms stall after a tick with its `i`.
+void handle(int i) {
+  PERF_MEASURE("handle");
+  parse_step();
+  if (i % 10000 == 9999) {
+    perf::tick(i);  // says which call stalls
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  } else {
+    spin(std::chrono::microseconds(2));
+  }
+}
+
+// About 5 us of work.
+void work() {
+  PERF_MEASURE("work");
+  spin(std::chrono::microseconds(5));
+}
+
+void run_stall() {
+  std::atomic<bool> done{false};
+  std::vector<std::thread> workers;
+  for (int w = 1; w <= 3; ++w)
+    workers.emplace_back([w, &done] {
+      pthread_setname_np(pthread_self(), ("worker-" + std::to_string(w)).c_str());
+      // A worker between its work waits too: the machine keeps a core for the others.
+      while (!done.load(std::memory_order_relaxed)) {
+        work();
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
+      }
+    });
+  for (int i = 0; i < 30000; ++i) handle(i);
+  done = true;
+  for (std::thread& t : workers) t.join();
+}
+
 int run_default() {
   {
     PERF_MEASURE("outer");
@@ -110,6 +178,10 @@ int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "wrap") {
     for (int i = 0; i < 100; ++i) perf::tick(i);
+  } else if (mode == "stall") {
+    run_stall();
+  } else if (mode == "stream") {
+    run_stream();
   } else if (mode == "wrap-spans") {
     {
       PERF_MEASURE("outer");

@@ -21,6 +21,7 @@ TEST(TicklogConfig, DefaultsWithNothingSet) {
   EXPECT_EQ(c.rings_kept, default_rings_kept);
   EXPECT_EQ(c.ticklog_path, "");
   EXPECT_EQ(c.trace_path, "");
+  EXPECT_TRUE(c.trace_stream);
   EXPECT_TRUE(c.warnings.empty());
 }
 
@@ -45,6 +46,14 @@ TEST(TicklogConfig, BadCountsWarnNamingTheVariableAndKeepTheDefaults) {
   EXPECT_EQ(c.warnings,
             (std::vector<std::string>{"PERF_RING_EVENTS='0' is not a count from 1 to 268435456; using 65536",
                                       "PERF_RINGS_KEPT='lots' is not a count from 0 to 4096; using 8"}));
+}
+
+TEST(TicklogConfig, TraceStreamIsOnOrOffAndWarnsOtherwise) {
+  EXPECT_FALSE(parse_ticklog({{"PERF_TRACE_STREAM", "off"}}).trace_stream);
+  EXPECT_TRUE(parse_ticklog({{"PERF_TRACE_STREAM", "on"}}).trace_stream);
+  const ticklog_config c = parse_ticklog({{"PERF_TRACE_STREAM", "no"}});
+  EXPECT_TRUE(c.trace_stream);
+  EXPECT_EQ(c.warnings, (std::vector<std::string>{"PERF_TRACE_STREAM='no' is neither on nor off; using on"}));
 }
 
 TEST(TicklogConfig, PathsKeepThePidPattern) {

@@ -1,0 +1,101 @@
+// Tail-latency captures (PERF_CAPTURE): a call longer than its rule's threshold has
+// the tick log's writer thread (trace_stream.hpp), which sees every call end, write
+// every thread's events from the window before the call's end (PERF_CAPTURE_WINDOW,
+// and at least the whole call) to the moment it writes, with the enters of the
+// scopes open at the window's start, to PERF_CAPTURE_DIR/capture-<pid>-<n>.pftrace,
+// as the trace at exit is written (internal/perfetto_trace.hpp), at most
+// PERF_CAPTURE_RATE a minute. The rings are only read: the exit trace still has
+// their contents. A capture holds what the rings still hold when it is written: a
+// busy thread whose ring holds less than the window shows from its first event kept.
+#ifndef PERF_RUNTIME_TICKLOG_CAPTURES_HPP
+#define PERF_RUNTIME_TICKLOG_CAPTURES_HPP
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/sites.hpp"
+#include "ticklog/capture_config.hpp"
+#include "ticklog/rings.hpp"
+#include "ticklog/ticklog.hpp"
+
+namespace perf::runtime {
+
+// A call that a rule caught: its site and the clock values of its enter and exit.
+struct slow_call {
+  unsigned site = 0;
+  uint64_t enter = 0, exit = 0;
+};
+
+// A ring a capture reads, and its thread.
+struct capture_source {
+  const ring_record* ring = nullptr;
+  long tid = 0;
+  std::string name;
+  bool quiescent = false;  // its thread has exited
+};
+
+// A capture written, as the report lists it.
+struct capture_taken {
+  std::string function;
+  uint64_t duration_ns = 0;
+  std::string file;
+};
+
+// Takes captures for the writer thread: it copies the events of the capture's
+// window from the rings at once (take), and a thread of its own encodes and writes
+// them, so that the writer keeps draining the rings meanwhile. take() is the writer
+// thread's alone; the destructor waits for the captures taken to be written.
+class capture_taker {
+ public:
+  // Captures copied and not written yet, at most: beyond, a capture is skipped.
+  static constexpr size_t max_waiting = 4;
+
+  capture_taker(const capture_config& config, double ticks_per_ns) : config_(config), ticks_per_ns_(ticks_per_ns) {}
+  ~capture_taker();
+  capture_taker(const capture_taker&) = delete;
+  capture_taker& operator=(const capture_taker&) = delete;
+
+  // The threshold of calls of `site`, in clock ticks; 0 when no rule names it.
+  uint64_t threshold(const site_info& site) const;
+
+  // Takes the capture of `call`, unless this minute's PERF_CAPTURE_RATE is spent or
+  // max_waiting captures wait to be written (it is then counted as skipped).
+  void take(const slow_call& call, const std::vector<site_info>& sites, const std::vector<capture_source>& sources);
+
+ private:
+  struct capture_work {
+    tick_view view;
+    capture_taken taken;
+  };
+  void write_captures();
+
+  const capture_config& config_;
+  const double ticks_per_ns_;
+  std::deque<std::chrono::steady_clock::time_point> recent_;  // the captures of the last minute
+  uint64_t numbered_ = 0;
+  std::thread thread_;  // started by the first capture
+  std::mutex mutex_;    // guards the members below
+  std::condition_variable wake_;
+  std::deque<capture_work> waiting_;  // the first one being written
+  bool stopping_ = false;
+};
+
+// The captures written so far (the first max_captures_listed), and how many more
+// were written and how many the rate left out. Thread-safe.
+constexpr size_t max_captures_listed = 256;
+struct captures_so_far {
+  std::vector<capture_taken> listed;
+  uint64_t unlisted = 0;
+  uint64_t skipped = 0;
+};
+captures_so_far captures_taken();
+
+}  // namespace perf::runtime
+
+#endif  // PERF_RUNTIME_TICKLOG_CAPTURES_HPP

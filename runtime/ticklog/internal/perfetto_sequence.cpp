@@ -1,0 +1,222 @@
+#include "ticklog/internal/perfetto_sequence.hpp"
+
+#include <cerrno>
+
+#include "report_format/protobuf_writer.hpp"
+
+namespace perf::runtime {
+namespace {
+
+// Field numbers of Perfetto's trace schema, by message.
+namespace trace_fields {
+constexpr unsigned packet = 1;
+}
+namespace packet_fields {
+constexpr unsigned timestamp = 8, sequence_id = 10, track_event = 11, interned_data = 12, sequence_flags = 13,
+                   track_descriptor = 60;
+constexpr uint64_t incremental_state_cleared = 1, needs_incremental_state = 2;
+}  // namespace packet_fields
+namespace track_fields {
+constexpr unsigned uuid = 1, process = 3, thread = 4, parent_uuid = 5;
+}
+namespace process_fields {
+constexpr unsigned pid = 1, process_name = 6;
+}
+namespace thread_fields {
+constexpr unsigned pid = 1, tid = 2, thread_name = 5;
+}
+namespace event_fields {
+constexpr unsigned category_iids = 3, debug_annotations = 4, type = 9, name_iid = 10, track_uuid = 11,
+                   source_location_iid = 34;
+constexpr uint64_t slice_begin = 1, slice_end = 2, instant = 3;
+}  // namespace event_fields
+namespace annotation_fields {
+constexpr unsigned int_value = 4, string_value = 6, name = 10;
+}
+namespace interned_fields {
+constexpr unsigned event_categories = 1, event_names = 2, source_locations = 4;
+}
+namespace name_fields {  // EventCategory and EventName
+constexpr unsigned iid = 1, name = 2;
+}
+namespace location_fields {
+constexpr unsigned iid = 1, file_name = 2, function_name = 3, line_number = 4;
+}
+
+constexpr uint64_t process_track = 1;
+constexpr uint64_t category_iid = 1;       // "measured", every slice's
+constexpr uint64_t note_category_iid = 2;  // "perf", the runtime's own notes
+
+void append_packet(std::string& out, const protobuf_writer& packet) {
+  protobuf_writer wrapper;
+  wrapper.bytes_field(trace_fields::packet, packet.bytes());
+  out += wrapper.bytes();
+}
+
+protobuf_writer interned_string(uint64_t iid, const std::string& name) {
+  protobuf_writer entry;
+  entry.varint_field(name_fields::iid, iid);
+  entry.bytes_field(name_fields::name, name);
+  return entry;
+}
+
+}  // namespace
+
+std::string perfetto_process_packet(long pid) {
+  protobuf_writer process;
+  process.varint_field(process_fields::pid, static_cast<uint64_t>(pid));
+  process.bytes_field(process_fields::process_name, program_invocation_short_name);
+  protobuf_writer descriptor;
+  descriptor.varint_field(track_fields::uuid, process_track);
+  descriptor.bytes_field(track_fields::process, process.bytes());
+  protobuf_writer packet;
+  packet.bytes_field(packet_fields::track_descriptor, descriptor.bytes());
+  packet.varint_field(packet_fields::sequence_id, 1);
+  std::string out;
+  append_packet(out, packet);
+  return out;
+}
+
+void perfetto_sequence::add_track(long pid, long tid, const std::string& name) {
+  pid_ = pid;
+  tid_ = tid;
+  name_ = name;
+  site_iids_.assign(site_iids_.size(), 0);
+  begin_tails_.clear();  // they name the iids just forgotten
+  label_iids_.clear();
+  next_iid_ = 1;
+  protobuf_writer descriptor;
+  descriptor.varint_field(track_fields::uuid, track_);
+  descriptor.varint_field(track_fields::parent_uuid, process_track);
+  protobuf_writer about;
+  about.varint_field(thread_fields::pid, static_cast<uint64_t>(pid));
+  about.varint_field(thread_fields::tid, static_cast<uint64_t>(tid));
+  about.bytes_field(thread_fields::thread_name, name.empty() ? "thread " + std::to_string(tid) : name);
+  descriptor.bytes_field(track_fields::thread, about.bytes());
+  protobuf_writer packet;
+  packet.bytes_field(packet_fields::track_descriptor, descriptor.bytes());
+  packet.varint_field(packet_fields::sequence_id, sequence_);
+  packet.varint_field(packet_fields::sequence_flags, packet_fields::incremental_state_cleared);
+  protobuf_writer interned;
+  interned.bytes_field(interned_fields::event_categories, interned_string(category_iid, "measured").bytes());
+  interned.bytes_field(interned_fields::event_categories, interned_string(note_category_iid, "perf").bytes());
+  packet.bytes_field(packet_fields::interned_data, interned.bytes());
+  append_packet(out_, packet);
+}
+
+void perfetto_sequence::slice_begin(uint64_t ns, unsigned site, bool cut) {
+  // The common case, a site interned already: its packet but the timestamp is made once.
+  if (!cut && site < begin_tails_.size() && !begin_tails_[site].empty())
+    return append_timed_packet(ns, begin_tails_[site]);
+  protobuf_writer event;
+  event.varint_field(event_fields::type, event_fields::slice_begin);
+  event.varint_field(event_fields::track_uuid, track_);
+  if (cut) {
+    protobuf_writer annotation;
+    annotation.bytes_field(annotation_fields::name, "cut");
+    annotation.bytes_field(annotation_fields::string_value, "entered before the first event kept");
+    event.bytes_field(event_fields::debug_annotations, annotation.bytes());
+  }
+  event.varint_field(event_fields::category_iids, category_iid);
+  if (site >= site_iids_.size()) site_iids_.resize(site + 1, 0);
+  const bool fresh = site_iids_[site] == 0;
+  if (fresh) site_iids_[site] = next_iid_++;
+  const uint64_t iid = site_iids_[site];
+  event.varint_field(event_fields::name_iid, iid);
+  event.varint_field(event_fields::source_location_iid, iid);
+  protobuf_writer interned;
+  if (fresh) {
+    const site_info known = site < sites_.size() ? sites_[site] : site_info{"?", "", 0, 0};
+    interned.bytes_field(interned_fields::event_names, interned_string(iid, known.name).bytes());
+    protobuf_writer location;
+    location.varint_field(location_fields::iid, iid);
+    location.bytes_field(location_fields::file_name, known.file);
+    location.bytes_field(location_fields::function_name, known.name);
+    location.varint_field(location_fields::line_number, known.line);
+    interned.bytes_field(interned_fields::source_locations, location.bytes());
+  }
+  add_event_packet(ns, event.bytes(), interned.bytes());
+  if (!cut) {  // a site interned by a cut slice's begin gets its tail at its first whole one
+    if (begin_tails_.size() <= site) begin_tails_.resize(site + 1);
+    begin_tails_[site] = packet_tail(event.bytes(), {});
+  }
+}
+
+void perfetto_sequence::slice_end(uint64_t ns) {
+  if (end_tail_.empty()) {
+    protobuf_writer event;
+    event.varint_field(event_fields::type, event_fields::slice_end);
+    event.varint_field(event_fields::track_uuid, track_);
+    end_tail_ = packet_tail(event.bytes(), {});
+  }
+  append_timed_packet(ns, end_tail_);
+}
+
+void perfetto_sequence::tick(uint64_t ns, const event_copy& logged) {
+  const std::string_view label =
+      logged.label_length != 0 ? std::string_view(logged.label, logged.label_length) : "tick";
+  instant(ns, label, false, "n", logged.value);
+}
+
+void perfetto_sequence::note(uint64_t ns, const std::string& text, const char* argument, uint64_t count) {
+  instant(ns, text, true, argument, static_cast<int64_t>(count));
+}
+
+void perfetto_sequence::instant(uint64_t ns, std::string_view name, bool perf_note, const char* argument,
+                                int64_t value) {
+  if (label_iids_.size() >= max_interned_labels) add_track(pid_, tid_, name_);
+  protobuf_writer event;
+  event.varint_field(event_fields::type, event_fields::instant);
+  event.varint_field(event_fields::track_uuid, track_);
+  if (perf_note) event.varint_field(event_fields::category_iids, note_category_iid);
+  auto at = label_iids_.find(name);
+  const bool fresh = at == label_iids_.end();
+  if (fresh) at = label_iids_.emplace(std::string(name), next_iid_++).first;
+  event.varint_field(event_fields::name_iid, at->second);
+  protobuf_writer annotation;
+  annotation.bytes_field(annotation_fields::name, argument);
+  annotation.varint_field(annotation_fields::int_value, static_cast<uint64_t>(value));
+  event.bytes_field(event_fields::debug_annotations, annotation.bytes());
+  protobuf_writer interned;
+  if (fresh) interned.bytes_field(interned_fields::event_names, interned_string(at->second, at->first).bytes());
+  add_event_packet(ns, event.bytes(), interned.bytes());
+}
+
+namespace {
+
+uint64_t key(unsigned field, unsigned wire_type) { return uint64_t{field} << 3 | wire_type; }
+
+}  // namespace
+
+std::string perfetto_sequence::packet_tail(const std::string& event, const std::string& interned) const {
+  std::string tail;
+  protobuf_writer::append_varint(tail, key(packet_fields::sequence_id, 0));
+  protobuf_writer::append_varint(tail, sequence_);
+  protobuf_writer::append_varint(tail, key(packet_fields::sequence_flags, 0));
+  protobuf_writer::append_varint(tail, packet_fields::needs_incremental_state);
+  protobuf_writer::append_varint(tail, key(packet_fields::track_event, 2));
+  protobuf_writer::append_varint(tail, event.size());
+  tail += event;
+  if (interned.empty()) return tail;
+  protobuf_writer::append_varint(tail, key(packet_fields::interned_data, 2));
+  protobuf_writer::append_varint(tail, interned.size());
+  return tail + interned;
+}
+
+// Laid out in place in `out_`: the packet costs no allocation of its own, which the
+// streamed trace pays for every event.
+void perfetto_sequence::append_timed_packet(uint64_t ns, const std::string& tail) {
+  const uint64_t timestamp = key(packet_fields::timestamp, 0);
+  protobuf_writer::append_varint(out_, key(trace_fields::packet, 2));
+  protobuf_writer::append_varint(
+      out_, protobuf_writer::varint_size(timestamp) + protobuf_writer::varint_size(ns) + tail.size());
+  protobuf_writer::append_varint(out_, timestamp);
+  protobuf_writer::append_varint(out_, ns);
+  out_ += tail;
+}
+
+void perfetto_sequence::add_event_packet(uint64_t ns, const std::string& event, const std::string& interned) {
+  append_timed_packet(ns, packet_tail(event, interned));
+}
+
+}  // namespace perf::runtime

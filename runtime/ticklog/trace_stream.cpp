@@ -1,0 +1,335 @@
+#include "ticklog/trace_stream.hpp"
+
+#include <fmt/format.h>
+#include <pthread.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "core/output_file.hpp"
+#include "core/runtime_thread.hpp"
+#include "core/settings.hpp"
+#include "core/sites.hpp"
+#include "core/startup.hpp"
+#include "core/thread_name.hpp"
+#include "core/threads.hpp"
+#include "core/uncounted_allocations.hpp"
+#include "core/warnings.hpp"
+#include "report_format/text_format.hpp"
+#include "ticklog/capture_config.hpp"
+#include "ticklog/captures.hpp"
+#include "ticklog/internal/perfetto_sequence.hpp"
+#include "ticklog/internal/perfetto_trace.hpp"
+#include "ticklog/ticklog_config.hpp"
+
+namespace perf::runtime {
+namespace {
+
+constexpr size_t batch_events = 4096;
+constexpr size_t flush_bytes = size_t{1} << 20;
+// How often the writer looks at the rings: a default ring (65,536 events) takes a
+// thread logging an event every 30 ns 2 ms to fill.
+constexpr auto poll_interval = std::chrono::milliseconds(1);
+
+// A scope begun and not ended: its site and the clock value of its enter.
+struct open_scope {
+  unsigned site;
+  uint64_t enter;
+};
+
+// One thread's use of a ring, as streamed.
+struct streamed_thread {
+  streamed_thread(std::string& out, uint64_t n, const std::vector<site_info>& sites) : sequence(out, n, sites) {}
+  uint64_t uses = 0;  // the ring's ring_record::uses while this thread had it
+  long tid = 0;
+  std::string name;              // as its track is named
+  uint64_t cursor = 0;           // the sequence number of its next event to read
+  bool ended = false;            // its thread exited and every event of it was streamed
+  uint64_t losing = 0;           // events lost since the last one streamed
+  uint64_t lost = 0;             // events lost before that
+  std::vector<open_scope> open;  // innermost last
+  perfetto_sequence sequence;    // written only while tracing
+};
+
+// The writer thread and what it keeps: the trace it streams (PERF_TRACE; `path`
+// empty: none) and the captures it takes (PERF_CAPTURE).
+class trace_stream {
+ public:
+  trace_stream(std::string path, uint64_t origin) : path_(std::move(path)), origin_(origin) {}
+
+  bool tracing() const { return !path_.empty(); }
+
+  // Starts the writer; returns once it has opened the trace (false: it could not).
+  bool start() {
+    writer_ = std::thread([this] { run(); });
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return state_ != state::opening; });
+    return state_ == state::open;
+  }
+
+  void stop() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+      changed_.notify_all();
+    }
+    if (writer_.joinable()) writer_.join();
+  }
+
+  void exited(const ring_record& record, const std::string& name) {
+    std::lock_guard lock(mutex_);
+    if (state_ != state::open) return;
+    streamed_thread* thread = drain(record);
+    if (thread == nullptr) thread = &follow(record);  // a thread that logged nothing
+    thread->ended = true;
+    // The name it had when it exited, if it changed since its track was made.
+    if (tracing() && !name.empty() && name != thread->name)
+      thread->sequence.add_track(getpid(), __atomic_load_n(&record.tid, __ATOMIC_RELAXED), name);
+    flush_if_full();
+  }
+
+  // Events lost in all, and the threads that lost any.
+  std::pair<uint64_t, uint64_t> losses() {
+    std::lock_guard lock(mutex_);
+    uint64_t events = lost_events_, threads = lost_threads_;
+    for (const auto& [record, thread] : threads_) {
+      events += thread->lost + thread->losing;
+      if (thread->lost + thread->losing != 0) ++threads;
+    }
+    return {events, threads};
+  }
+
+ private:
+  enum class state { opening, open, closed };
+
+  void run() {
+    pthread_setname_np(pthread_self(), "perf-trace");
+    block_asynchronous_signals();
+    if (tracing()) write_output("trace", path_, [this](int fd) { return stream_to(fd); });
+    else stream_to(-1);
+    std::lock_guard lock(mutex_);
+    state_ = state::closed;
+    changed_.notify_all();
+  }
+
+  // Streams every ring into `fd` (-1: none) until stop(), then drains them once more;
+  // takes the captures the calls ended meanwhile ask for.
+  bool stream_to(int fd) {
+    std::unique_lock lock(mutex_);
+    fd_ = fd;
+    ticks_per_ns_ = current_clock_rate().ticks_per_ns;
+    captures_.emplace(current_capture_config(), ticks_per_ns_);
+    if (tracing()) out_ = perfetto_process_packet(getpid());
+    state_ = state::open;
+    changed_.notify_all();
+    for (bool last = false; !last;) {
+      last = stopping_;
+      {
+        const uncounted_allocations runtime_work;
+        for (const ring_record* record = newest_ring(); record != nullptr; record = record->next) drain(*record);
+        take_captures();
+      }
+      write_out();
+      if (!last) changed_.wait_for(lock, poll_interval, [&] { return stopping_; });
+    }
+    captures_.reset();  // once the captures taken are written
+    state_ = state::closed;
+    return !failed_;
+  }
+
+  // The thread that has `record`'s ring now: a new one if the ring passed to another
+  // since it was last seen (the old one's events all streamed by exited()).
+  streamed_thread& follow(const ring_record& record) {
+    const uint64_t uses = __atomic_load_n(&record.uses, __ATOMIC_RELAXED);
+    std::unique_ptr<streamed_thread>& slot = threads_[&record];
+    if (slot == nullptr || slot->uses != uses) {
+      if (slot != nullptr) {  // ended: only its losses stay
+        lost_events_ += slot->lost + slot->losing;
+        if (slot->lost + slot->losing != 0) ++lost_threads_;
+      }
+      slot = std::make_unique<streamed_thread>(out_, sequences_++, sites_);
+      slot->uses = uses;
+      slot->tid = __atomic_load_n(&record.tid, __ATOMIC_RELAXED);
+      slot->name = thread_name(slot->tid);
+      if (tracing()) slot->sequence.add_track(getpid(), slot->tid, slot->name);
+    }
+    return *slot;
+  }
+
+  // Streams the events of `record` not streamed yet; its thread, null while the ring
+  // holds none.
+  streamed_thread* drain(const ring_record& record) {
+    if (failed_) return nullptr;
+    const detail::tick_ring& ring = record.ring;
+    // Acquire: a new thread's use counted (reuse_ring) before its first event.
+    const uint64_t written = __atomic_load_n(&ring.written, __ATOMIC_ACQUIRE);
+    if (written == 0) return nullptr;
+    streamed_thread& thread = follow(record);
+    if (thread.ended) return &thread;
+    const uint64_t kept = capacity(ring);
+    if (written > kept && thread.cursor < written - kept) {
+      thread.losing += written - kept - thread.cursor;
+      thread.cursor = written - kept;
+    }
+    while (thread.cursor < written) {
+      const uint64_t from = thread.cursor, to = std::min(written, from + batch_events);
+      const uint64_t torn = read_events(ring, from, to, batch_);
+      thread.losing += torn;
+      for (size_t i = torn; i < batch_.size(); ++i) add_event(thread, batch_[i]);
+      thread.cursor = to;
+      flush_if_full();
+    }
+    return &thread;
+  }
+
+  void add_event(streamed_thread& thread, const event_copy& event) {
+    const uint64_t ns =
+        event.time > origin_
+            ? static_cast<uint64_t>(std::llround(static_cast<double>(event.time - origin_) / ticks_per_ns_))
+            : 0;
+    if (thread.losing != 0) {
+      if (tracing())
+        thread.sequence.note(ns,
+                             fmt::format("perf: {} lost here: the trace's writer fell behind this thread's ring "
+                                         "(PERF_RING_EVENTS gives it more room)",
+                                         report_format::format_count_of(thread.losing, "event")),
+                             "lost", thread.losing);
+      for (; !thread.open.empty(); thread.open.pop_back())
+        if (tracing()) thread.sequence.slice_end(ns);
+      thread.lost += thread.losing;
+      thread.losing = 0;
+    }
+    switch (event.kind) {
+      case detail::event_kind::enter:
+        if (event.site >= sites_.size()) add_new_sites();
+        thread.open.push_back({event.site, event.time});
+        if (tracing()) thread.sequence.slice_begin(ns, event.site, false);
+        break;
+      case detail::event_kind::exit:
+        // Else its enter was lost, or it ends no scope the trace shows: left out, as
+        // span_roles leaves it, so that slices nest.
+        if (!thread.open.empty() && thread.open.back().site == event.site) {
+          const uint64_t enter = thread.open.back().enter;
+          thread.open.pop_back();
+          if (tracing()) thread.sequence.slice_end(ns);
+          if (event.site < thresholds_.size() && thresholds_[event.site] != 0 &&
+              event.time - enter > thresholds_[event.site])
+            slow_calls_.push_back({event.site, enter, event.time});
+        }
+        break;
+      case detail::event_kind::tick:
+        if (tracing()) thread.sequence.tick(ns, event);
+        break;
+      case detail::event_kind::none: break;
+    }
+  }
+
+  void add_new_sites() {
+    std::vector<site_info> added = copy_sites_from(static_cast<unsigned>(sites_.size()));
+    sites_.insert(sites_.end(), std::make_move_iterator(added.begin()), std::make_move_iterator(added.end()));
+    while (thresholds_.size() < sites_.size()) thresholds_.push_back(captures_->threshold(sites_[thresholds_.size()]));
+  }
+
+  // The captures of the calls caught since the last pass, each from every ring.
+  void take_captures() {
+    if (slow_calls_.empty()) return;
+    std::vector<capture_source> sources;
+    for (const auto& [record, thread] : threads_) {
+      // An ended thread's ring may hold another's events by now: a new thread's (its
+      // use counted; left out until the writer follows it) or those moved into it at
+      // an exit (its tid then that thread's).
+      if (thread->ended && __atomic_load_n(&record->uses, __ATOMIC_RELAXED) != thread->uses) continue;
+      const long tid = __atomic_load_n(&record->tid, __ATOMIC_RELAXED);
+      sources.push_back({record, tid, tid == thread->tid ? thread->name : thread_name(tid), thread->ended});
+    }
+    for (const slow_call& call : slow_calls_) captures_->take(call, sites_, sources);
+    slow_calls_.clear();
+  }
+
+  void flush_if_full() {
+    if (out_.size() >= flush_bytes) write_out();
+  }
+
+  void write_out() {
+    if (tracing() && !failed_ && !out_.empty() && !write_all(fd_, out_.data(), out_.size())) failed_ = true;
+    out_.clear();
+  }
+
+  const std::string path_;
+  const uint64_t origin_;
+  std::thread writer_;
+  std::mutex mutex_;  // guards all below; never held by a measured call
+  std::condition_variable changed_;
+  state state_ = state::opening;
+  bool stopping_ = false;
+  bool failed_ = false;  // a write failed: nothing more is streamed
+  int fd_ = -1;
+  double ticks_per_ns_ = 1;
+  std::string out_;  // encoded, not written yet
+  std::vector<event_copy> batch_ = std::vector<event_copy>(batch_events);
+  std::vector<site_info> sites_;      // index = site id; those registered so far
+  std::vector<uint64_t> thresholds_;  // index = site id: a capture rule's, in ticks; 0: none
+  std::optional<capture_taker> captures_;
+  std::vector<slow_call> slow_calls_;  // caught in this pass
+  uint64_t sequences_ = 0;
+  std::unordered_map<const ring_record*, std::unique_ptr<streamed_thread>> threads_;  // by ring
+  uint64_t lost_events_ = 0, lost_threads_ = 0;  // of the threads whose rings passed on
+};
+
+// Set before the program's (and this file's) dynamic initialization: trivial types only.
+trace_stream* stream = nullptr;  // set at start-up, before any thread but main; never freed
+uint64_t stream_origin = 0;      // nonzero: the writer is wanted
+bool trace_wanted = false;       // it streams PERF_TRACE
+
+void forget_stream(thread_record*) { stream = nullptr; }
+
+PERF_RUNTIME_ON_START(take_stream_origin) {
+  if (!current_settings().environment.ticks) return;
+  const ticklog_config& wanted = current_ticklog_config();
+  trace_wanted = wanted.trace_stream && is_perfetto_trace_path(wanted.trace_path);
+  if (!trace_wanted && current_capture_config().rules.empty()) return;
+  stream_origin = detail::clock_now(current_settings().clock);
+  add_thread_hooks({.fork_child = forget_stream});
+}
+
+PERF_RUNTIME_AFTER_START(start_trace_stream) {
+  if (stream_origin == 0) return;
+  auto* started = new trace_stream(trace_wanted ? current_ticklog_config().trace_path : "", stream_origin);
+  const bool open = started->start();
+  stream = started;
+  if (!open) started->stop();
+}
+
+}  // namespace
+
+bool trace_streaming() { return stream != nullptr && stream->tracing(); }
+
+void stream_exited_ring(const ring_record& record, const std::string& name) {
+  if (stream != nullptr) stream->exited(record, name);
+}
+
+void finish_trace_stream() {
+  if (stream == nullptr) return;
+  stream->stop();
+  const auto [events, threads] = stream->losses();
+  if (events == 0) return;
+  const std::string lost = fmt::format("{} of {}", report_format::format_count_of(events, "event"),
+                                       report_format::format_count_of(threads, "thread"));
+  if (stream->tracing())
+    warn("the streamed trace lost " + lost + ": its writer fell behind (PERF_RING_EVENTS gives it more room)");
+  else
+    warn("PERF_CAPTURE did not see " + lost +
+         ": the tick log's writer fell behind (PERF_RING_EVENTS gives it more "
+         "room)");
+}
+
+}  // namespace perf::runtime

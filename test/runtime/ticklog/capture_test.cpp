@@ -1,0 +1,166 @@
+// PERF_CAPTURE: a call longer than its rule's threshold writes a Perfetto trace of
+// every thread around it while the program runs, at most PERF_CAPTURE_RATE a minute,
+// and the report lists them. Drives tick_probe's `stall` mode: handle() stalls 20 ms
+// on 3 of its 30,000 calls while three workers call work().
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "probe_runner.hpp"
+#include "ticklog/capture_config.hpp"
+#include "ticklog/perfetto_reader.hpp"
+#include "ticklog/protoc_decode.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using Capture = perf::testing::ProbeTest;
+
+// Runs tick_probe `stall` with PERF_CAPTURE_DIR=`dir`, its JSON report read back. Every
+// call timed (a rule sees the timed calls only); rings of 100 ms of the main thread's
+// events, so that the writer, one thread among many on a loaded machine, keeps up; a
+// window of 100 ms before each call's end.
+json run_stalls(const fs::path& dir, const std::string& environment) {
+  const fs::path report = dir / "report.json";
+  const perf::testing::probe_result run = perf::testing::run_probe_program(
+      PERF_TICK_PROBE,
+      "PERF_TIMING=all PERF_RING_EVENTS=262144 PERF_CAPTURE_WINDOW=100 PERF_REPORT=" + report.string() +
+          " PERF_CAPTURE_DIR=" + dir.string() + " " + environment,
+      "stall");
+  EXPECT_EQ(run.status, 0) << run.output;
+  EXPECT_EQ(run.output, "");
+  return json::parse(perf::testing::read_file(report));
+}
+
+// The capture files in `dir`, by number.
+std::vector<fs::path> capture_files(const fs::path& dir) {
+  std::vector<fs::path> found;
+  for (int n = 1;; ++n) {
+    fs::path match;
+    for (const auto& entry : fs::directory_iterator(dir))
+      if (entry.path().filename().string().starts_with("capture-") &&
+          entry.path().filename().string().ends_with("-" + std::to_string(n) + ".pftrace"))
+        match = entry.path();
+    if (match.empty()) return found;
+    found.push_back(match);
+  }
+}
+
+// A call of handle() that the machine delayed past 10 ms is caught too (on a loaded
+// machine): the three stalls are, whatever else is.
+TEST_F(Capture, EachStallWritesATraceOfTheStalledCallAndTheOtherThreadsMeanwhile) {
+  const json report = run_stalls(dir, "PERF_CAPTURE='handle>10ms' PERF_CAPTURE_RATE=100");
+  const std::vector<fs::path> files = capture_files(dir);
+  const json& listed = report.at("captures").at("written");
+  ASSERT_EQ(listed.size(), files.size()) << report.at("captures");
+  EXPECT_EQ(report.at("captures").at("skipped"), 0);
+  size_t stalls = 0;
+  for (size_t i = 0; i < files.size(); ++i) {
+    SCOPED_TRACE(files[i].string());
+    EXPECT_EQ(listed[i].at("function"), "handle");
+    EXPECT_EQ(fs::path(listed[i].at("file").get<std::string>()), files[i]);
+    const uint64_t duration = listed[i].at("duration_ns").get<uint64_t>();
+    EXPECT_GT(duration, 10'000'000u);
+    int status = 0;
+    const std::string text = perf::testing::protoc_decode(files[i], &status);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << text;
+    const perf::testing::perfetto_trace trace = perf::testing::read_perfetto_trace(files[i]);
+    // The caught call, whole, as long as the report says.
+    std::pair<uint64_t, uint64_t> caught{0, 0};
+    for (const auto& [thread, slices] : trace.spans)
+      if (slices.count("handle") != 0)
+        for (const auto& span : slices.at("handle"))
+          if (span.second - span.first + 1000 >= duration && span.second - span.first <= duration + 1000) caught = span;
+    ASSERT_NE(caught.second, 0u) << "the caught call";
+    // A stall ticks its call's index first; other calls caught were delayed (the
+    // machine's cores busy elsewhere), and the workers may not have run meanwhile.
+    bool stalled = false;
+    for (const auto& [thread, ticks] : trace.tick_values)
+      if (ticks.count("tick") != 0)
+        for (const auto& [time, value] : ticks.at("tick"))
+          if (time >= caught.first && time <= caught.second && value % 10000 == 9999) stalled = true;
+    if (!stalled) continue;
+    ++stalls;
+    // Every worker's events of the window, and calls of theirs during the stall (one
+    // running across its edge counts): on a loaded machine a worker may wait for a
+    // core through a whole stall, but not all three, nor through the window.
+    size_t during = 0;
+    for (const char* worker : {"worker-1", "worker-2", "worker-3"}) {
+      ASSERT_EQ(trace.spans.count(worker), 1u) << worker;
+      for (const auto& span : trace.spans.at(worker).at("work"))
+        if (span.second >= caught.first && span.first <= caught.second) ++during;
+    }
+    EXPECT_GT(during, 0u) << "the workers worked while handle() stalled";
+  }
+  EXPECT_EQ(stalls, 3u) << "a capture per stall";
+}
+
+TEST_F(Capture, TheRateLimitsCapturesAndTheReportCountsThoseLeftOut) {
+  const json report = run_stalls(dir, "PERF_CAPTURE='handle>10ms' PERF_CAPTURE_RATE=2");
+  EXPECT_EQ(capture_files(dir).size(), 2u);
+  EXPECT_EQ(report.at("captures").at("written").size(), 2u);
+  EXPECT_GE(report.at("captures").at("skipped").get<uint64_t>(), 1u) << "the third stall, at least";
+}
+
+TEST_F(Capture, ARuleThatNoCallBreaksWritesNothing) {
+  const json report = run_stalls(dir, "PERF_CAPTURE='handle>1s'");
+  EXPECT_TRUE(capture_files(dir).empty());
+  EXPECT_EQ(report.at("captures"), json::parse(R"({"written": [], "unlisted": 0, "skipped": 0})"));
+}
+
+TEST_F(Capture, WithoutRulesTheReportSaysNull) {
+  const json report = run_stalls(dir, "");
+  EXPECT_TRUE(capture_files(dir).empty());
+  EXPECT_TRUE(report.at("captures").is_null());
+}
+
+using perf::runtime::capture_config;
+using perf::runtime::parse_capture_config;
+
+capture_config parse(const std::map<std::string, std::string>& environment) {
+  return parse_capture_config([&](const char* name) -> const char* {
+    const auto found = environment.find(name);
+    return found == environment.end() ? nullptr : found->second.c_str();
+  });
+}
+
+TEST(CaptureConfig, RulesAreCommaSeparatedAndATemplatesCommaStaysInItsName) {
+  const capture_config c = parse({{"PERF_CAPTURE", "logs::parse_line>2ms, pick<int, long>>1.5us,f>3s,g > 40ns"}});
+  ASSERT_EQ(c.rules.size(), 4u);
+  EXPECT_EQ(c.rules[0].function, "logs::parse_line");
+  EXPECT_EQ(c.rules[0].threshold_ns, 2'000'000u);
+  EXPECT_EQ(c.rules[1].function, "pick<int, long>");
+  EXPECT_EQ(c.rules[1].threshold_ns, 1'500u);
+  EXPECT_EQ(c.rules[2].threshold_ns, 3'000'000'000u);
+  EXPECT_EQ(c.rules[3].function, "g");
+  EXPECT_EQ(c.rules[3].threshold_ns, 40u);
+  EXPECT_TRUE(c.warnings.empty());
+  EXPECT_EQ(c.window_ms, 10u);
+  EXPECT_EQ(c.per_minute, perf::runtime::default_capture_rate);
+  EXPECT_EQ(c.directory, ".");
+}
+
+TEST(CaptureConfig, BadRulesAndCountsWarnNamingTheVariableAndTheRule) {
+  const capture_config c = parse(
+      {{"PERF_CAPTURE", "f>2ms,g>2 parsecs,>1ms,h"}, {"PERF_CAPTURE_WINDOW", "0"}, {"PERF_CAPTURE_RATE", "often"}});
+  ASSERT_EQ(c.rules.size(), 1u);
+  EXPECT_EQ(c.rules[0].function, "f");
+  const std::string rule_help =
+      "' is not a rule FUNCTION>DURATION (e.g. logs::parse_line>2ms; units ns, us, ms, s); "
+      "it is left out";
+  EXPECT_EQ(c.warnings, (std::vector<std::string>{
+                            "PERF_CAPTURE: 'g>2 parsecs" + rule_help,
+                            "PERF_CAPTURE: '>1ms" + rule_help,
+                            "PERF_CAPTURE: 'h" + rule_help,
+                            "PERF_CAPTURE_WINDOW='0' is not a count of milliseconds from 1 to 10000; using 10",
+                            "PERF_CAPTURE_RATE='often' is not a count of captures a minute from 1 to 600; using 6",
+                        }));
+}
+
+}  // namespace
