@@ -12,7 +12,8 @@
 //   one sample  = at 64 frames: the kernel's delivery of the signal and the return
 //                 from the handler (a signal the handler ignores, sent to itself with
 //                 tgkill, less the cost of a system call: a timer's signal needs none),
-//                 plus the handler's own work (walk + table), called directly
+//                 plus the handler's own work (walk + table): a signal of the bench's
+//                 own whose handler records a sample, less one whose handler does not
 //   gperftools  = the same loop under gperftools' profiler (ProfilerStart, setitimer
 //                 ITIMER_PROF, SIGPROF) at the same rates / unsampled
 // Run: build/bench/sampler_bench
@@ -75,6 +76,11 @@ struct sample_cost {
   double handler_ns = 0;      // the handler's work
 };
 
+bool record_in_handler = false;
+void record_on_signal(int, siginfo_t*, void* ucontext) {
+  if (record_in_handler) perf::runtime::record_sample(ucontext, 1, 1);
+}
+
 // Both parts of a sample's cost with `depth` frames on the stack.
 __attribute__((noinline)) sample_cost sample_cost_at_depth(int depth) {
   if (depth > 1) {
@@ -92,11 +98,17 @@ __attribute__((noinline)) sample_cost sample_cost_at_depth(int depth) {
   const long pid = getpid(), tid = syscall(SYS_gettid);
   for (int i = 0; i < calls; ++i) syscall(SYS_tgkill, pid, tid, signal);  // not SI_TIMER: ignored at once
   cost.delivery_ns = (thread_cpu_seconds() - start) * 1e9 / calls - cost.system_call_ns;
-  ucontext_t context;
-  getcontext(&context);
-  start = thread_cpu_seconds();
-  for (int i = 0; i < calls; ++i) perf::runtime::record_sample(&context, 1, 1);
-  cost.handler_ns = (thread_cpu_seconds() - start) * 1e9 / calls;
+  // The handler's work: a signal of the bench's own whose handler records a sample
+  // (the walk goes up through the kernel's signal frame, as the sampler's does), less
+  // the same signal with a handler that records none.
+  double with_signal[2];
+  for (const bool record : {false, true}) {
+    record_in_handler = record;
+    start = thread_cpu_seconds();
+    for (int i = 0; i < calls; ++i) syscall(SYS_tgkill, pid, tid, SIGUSR2);
+    with_signal[record] = (thread_cpu_seconds() - start) * 1e9 / calls;
+  }
+  cost.handler_ns = with_signal[1] - with_signal[0];
   return cost;
 }
 
@@ -246,6 +258,10 @@ int main() {
   }
   unlink(profile.c_str());
 
+  struct sigaction action {};
+  action.sa_sigaction = record_on_signal;
+  action.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigaction(SIGUSR2, &action, nullptr);
   const sample_cost cost = sample_cost_at_depth(64);
   std::printf("CPU-bound loop, %.1f ms unsampled; median of %d rounds\n", fastest * 1e3, rounds);
   std::printf("%-34s %10s %10s\n", "", "100 Hz", "1 kHz");

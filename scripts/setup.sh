@@ -16,6 +16,7 @@ packages=(
   libtcmalloc-minimal4                                # tests: perf::alloc counts under another allocator
   heaptrack                                           # docs/allocations.md: the cross-check of the counts
   zlib1g-dev                                          # the sampler's pprof profile is gzipped
+  libunwind-dev                                       # the runtime's stacks: unwound by .eh_frame (README, Dependencies)
   golang-go                                           # tests: go tool pprof reads the sampler's profile
   valgrind                                            # tests: the sampler runs clean under memcheck
   libgoogle-perftools-dev                             # bench/: gperftools' profiler beside the sampler

@@ -5,12 +5,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <unwind.h>
-
 #include <cstdlib>
 
 #include "alloc/heap_sampling_hook.hpp"
-#include "alloc/unwound_stack.hpp"
+#include "core/stack_unwind.hpp"
 #include "core/startup.hpp"
 #include "perf/detail/alloc_counters.hpp"
 
@@ -101,8 +99,8 @@ thread_counters* attach() noexcept {
   return record;
 }
 
-// The stack is unwound from the tables: the program's code need not keep frame
-// pointers. Slow (microseconds), but only the gtest budgets record.
+// The stack is unwound from the tables (core/stack_unwind.hpp): the program's code need
+// not keep frame pointers. Microseconds, but only the gtest budgets record.
 void record_allocation(thread_counters& record, uint64_t usable, uint64_t requested) noexcept {
   const uint32_t seen = record.sizes_seen;
   store_relaxed(record.sizes_seen, seen + 1);
@@ -111,7 +109,8 @@ void record_allocation(thread_counters& record, uint64_t usable, uint64_t reques
   recorded_allocation& into = record.recorded[seen];
   into.requested = requested;
   into.usable = usable;
-  into.depth = runtime::unwind_stack(into.frames, recorded_frames);
+  into.depth = runtime::unwind_calling_thread({0, 0}, into.frames, recorded_frames);
+  if (into.depth != 0 && into.frames[into.depth - 1] == runtime::truncated_frame) --into.depth;  // no frame to show
 }
 
 void set_mode(counting_mode chosen) noexcept { __atomic_store_n(&counting, int{chosen}, __ATOMIC_RELEASE); }
@@ -156,27 +155,7 @@ void set_heap_sampling_hook(const heap_sampling_hook& hook) noexcept {
   __atomic_store_n(&alloc::detail::heap_hook.sample, hook.sample, __ATOMIC_RELEASE);
 }
 
-namespace {
-
-struct stack_walk {
-  uintptr_t* frames;
-  unsigned capacity;
-  unsigned depth;
-};
-
-_Unwind_Reason_Code add_frame(_Unwind_Context* context, void* walk_pointer) {
-  stack_walk& walk = *static_cast<stack_walk*>(walk_pointer);
-  if (walk.depth == walk.capacity) return _URC_END_OF_STACK;
-  walk.frames[walk.depth++] = _Unwind_GetIP(context);
-  return _URC_NO_REASON;
-}
-
-}  // namespace
-
-unsigned unwind_stack(uintptr_t* frames, unsigned capacity) noexcept {
-  stack_walk walk{frames, capacity, 0};
-  _Unwind_Backtrace(add_frame, &walk);
-  return walk.depth;
-}
+// The budgets' stacks are taken inside allocations, where libunwind cannot be loaded.
+PERF_RUNTIME_ON_START(prepare_budget_stacks) { prepare_unwinder(); }
 
 }  // namespace perf::runtime

@@ -1,23 +1,12 @@
 #include "core/next_signal_functions.hpp"
 
-#include <dlfcn.h>
 #include <errno.h>
 
+#include "core/next_function.hpp"
 #include "core/startup.hpp"
 
 namespace perf::runtime::next_signal {
 namespace {
-
-// The next definition of `name`, looked up once; null without one.
-template <class Function>
-Function next(Function& slot, const char* name) noexcept {
-  Function found = __atomic_load_n(&slot, __ATOMIC_ACQUIRE);
-  if (found == nullptr) {
-    found = reinterpret_cast<Function>(dlsym(RTLD_NEXT, name));
-    __atomic_store_n(&slot, found, __ATOMIC_RELEASE);
-  }
-  return found;
-}
 
 int (*next_sigaction)(int, const struct sigaction*, struct sigaction*);
 sighandler_t (*next_signal)(int, sighandler_t);
@@ -30,24 +19,18 @@ int (*next_sigwaitinfo)(const sigset_t*, siginfo_t*);
 int (*next_sigtimedwait)(const sigset_t*, siginfo_t*, const timespec*);
 int (*next_signalfd)(int, const sigset_t*, int);
 
-// Calls the next `name` with `arguments`, or fails with ENOSYS and `failure`.
-#define PERF_CALL_NEXT(slot, name, failure, ...)                       \
-  if (auto* function = next(slot, name)) return function(__VA_ARGS__); \
-  errno = ENOSYS;                                                      \
-  return failure
-
 // dlsym is not async-signal-safe: look everything up before a handler may need it.
 PERF_RUNTIME_ON_START(resolve_next_signal_functions) {
-  next(next_sigaction, "sigaction");
-  next(next_signal, "signal");
-  next(next_bsd_signal, "bsd_signal");
-  next(next_sysv_signal, "sysv_signal");
-  next(next_pthread_sigmask, "pthread_sigmask");
-  next(next_sigprocmask, "sigprocmask");
-  next(next_sigwait, "sigwait");
-  next(next_sigwaitinfo, "sigwaitinfo");
-  next(next_sigtimedwait, "sigtimedwait");
-  next(next_signalfd, "signalfd");
+  next_definition(next_sigaction, "sigaction");
+  next_definition(next_signal, "signal");
+  next_definition(next_bsd_signal, "bsd_signal");
+  next_definition(next_sysv_signal, "sysv_signal");
+  next_definition(next_pthread_sigmask, "pthread_sigmask");
+  next_definition(next_sigprocmask, "sigprocmask");
+  next_definition(next_sigwait, "sigwait");
+  next_definition(next_sigwaitinfo, "sigwaitinfo");
+  next_definition(next_sigtimedwait, "sigtimedwait");
+  next_definition(next_signalfd, "signalfd");
 }
 
 }  // namespace
@@ -65,14 +48,14 @@ sighandler_t sysv_signal(int signal, sighandler_t handler) noexcept {
   PERF_CALL_NEXT(next_sysv_signal, "sysv_signal", SIG_ERR, signal, handler);
 }
 int pthread_sigmask(int how, const sigset_t* set, sigset_t* old) noexcept {
-  if (auto* function = next(next_pthread_sigmask, "pthread_sigmask")) return function(how, set, old);
+  if (auto* function = next_definition(next_pthread_sigmask, "pthread_sigmask")) return function(how, set, old);
   return ENOSYS;  // pthread_sigmask returns its error
 }
 int sigprocmask(int how, const sigset_t* set, sigset_t* old) noexcept {
   PERF_CALL_NEXT(next_sigprocmask, "sigprocmask", -1, how, set, old);
 }
 int sigwait(const sigset_t* set, int* signal) {
-  if (auto* function = next(next_sigwait, "sigwait")) return function(set, signal);
+  if (auto* function = next_definition(next_sigwait, "sigwait")) return function(set, signal);
   return ENOSYS;  // sigwait returns its error
 }
 int sigwaitinfo(const sigset_t* set, siginfo_t* info) {

@@ -51,11 +51,13 @@ PERF_DETAIL_EXPORT sighandler_t sysv_signal(int signal, sighandler_t handler) {
 }
 
 PERF_DETAIL_EXPORT int pthread_sigmask(int how, const sigset_t* set, sigset_t* old) {
-  return change_signal_mask(next_signal::pthread_sigmask, how, set, old);
+  return change_signal_mask(next_signal::pthread_sigmask, how, set, old,
+                            reinterpret_cast<uintptr_t>(__builtin_return_address(0)));
 }
 
 PERF_DETAIL_EXPORT int sigprocmask(int how, const sigset_t* set, sigset_t* old) {
-  return change_signal_mask(next_signal::sigprocmask, how, set, old);
+  return change_signal_mask(next_signal::sigprocmask, how, set, old,
+                            reinterpret_cast<uintptr_t>(__builtin_return_address(0)));
 }
 
 PERF_DETAIL_EXPORT int sigwait(const sigset_t* set, int* signal) {

@@ -5,6 +5,7 @@
 #define PERF_RUNTIME_CORE_SIGNAL_INTERPOSE_HPP
 
 #include <signal.h>
+#include <stdint.h>
 
 namespace perf::runtime {
 
@@ -18,9 +19,11 @@ bool handled_by_runtime(int signal) noexcept;
 
 // Changes the calling thread's mask with `change` (pthread_sigmask or sigprocmask,
 // the next definition), telling the private signal's user before the private
-// signal is blocked and after it is unblocked. Returns what `change` returns.
+// signal is blocked and after it is unblocked, unless `caller` (the return address
+// of the interposed function) is the runtime's unwinder's code. Returns what `change`
+// returns.
 int change_signal_mask(int (*change)(int, const sigset_t*, sigset_t*) noexcept, int how, const sigset_t* set,
-                       sigset_t* old) noexcept;
+                       sigset_t* old, uintptr_t caller) noexcept;
 
 // `set` without the private signal: `set` itself when it does not hold it, otherwise
 // `room` filled with the rest. For the sets sigwait() and friends and signalfd() take.

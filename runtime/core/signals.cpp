@@ -11,6 +11,7 @@
 
 #include "core/next_signal_functions.hpp"
 #include "core/signal_interpose.hpp"
+#include "core/stack_unwind.hpp"
 #include "core/startup.hpp"
 #include "core/threads.hpp"
 
@@ -300,9 +301,11 @@ int program_sigaction(int signal, const struct sigaction* action, struct sigacti
 }
 
 int change_signal_mask(int (*change)(int, const sigset_t*, sigset_t*) noexcept, int how, const sigset_t* set,
-                       sigset_t* old) noexcept {
+                       sigset_t* old, uintptr_t caller) noexcept {
   const int signal = __atomic_load_n(&private_number, __ATOMIC_ACQUIRE);
-  if (signal == 0 || set == nullptr || __atomic_load_n(&private_taken_over, __ATOMIC_ACQUIRE))
+  // libunwind blocks every signal around its locks: the runtime's own unwinding (a
+  // handler's, an allocation's, a thread's cache freed as it exits) pauses no sampling.
+  if (signal == 0 || set == nullptr || __atomic_load_n(&private_taken_over, __ATOMIC_ACQUIRE) || in_unwinder(caller))
     return change(how, set, old);
   const bool held = sigismember(set, signal) == 1;
   const bool blocks = held && (how == SIG_BLOCK || how == SIG_SETMASK);

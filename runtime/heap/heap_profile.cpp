@@ -1,7 +1,8 @@
 // heap_profile_snapshot(): the heap sampler's sites as the outputs show them, each
 // stack starting at the caller of the allocation function; sites whose stacks differ
 // only inside the allocation functions (malloc and operator new, a sanitizer's
-// interceptor and perf's own frames) are one.
+// interceptor and perf's own frames) are one. The runtime's own allocations (its exit
+// outputs, its registries) are no site of the program's: they are left out.
 #include "heap/heap_profile.hpp"
 
 #include <map>
@@ -19,6 +20,7 @@ heap_profile heap_profile_snapshot() {
   profile.live_set_thinnings = sampled.live_set_thinnings;
   std::map<std::pair<std::vector<uintptr_t>, bool>, size_t> by_stack;
   for (const heap_internal::site_record& record : sampled.sites) {
+    if (runtime_allocation(record.frames, record.depth)) continue;
     const unsigned first = allocation_function_frames(record.frames, record.depth);
     std::pair<std::vector<uintptr_t>, bool> key{{record.frames + first, record.frames + record.depth},
                                                 record.truncated};

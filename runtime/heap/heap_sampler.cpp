@@ -20,15 +20,15 @@
 #include <cstring>
 
 #include "alloc/heap_sampling_hook.hpp"
-#include "alloc/unwound_stack.hpp"
 #include "core/random_bits.hpp"
 #include "core/settled_config.hpp"
+#include "core/stack_unwind.hpp"
 #include "core/startup.hpp"
+#include "core/warnings.hpp"
 #include "heap/heap_sample_config.hpp"
 #include "heap/internal/live_blocks.hpp"
 #include "heap/internal/sampling.hpp"
 #include "perf/detail/alloc_counters.hpp"
-#include "sampler/frame_walk.hpp"
 
 namespace perf::runtime {
 namespace {
@@ -45,7 +45,6 @@ using heap_internal::site_table;
 enum sampling_state : int { unsettled = 0, off = 1, on = 2, stopped = 3 };
 int state = unsettled;
 uint64_t mean_bytes = 0;
-bool read_through_kernel = false;  // stack_read_through_kernel(), asked at start-up
 
 bool locked = false;
 site_table sites;
@@ -185,26 +184,18 @@ uintptr_t stack_top() noexcept {
 
 // Records the sampled allocation of `block` with the calling thread's stack.
 __attribute__((noinline)) void record_sample(thread_sampling& t, const void* block, uint64_t requested) noexcept {
-  // Two entries of room at the front (a signal handler's walk puts the instruction and
-  // the leaf's caller there: none here), one past the kept depth to see truncation.
-  constexpr unsigned room = heap_internal::site_frames + 3;
+  // One past the kept depth, to see truncation.
+  constexpr unsigned room = heap_internal::site_frames + 1;
   uintptr_t frames[room];
-  unsigned walked;
-  if (alloc::detail::mode() == alloc::detail::sanitizer_hooks) {
-    // The sanitizer's allocator, which calls the hook, keeps no frame pointers.
-    walked = 2 + unwind_stack(frames + 2, room - 2);
-  } else {
-    if (t.stack_top == 0) t.stack_top = stack_top();
-    const auto fp = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
-    // Valgrind's memcheck would report the walk's reads of the stack: through the kernel then.
-    const stack_bounds bounds = read_through_kernel ? stack_bounds{0, 0} : stack_bounds{fp, t.stack_top};
-    walked = walk_frame_chain(0, 0, fp, fp, bounds, frames, room);
-  }
-  const bool truncated = walked == room;
-  const uint32_t depth = walked < 2 ? 0 : (truncated ? heap_internal::site_frames : walked - 2);
+  if (t.stack_top == 0) t.stack_top = stack_top();
+  // Below: the calling thread's own stack pointer, where the unwind starts.
+  unsigned depth = unwind_calling_thread({0, t.stack_top}, frames, room);
+  const bool truncated = depth == room || (depth != 0 && frames[depth - 1] == truncated_frame);
+  if (depth == room) depth = heap_internal::site_frames;
+  if (depth != 0 && frames[depth - 1] == truncated_frame) --depth;
   const double objects = inverse_probability(requested);
   lock();
-  const uint32_t index = sites.find_or_add(frames + 2, depth, truncated);
+  const uint32_t index = sites.find_or_add(frames, depth, truncated);
   if (index == site_table::none) {
     ++samples_beyond_sites;
   } else {
@@ -263,7 +254,8 @@ PERF_RUNTIME_ON_START(start_heap_sampling) {
   const heap_sample_config& config = settled_config<heap_sample_config, parse_heap_sample_config>();
   if (config.bytes != 0 && sites.make() && live.make()) {
     mean_bytes = config.bytes;
-    read_through_kernel = stack_read_through_kernel();
+    if (const std::string problem = prepare_unwinder(); !problem.empty())
+      warn("the heap profile's stacks are empty: " + problem);
     // The child keeps consistent tables: no fork happens while a sample is half recorded.
     pthread_atfork(prepare_fork, after_fork, after_fork);
     add_exit_quiet([] { __atomic_store_n(&state, int{stopped}, __ATOMIC_RELEASE); });

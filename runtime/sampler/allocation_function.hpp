@@ -17,6 +17,15 @@ namespace perf::runtime {
 // symbolizer's lock): not in a signal handler, nor under a lock the allocator holds.
 unsigned allocation_function_frames(const uintptr_t* frames, unsigned depth);
 
+// Whether the stack `frames` (as above) is the runtime's own work: past the allocation
+// functions, its innermost frame that is not a library's is perf's (the runtime's
+// exit outputs, its registries, its symbolizer), not the program's. Symbolizes, as above.
+bool runtime_allocation(const uintptr_t* frames, unsigned depth);
+
+// Whether `function` (a demangled name) is an allocation function the program calls
+// (perf's, the C library's or a sanitizer's interceptor), or perf's code inside one.
+bool is_allocation_function(const std::string& function);
+
 // The program's frames among `frames` (as above), one line each, from the innermost
 // frame of the program's own code out to main: "at function (file:line)" (file:line
 // where the debug information gives them), each run of frames of the standard library,

@@ -10,6 +10,7 @@
 #include "sampler/allocation_function.hpp"
 #include "sampler/code_owner.hpp"
 #include "sampler/profile.hpp"
+#include "sampler/sampler.hpp"
 
 namespace perf::alloc::detail {
 namespace {
@@ -40,6 +41,9 @@ bool own_code(const runtime::source_frame& frame) {
 }  // namespace
 
 std::string describe_stack(const uintptr_t* frames, unsigned depth) {
+  // A failing budget's message is the runtime's work (its symbolizer reads the debug
+  // information: libbacktrace, zlib), not the test's.
+  const runtime::sampling_pause paused;
   std::string text;
   for (const std::string& line : runtime::program_frame_lines(frames, depth)) text += "\n    " + line;
   return text;
@@ -49,18 +53,36 @@ std::string describe_stack(const uintptr_t* frames, unsigned depth) {
 
 namespace perf::runtime {
 
-std::vector<std::string> program_frame_lines(const uintptr_t* frames, unsigned depth) {
+bool is_allocation_function(const std::string& function) { return alloc::detail::allocation_function(function); }
+
+namespace {
+
+// The symbolized frames of `frames` past the outermost allocation function.
+std::vector<source_frame> frames_past_allocation(const uintptr_t* frames, unsigned depth) {
   std::vector<source_frame> stack;
   for (unsigned i = 0; i < depth; ++i)
     for (source_frame& frame : symbolize_return_address(frames[i])) stack.push_back(std::move(frame));
   size_t first = 0;
   for (size_t i = 0; i < stack.size(); ++i)
     if (alloc::detail::allocation_function(stack[i].function)) first = i + 1;
+  stack.erase(stack.begin(), stack.begin() + static_cast<std::ptrdiff_t>(first));
+  return stack;
+}
+
+}  // namespace
+
+bool runtime_allocation(const uintptr_t* frames, unsigned depth) {
+  for (const source_frame& frame : frames_past_allocation(frames, depth))
+    if (frame.owner != code_owner::library) return frame.owner == code_owner::runtime;
+  return false;
+}
+
+std::vector<std::string> program_frame_lines(const uintptr_t* frames, unsigned depth) {
+  const std::vector<source_frame> stack = frames_past_allocation(frames, depth);
   std::vector<std::string> lines;
   bool seen_own = false;
   bool folded = false;  // the last line is "..."
-  for (size_t i = first; i < stack.size(); ++i) {
-    const source_frame& frame = stack[i];
+  for (const source_frame& frame : stack) {
     if (!alloc::detail::own_code(frame)) {
       if (seen_own && !folded) lines.push_back("...");
       folded = true;

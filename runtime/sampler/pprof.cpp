@@ -16,13 +16,22 @@ std::string encode_pprof(const profile& p, const std::map<long, std::string>& th
   const uint64_t period_ns = p.hz != 0 ? 1000000000u / p.hz : 0;
   out.add_sample_type("samples", "count");
   out.add_sample_type(time_type, "nanoseconds");
+  // A truncated stack's outermost frame is a location of its own, "[truncated]" (no
+  // address, no module), as the folded stacks' first frame is.
+  std::vector<profile_location> locations = p.locations;
+  const auto truncation = static_cast<uint32_t>(locations.size());
   for (const profile_stack& stack : p.stacks) {
     std::vector<pprof_label> labels{{"thread", "", stack.tid}};
     if (const auto name = thread_names.find(stack.tid); name != thread_names.end() && !name->second.empty())
       labels.push_back({"thread_name", name->second, 0});
-    out.add_sample(stack.locations, {stack.count, stack.count * period_ns}, labels);
+    std::vector<uint32_t> frames = stack.locations;
+    if (stack.truncated) {
+      if (locations.size() == truncation) locations.push_back({0, -1, {{"[truncated]", "", 0, code_owner::library}}});
+      frames.push_back(truncation);
+    }
+    out.add_sample(frames, {stack.count, stack.count * period_ns}, labels);
   }
-  return out.finish(p.modules, p.locations, time_type, "nanoseconds", period_ns);
+  return out.finish(p.modules, locations, time_type, "nanoseconds", period_ns);
 }
 
 std::string gzip(const std::string& data) {

@@ -1,9 +1,10 @@
 #include "sampler/profile.hpp"
 
 #include "core/sites.hpp"
+#include "core/stack_unwind.hpp"
+#include "sampler/allocation_function.hpp"
 #include "sampler/code_owner.hpp"
 #include "sampler/exported_symbols.hpp"
-#include "sampler/frame_walk.hpp"
 #include "sampler/function_name.hpp"
 #include "sampler/linker_stubs.hpp"
 #include "sampler/measured_function.hpp"
@@ -151,19 +152,6 @@ const profile_location& known_location(symbolizer& symbols, const std::vector<lo
   return known->second;
 }
 
-// Whether a word the walk could only guess at is a return address: it follows a call.
-bool is_return_address(const std::vector<loaded_module>& modules, uintptr_t candidate) {
-  const loaded_module* module = module_at(modules, candidate);
-  return module != nullptr && is_leaf_caller(candidate, module->start);
-}
-
-// A walk's second frame is a return address the interrupted function had not saved
-// in a frame record (a leaf built without one, or a function in its prologue) only
-// if it follows a call, and is not the return address the chain found anyway.
-bool is_caller_of_leaf(const std::vector<loaded_module>& modules, const stack_view& view) {
-  return (view.depth <= 2 || view.frames[2] != view.frames[1]) && is_return_address(modules, view.frames[1]);
-}
-
 // With the symbolizer's mutex held: every registered site by the function it measures.
 measured_function_sites index_measured_functions(symbolizer& symbols, const std::vector<loaded_module>& modules) {
   measured_function_sites index;
@@ -210,7 +198,7 @@ profile collect_profile(const sample_table& table, unsigned hz, sample_clock clo
   // (address, is a return address) -> location index. The first frame of a stack is
   // the interrupted instruction itself, the others return addresses.
   std::map<std::pair<uintptr_t, bool>, uint32_t> location_index;
-  std::map<std::tuple<uint32_t, uint32_t, std::vector<uint32_t>>, size_t> stack_index;
+  std::map<std::tuple<uint32_t, uint32_t, std::vector<uint32_t>, bool>, size_t> stack_index;
   table.for_each([&](stack_view view) {
     if (!already_counted.empty()) {
       const auto before =
@@ -223,14 +211,12 @@ profile collect_profile(const sample_table& table, unsigned hz, sample_clock clo
       if (view.count == 0) return;
     }
     std::vector<uint32_t> locations;
-    bool scanned = false;  // among words the walk found by scanning for a lost chain (frame_walk.hpp)
+    bool cut = false;  // the unwinder ended the stack with a truncation (core/stack_unwind.hpp)
     for (uint32_t i = 0; i < view.depth; ++i) {
-      if (i >= 2 && (view.frames[i] == scanned_words_begin || view.frames[i] == scanned_words_end)) {
-        scanned = view.frames[i] == scanned_words_begin;
+      if (view.frames[i] == truncated_frame) {
+        cut = true;
         continue;
       }
-      if (i == 1 && !is_caller_of_leaf(result.modules, view)) continue;
-      if (scanned && !is_return_address(result.modules, view.frames[i])) continue;
       const auto key = std::make_pair(view.frames[i], i != 0);
       auto [at, inserted] = location_index.emplace(key, static_cast<uint32_t>(result.locations.size()));
       if (inserted) {
@@ -243,7 +229,9 @@ profile collect_profile(const sample_table& table, unsigned hz, sample_clock clo
     const source_frame* sampled = innermost_program_frame(result.locations, locations);
     if (sampled != nullptr && !measured) measured = index_measured_functions(symbols, result.modules);
     const uint32_t site = sampled == nullptr ? view.site : charged_site(*measured, view.site, sampled);
-    auto [at, inserted] = stack_index.emplace(std::make_tuple(view.tid, site, locations), result.stacks.size());
+    const bool truncated = cut || view.depth == table.depth();
+    auto [at, inserted] =
+        stack_index.emplace(std::make_tuple(view.tid, site, locations, truncated), result.stacks.size());
     if (!inserted) {
       result.stacks[at->second].count += view.count;
       return;
@@ -252,7 +240,7 @@ profile collect_profile(const sample_table& table, unsigned hz, sample_clock clo
     stack.tid = view.tid;
     stack.site = site;
     stack.count = view.count;
-    stack.truncated = view.depth == table.depth();
+    stack.truncated = truncated;
     stack.locations = std::move(locations);
     result.stacks.push_back(std::move(stack));
   });
@@ -291,8 +279,13 @@ const source_frame& most_interesting_frame(const profile& p, const profile_stack
 }
 
 bool taken_in_runtime(const profile& p, const profile_stack& stack) {
-  for (const source_frame& frame : p.locations[stack.locations.front()].frames)
-    if (frame.owner != code_owner::library) return frame.owner == code_owner::runtime;
+  // The innermost frame that is not a library's: the probes', the runtime's own work
+  // (its symbolizer's libbacktrace and zlib, its report writing) or the program's. A
+  // library's code called by an interposed allocation function is the program's call.
+  for (size_t i = 0; i < stack.locations.size(); ++i)
+    for (const source_frame& frame : p.locations[stack.locations[i]].frames)
+      if (frame.owner != code_owner::library)
+        return frame.owner == code_owner::runtime && (i == 0 || !is_allocation_function(frame.function));
   return false;
 }
 

@@ -35,7 +35,7 @@ struct profile_stack {
   uint32_t tid = 0;
   uint32_t site = 0;  // the measured function the sample was taken in (measured_function.hpp); 0: none
   uint64_t count = 0;
-  bool truncated = false;           // the walk stopped at the depth limit
+  bool truncated = false;           // the walk stopped at the depth limit or a frame it could not check
   std::vector<uint32_t> locations;  // indexes into profile::locations, innermost first
 };
 
@@ -82,9 +82,11 @@ symbolized_stacks symbolize_return_address_stacks(const std::vector<std::vector<
 // the innermost frame when the whole stack is someone else's.
 const source_frame& most_interesting_frame(const profile& p, const profile_stack& stack);
 
-// Whether the sample was taken in perf's own code: the interrupted instruction's
-// innermost frame that is not a library's inlined there is the runtime's (a probe's
-// begin or end, the allocation counters). Its caller still gets the sample above.
+// Whether the sample was taken in perf's own code: the stack's innermost frame that
+// is not a library's is the runtime's (a probe's begin or end, the allocation
+// counters, or the runtime's own work in a library: its symbolizer's libbacktrace and
+// zlib, its report writing), other than an interposed allocation function calling the
+// C library's. Its caller still gets the sample above.
 bool taken_in_runtime(const profile& p, const profile_stack& stack);
 
 }  // namespace perf::runtime

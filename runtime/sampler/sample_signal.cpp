@@ -1,7 +1,6 @@
 // The sample handler, on the signal core/signals chooses, and what the sampler does
 // when the program blocks that signal or takes it over. Everything the handler does is
-// async-signal-safe: it walks the interrupted stack by frame pointers (looking for the
-// chain on the stack where the interrupted code had lost it), reads the thread's
+// async-signal-safe: it unwinds the interrupted stack (core/stack_unwind.hpp), reads the thread's
 // innermost measured function enclosing the interrupted code, and adds the stack to a
 // lock-free table.
 #include <errno.h>
@@ -18,10 +17,8 @@ namespace {
 
 sample_table* target_table = nullptr;  // set once, before the handler is installed
 unsigned walk_depth = 0;
-const code_ranges* known_code = nullptr;
 int chosen_signal = 0;
-bool read_through_kernel = false;  // set once: every stack read goes through the kernel (valgrind)
-bool taken_over = false;           // atomic: the program installed its own handler on chosen_signal
+bool taken_over = false;  // atomic: the program installed its own handler on chosen_signal
 PERF_DETAIL_TLS uintptr_t thread_stack_low;
 PERF_DETAIL_TLS uintptr_t thread_stack_high;
 PERF_DETAIL_TLS bool thread_paused;
@@ -64,20 +61,17 @@ void give_signal_to_program() noexcept {
 
 void record_sample(const void* ucontext, uint32_t tid, uint64_t weight) noexcept {
   uintptr_t frames[max_sample_depth];
-  const stack_bounds bounds =
-      read_through_kernel ? stack_bounds{0, 0} : stack_bounds{thread_stack_low, thread_stack_high};
-  const unsigned depth = walk_interrupted_stack(ucontext, bounds, known_code, frames, walk_depth);
+  const stack_bounds bounds{thread_stack_low, thread_stack_high};
+  const unsigned depth = unwind_interrupted(ucontext, bounds, frames, walk_depth);
   unsigned site = 0;
   if (const detail::thread_state* thread = detail::current_thread)
-    site = detail::enclosing_site(*thread, interrupted_stack_pointer(ucontext), bounds.low, bounds.high);
+    site = detail::enclosing_site(*thread, read_interrupted(ucontext).sp, bounds.low, bounds.high);
   target_table->add(tid, site, frames, depth, weight);
 }
 
-int install_sample_handler(sample_table* table, unsigned depth, const code_ranges* code, int wanted_signal) {
+int install_sample_handler(sample_table* table, unsigned depth, int wanted_signal) {
   target_table = table;
   walk_depth = depth;
-  known_code = code;
-  read_through_kernel = stack_read_through_kernel();
   const private_signal_user sampler{on_sample, calling_thread_blocks_sample_signal, give_signal_to_program};
   const int signal = add_private_signal_handler(wanted_signal, sampler);
   __atomic_store_n(&chosen_signal, signal, __ATOMIC_RELEASE);

@@ -8,7 +8,6 @@
 #include "core/uncounted_allocations.hpp"
 #include "core/warnings.hpp"
 #include "perf/sampler.hpp"
-#include "sampler/modules.hpp"
 
 namespace perf::runtime {
 namespace {
@@ -18,11 +17,6 @@ constexpr unsigned stack_slots = 1u << 16;
 
 sample_table* table = nullptr;  // set once by start_sampling
 unsigned started_hz = 0;
-code_ranges start_code;  // the modules' code when sampling started, for the handler
-
-void note_loaded_code() {
-  for (const loaded_module& module : loaded_modules()) start_code.add(module.start, module.limit);
-}
 
 void write_profile_at_exit() {
   const std::string& path = current_sample_config().profile_path;
@@ -52,8 +46,9 @@ std::string start_sampling(const sample_config& config) {
   try {
     table = new sample_table(stack_slots, config.depth);
   } catch (const std::bad_alloc&) { return "no memory for the sample table"; }
-  note_loaded_code();
-  const int signal = install_sample_handler(table, config.depth, &start_code, config.signal);
+  if (const std::string problem = prepare_unwinder(); !problem.empty())
+    warn("the sampler's stacks end at the sampled instruction: " + problem);
+  const int signal = install_sample_handler(table, config.depth, config.signal);
   if (signal == 0) return "every signal it could use (SIGURG, SIGPROF, the real-time signals) has a handler";
   if (config.signal != 0 && signal != config.signal)
     warn("PERF_SAMPLE_SIGNAL=" + signal_name(config.signal) + " has a handler already; sampling on " +

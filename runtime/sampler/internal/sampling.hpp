@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "sampler/frame_walk.hpp"
+#include "core/stack_unwind.hpp"
 #include "sampler/sample_config.hpp"
 #include "sampler/sample_table.hpp"
 #include "sampler/sampler.hpp"
@@ -17,9 +17,8 @@ namespace perf::runtime {
 
 // Picks a signal nobody handles (`wanted_signal` if it is free and not 0), installs
 // the handler on it, and has the handler count samples of at most `depth` frames into
-// `table`, recovering lost frame chains with `code` (walk_frame_chain). Returns the
-// signal, or 0.
-int install_sample_handler(sample_table* table, unsigned depth, const code_ranges* code, int wanted_signal);
+// `table` (unwind_interrupted: prepare_unwinder first). Returns the signal, or 0.
+int install_sample_handler(sample_table* table, unsigned depth, int wanted_signal);
 
 // The value every sample timer carries (sigev_value.sival_ptr): a tag in the high
 // half, so that a program's own timer on the same signal is told apart, and the
@@ -43,7 +42,7 @@ inline uint32_t sample_timer_thread(const void* value) noexcept {
 // thread in arm or disarm).
 void calling_thread_blocks_sample_signal(bool blocked) noexcept;
 
-// The calling thread's stack, for the handler's fault-safe walk. Set when the
+// The calling thread's stack, for the handler's checks of its frames. Set when the
 // thread is armed by the thread start hook or by start_sampling.
 void set_thread_stack(const stack_bounds& bounds) noexcept;
 

@@ -147,6 +147,38 @@ TEST_F(HeapSampling, ABadValueIsNamedAndLeavesSamplingOff) {
             "perf: PERF_HEAP_SAMPLE='512k' is not a number of bytes from 0 to 1099511627776; using 0 (off)\n");
 }
 
+// A leak made inside libstdc++ (a std::string's characters, allocated by its
+// _M_mutate, which keeps no frame pointer) is charged to the program's function that
+// asked for it: the unwinder steps through libstdc++ by its call-frame information.
+// The probe's other live block is main's own (its vector of kept blocks).
+TEST_F(HeapSampling, ALeakMadeInsideLibstdcxxNamesTheProgramsFunction) {
+  const json r = report("string_leak", "4096");
+  double leak_some_bytes = 0, all_bytes = 0;
+  for (const json& site : r.at("allocation_sites")) {
+    const std::string innermost = site.at("stack").empty() ? "" : site.at("stack")[0].get<std::string>();
+    if (innermost.rfind("main (", 0) == 0) continue;
+    all_bytes += site.at("live_bytes").get<double>();
+    if (innermost.rfind("(anonymous namespace)::leak_some(", 0) == 0)
+      leak_some_bytes += site.at("live_bytes").get<double>();
+  }
+  ASSERT_GT(all_bytes, 0) << r.at("allocation_sites").dump(2);
+  EXPECT_GE(leak_some_bytes / all_bytes, 0.95) << r.at("allocation_sites").dump(2);
+}
+
+// With every allocation sampled, the runtime's own (its configuration, its outputs'
+// settings, made at start-up where the program has no frame) are no site: before, a
+// dozen sites had an empty stack or named the runtime's settle_report_destination.
+TEST_F(HeapSampling, TheRuntimesOwnAllocationsAreNoSite) {
+  const json r = report("one_leak", "1");
+  ASSERT_TRUE(site_of(r, "(anonymous namespace)::leak_one_mebibyte")) << r.at("allocation_sites").dump(2);
+  for (const json& site : r.at("allocation_sites")) {
+    ASSERT_FALSE(site.at("stack").empty()) << site.dump();
+    const std::string innermost = site.at("stack")[0].get<std::string>();
+    EXPECT_EQ(innermost.find("../runtime/report/"), std::string::npos) << site.dump();
+    EXPECT_EQ(innermost.find("../runtime/heap/"), std::string::npos) << site.dump();
+  }
+}
+
 TEST_F(HeapSampling, TheJsonFieldsAreNamedAsDocumented) {
   const json r = report("one_leak", "1");
   const json* site = site_of(r, "(anonymous namespace)::leak_one_mebibyte");

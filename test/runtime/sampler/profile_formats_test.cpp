@@ -86,5 +86,15 @@ TEST(Pprof, StartsWithTheSampleTypesAndHoldsTheStrings) {
     EXPECT_NE(message.find(s), std::string::npos) << s;
 }
 
+// A truncated stack (cut at the depth, or where the unwinder could not check a frame)
+// ends in a location of its own named "[truncated]", as the folded stacks' root is; a
+// profile without one has no such location.
+TEST(Pprof, ATruncatedStackEndsInATruncatedLocation) {
+  EXPECT_NE(encode_pprof(two_stacks()).find("[truncated]"), std::string::npos);
+  profile whole = two_stacks();
+  whole.stacks[1].truncated = false;
+  EXPECT_EQ(encode_pprof(whole).find("[truncated]"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace perf::runtime

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -22,10 +23,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "cpu_churn.hpp"
+#include "perf/detail/allocation_stack.hpp"
 #include "perf/measure.hpp"
 #include "perf/sampler.hpp"
 
@@ -111,6 +114,20 @@ __attribute__((noinline)) void sort_rounds() {
 
 // Nearly all the time in the C library's malloc and free, whose code keeps no frame
 // pointer: its frame chain is lost where the sample lands.
+// The runtime's own work on the program's thread, as a failing allocation budget makes
+// it: stacks described (symbolized from the debug information), a new address each
+// time, for about 0.3 s of CPU.
+__attribute__((noinline)) void describe_stacks() {
+  timespec start{}, now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+  uintptr_t address = reinterpret_cast<uintptr_t>(&describe_stacks);
+  do {
+    const uintptr_t frames[1] = {address++};
+    if (perf::alloc::detail::describe_stack(frames, 1).size() == size_t(-1)) std::abort();
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  } while ((now.tv_sec - start.tv_sec) * 1000000000L + (now.tv_nsec - start.tv_nsec) < 300000000L);
+}
+
 __attribute__((noinline)) void allocate_rounds() {
   void* kept[64] = {};
   uint64_t state = sink;
@@ -170,22 +187,66 @@ int blocked_read() {
   return got == 1 ? 0 : 1;
 }
 
+int compare_values(const void* a, const void* b) {
+  const uint32_t x = *static_cast<const uint32_t*>(a), y = *static_cast<const uint32_t*>(b);
+  return (x > y) - (x < y);
+}
+
+// One qsort of `values`, `depth` frames of about 512 bytes down the stack.
+__attribute__((noinline)) void qsort_down(std::vector<uint32_t>& values, int depth) {
+  volatile char room[512];
+  room[0] = static_cast<char>(depth);
+  if (depth > 0) qsort_down(values, depth - 1);
+  else std::qsort(values.data(), values.size(), sizeof(uint32_t), compare_values);
+  room[1] = room[0];
+}
+
+// About 0.3 s of the thread's CPU in the C library's qsort, from ever-changing depths of
+// the stack: new return addresses for the unwinder, on stack pages libunwind has not
+// checked yet (it checks them through its pipe).
+__attribute__((noinline)) void qsort_rounds() {
+  std::vector<uint32_t> values(4096);
+  uint64_t state = sink;
+  timespec start{}, now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+  for (int round = 0;; ++round) {
+    for (uint32_t& v : values)
+      v = static_cast<uint32_t>(state = state * 6364136223846793005u + 1442695040888963407u) >> 7;
+    qsort_down(values, round % 97);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    if ((now.tv_sec - start.tv_sec) * 1000000000L + (now.tv_nsec - start.tv_nsec) > 300000000L) break;
+  }
+  sink = values[values.size() / 2];
+}
+
 // A thread that closes every descriptor it did not open (as a daemon does) and opens
-// files, which take the numbers of the sampler's events; its exit releases its
-// sampling source. The files stay open: the sampler closes only its own events.
+// files, which take the numbers of the sampler's events and of the unwinder's pipe,
+// then is sampled through qsort; its exit releases its sampling source. The files stay
+// open, and empty: the sampler closes only its own events, and the unwinder reads and
+// writes only its own pipe (before, libunwind wrote bytes of memory into a file that
+// took its pipe's number, or closed it).
 int reused_descriptors() {
   constexpr int files = 16;
   int opened[files] = {};
   std::thread worker([&] {
     light_thread_work();
     for (int fd = 3; fd < 1024; ++fd) close(fd);
-    for (int& fd : opened) fd = open("/dev/null", O_RDONLY);
+    for (int i = 0; i < files; ++i) {
+      char name[] = "/tmp/perf_reused_descriptor_XXXXXX";
+      opened[i] = mkstemp(name);
+      unlink(name);
+    }
+    qsort_rounds();
   });
   worker.join();
-  int still_open = 0;
-  for (const int fd : opened) still_open += fcntl(fd, F_GETFD) != -1;
-  std::fprintf(stderr, "still open %d of %d\n", still_open, files);
-  return still_open == files ? 0 : 1;
+  int still_open = 0, written = 0;
+  for (const int fd : opened) {
+    struct stat status {};
+    still_open += fstat(fd, &status) == 0 && S_ISREG(status.st_mode);
+    written += status.st_size != 0 || lseek(fd, 0, SEEK_CUR) != 0;
+  }
+  std::fprintf(stderr, "still open %d of %d, %d written or read\n", still_open, files, written);
+  return still_open == files && written == 0 ? 0 : 1;
 }
 
 }  // namespace
@@ -213,12 +274,13 @@ int main(int argc, char** argv) {
   else if (std::strcmp(scenario, "reused-descriptors") == 0) status = reused_descriptors();
   else if (std::strcmp(scenario, "sort") == 0) sort_rounds();
   else if (std::strcmp(scenario, "allocate") == 0) allocate_rounds();
+  else if (std::strcmp(scenario, "describe-stacks") == 0) describe_stacks();
   else {
     std::fprintf(
         stderr,
         "usage: %s "
         "ratio|threads|late-thread|blocked-read|measured-calls|two-measured|untimed-leaf|abandoned|reused-descriptors|"
-        "sort|allocate\n",
+        "sort|allocate|describe-stacks\n",
         argv[0]);
     return 2;
   }

@@ -1,15 +1,12 @@
 #include "sampler/sample_table.hpp"
 
 #include <gtest/gtest.h>
-#include <ucontext.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <map>
 #include <thread>
 #include <vector>
-
-#include "sampler/frame_walk.hpp"
 
 namespace perf::runtime {
 namespace {
@@ -114,46 +111,6 @@ TEST(SampleTable, AThousandStacksKeepAboutTheirOwnFramesResident) {
   EXPECT_LT(grown, 4 * 1024) << "KiB";
   EXPECT_EQ(contents(table).size(), 1000u);
   EXPECT_EQ(table.dropped(), 0u);
-}
-
-// One busy thread's few stacks, sampled again and again as the handler samples them
-// (walk_interrupted_stack, then add), take an entry each, whatever the interrupted
-// function keeps at the stack pointer: there a loop's counter changed with every
-// sample, and each sample took a new entry (one thread with 84 stacks at 10 kHz filled
-// the table's 65,536 entries in about a minute, 37 MB, then lost samples).
-TEST(SampleTable, OneThreadsFewStacksTakeAnEntryEachWhateverLiesAtTheStackPointer) {
-  constexpr unsigned stacks = 84, rounds = 200;
-  code_ranges code;
-  code.add(0x400, 0x400 + stacks);
-  // Stack n: a frame record at words[8] whose return address is 0x400 + n, then the
-  // outermost record; the stack pointer at words[2].
-  std::vector<uintptr_t> words(32);
-  const auto at = [&](size_t index) { return reinterpret_cast<uintptr_t>(&words[index]); };
-  const stack_bounds bounds{at(0), at(words.size())};
-  words[16] = words[17] = 0;
-  sample_table table(4096, 16);
-  for (unsigned round = 0; round < rounds; ++round)
-    for (unsigned n = 0; n < stacks; ++n) {
-      words[2] = 0x10000 + round * stacks + n;  // the counter at the stack pointer (not in the code)
-      words[8] = at(16);
-      words[9] = 0x400 + n;
-      ucontext_t context{};
-#if defined(__x86_64__)
-      context.uc_mcontext.gregs[REG_RIP] = 0x401;
-      context.uc_mcontext.gregs[REG_RSP] = static_cast<greg_t>(at(2));
-      context.uc_mcontext.gregs[REG_RBP] = static_cast<greg_t>(at(8));
-#elif defined(__aarch64__)
-      context.uc_mcontext.pc = 0x401;
-      context.uc_mcontext.sp = at(2);
-      context.uc_mcontext.regs[29] = at(8);
-      context.uc_mcontext.regs[30] = words[2];  // the link register, holding data
-#endif
-      uintptr_t frames[16];
-      table.add(7, 0, frames, walk_interrupted_stack(&context, bounds, &code, frames, 16), 1);
-    }
-  EXPECT_EQ(contents(table).size(), stacks);
-  EXPECT_EQ(table.dropped(), 0u);
-  EXPECT_EQ(table.counted(), uint64_t{stacks} * rounds);
 }
 
 }  // namespace

@@ -35,11 +35,18 @@ function(perf_add_sampler_tests label runtime)
   target_compile_options(sample_stress_${label} PRIVATE ${PERF_WARNINGS} -fno-omit-frame-pointer ${flags})
   target_link_options(sample_stress_${label} PRIVATE ${flags})
 
+  # No frame pointers anywhere on its hot paths: the unwinder's call-frame information only.
+  add_executable(library_paths_probe_${label} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/library_paths_probe.cpp
+    ${PERF_SANITIZER_OPTIONS})
+  target_link_libraries(library_paths_probe_${label} PRIVATE ${runtime})
+  target_compile_options(library_paths_probe_${label} PRIVATE ${PERF_WARNINGS} -O2 -fomit-frame-pointer ${flags})
+  target_link_options(library_paths_probe_${label} PRIVATE ${flags})
+
   set(dir ${CMAKE_CURRENT_FUNCTION_LIST_DIR})
-  add_executable(sampler_tests_${label} ${dir}/sampling_test.cpp ${dir}/sample_table_test.cpp ${dir}/frame_walk_test.cpp
+  add_executable(sampler_tests_${label} ${dir}/sampling_test.cpp ${dir}/sample_table_test.cpp ${dir}/stack_unwind_test.cpp
     ${dir}/linker_stubs_test.cpp ${dir}/exported_symbols_test.cpp
     ${dir}/profile_formats_test.cpp ${dir}/sample_config_test.cpp ${dir}/code_owner_test.cpp ${dir}/function_name_test.cpp
-    ${dir}/measured_function_test.cpp
+    ${dir}/measured_function_test.cpp ${dir}/library_paths_test.cpp
     ${PERF_SANITIZER_OPTIONS})
   perf_compile_as_one_unit(sampler_tests_${label})
   target_link_libraries(sampler_tests_${label} PRIVATE ${runtime} GTest::gtest_main ZLIB::ZLIB nlohmann_json::nlohmann_json)
@@ -48,8 +55,8 @@ function(perf_add_sampler_tests label runtime)
     PERF_GO="${PERF_GO}" PERF_STRESS_PROBE="$<TARGET_FILE:sample_stress_${label}>"
     PERF_STRESS_PLUGIN="$<TARGET_FILE:sample_stress_plugin>" PERF_SPEEDSCOPE_BUNDLE="${PERF_SPEEDSCOPE_BUNDLE}"
     PERF_SPEEDSCOPE_IMPORT="${dir}/speedscope_import.mjs" PERF_SAMPLE_PROBE_SOURCE="${dir}/sample_probe.cpp"
-    PERF_SECCOMP_EXEC="$<TARGET_FILE:seccomp_exec>")
-  add_dependencies(sampler_tests_${label} seccomp_exec)
+    PERF_SECCOMP_EXEC="$<TARGET_FILE:seccomp_exec>" PERF_LIBRARY_PATHS_PROBE="$<TARGET_FILE:library_paths_probe_${label}>")
+  add_dependencies(sampler_tests_${label} seccomp_exec library_paths_probe_${label})
   gtest_discover_tests(sampler_tests_${label} TEST_PREFIX "${label}." DISCOVERY_MODE PRE_TEST
     PROPERTIES ENVIRONMENT PERF_REPORT=off LABELS ${label})
 

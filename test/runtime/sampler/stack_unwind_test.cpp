@@ -1,0 +1,139 @@
+#include "core/stack_unwind.hpp"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace perf::runtime {
+namespace {
+
+std::vector<uintptr_t> through_qsort;  // the stack the comparator took, once
+
+int compare_and_unwind(const void* a, const void* b) {
+  if (through_qsort.empty()) {
+    through_qsort.resize(64);
+    through_qsort.resize(unwind_calling_thread(current_stack_bounds(), through_qsort.data(), 64));
+  }
+  return *static_cast<const int*>(a) - *static_cast<const int*>(b);
+}
+
+// qsort (the C library's, without frame pointers) calls the comparator: the unwinder
+// steps through it by its call-frame information to this test's function and on to the
+// thread's start, every frame checked, with no truncation.
+TEST(StackUnwind, StepsThroughTheCLibraryToTheThreadsStart) {
+  ASSERT_EQ(prepare_unwinder(), "");
+  std::vector<int> values(64);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int>(values.size() - i);
+  std::qsort(values.data(), values.size(), sizeof(int), compare_and_unwind);
+  ASSERT_GE(through_qsort.size(), 4u);
+  EXPECT_LT(through_qsort.size(), 64u);
+  EXPECT_NE(through_qsort.back(), truncated_frame);
+  Dl_info libc{}, test{}, first{};
+  ASSERT_NE(dladdr(reinterpret_cast<void*>(&std::qsort), &libc), 0);
+  ASSERT_NE(dladdr(reinterpret_cast<void*>(&compare_and_unwind), &test), 0);
+  // The first frame is in the comparator, its caller qsort's code; then, past it, this test's module again.
+  ASSERT_NE(dladdr(reinterpret_cast<void*>(through_qsort[1]), &first), 0);
+  EXPECT_EQ(first.dli_fbase, libc.dli_fbase);
+  bool back_in_test = false;
+  for (size_t i = 2; i < through_qsort.size(); ++i) {
+    const uintptr_t frame = through_qsort[i];
+    Dl_info info{};
+    back_in_test |= dladdr(reinterpret_cast<void*>(frame), &info) != 0 && info.dli_fbase == test.dli_fbase;
+  }
+  EXPECT_TRUE(back_in_test);
+}
+
+// libunwind is loaded privately: the program's exceptions still unwind through libgcc's
+// _Unwind_RaiseException (or AddressSanitizer's interceptor of it); linked, libunwind's
+// came first in the lookup order.
+TEST(StackUnwind, ExceptionsStillUnwindThroughLibgcc) {
+  ASSERT_EQ(prepare_unwinder(), "");
+  Dl_info info{};
+  ASSERT_NE(dladdr(dlsym(RTLD_DEFAULT, "_Unwind_RaiseException"), &info), 0);
+  EXPECT_EQ(std::string(info.dli_fname).find("libunwind"), std::string::npos) << info.dli_fname;
+}
+
+TEST(StackUnwind, TheCallingThreadsBoundsHoldItsStack) {
+  int local = 0;
+  const stack_bounds bounds = current_stack_bounds();
+  EXPECT_LE(bounds.low, reinterpret_cast<uintptr_t>(&local));
+  EXPECT_GT(bounds.high, reinterpret_cast<uintptr_t>(&local));
+}
+
+#if defined(__x86_64__)
+TEST(StackUnwind, AReturnAddressFollowsACallInstruction) {
+  // call rel32, then the return address; a mov before another "return address".
+  const unsigned char code[] = {0x90, 0xe8, 0x00, 0x00, 0x00, 0x00, 0x48, 0x89, 0xe5, 0xc3};
+  const auto start = reinterpret_cast<uintptr_t>(code);
+  EXPECT_TRUE(follows_call(start + 6, start));
+  EXPECT_FALSE(follows_call(start + 9, start));
+  EXPECT_FALSE(follows_call(start + 3, start));  // too near the start to hold a call
+}
+
+TEST(StackUnwind, EveryFormOfIndirectCallIsACall) {
+  // Each: a nop, the call, then its return address (the end of the array).
+  const std::vector<std::vector<unsigned char>> calls = {
+      {0xff, 0xd0},                                // call *%rax
+      {0x41, 0xff, 0xd3},                          // call *%r11
+      {0xff, 0x10},                                // call *(%rax): a virtual call
+      {0xff, 0x50, 0x18},                          // call *0x18(%rax)
+      {0xff, 0x90, 0x88, 0x00, 0x00, 0x00},        // call *0x88(%rax)
+      {0xff, 0x14, 0x24},                          // call *(%rsp)
+      {0xff, 0x54, 0x24, 0x08},                    // call *0x8(%rsp)
+      {0xff, 0x15, 0x00, 0x10, 0x00, 0x00},        // call *0x1000(%rip)
+      {0xff, 0x14, 0xc5, 0x00, 0x10, 0x00, 0x00},  // call *0x1000(,%rax,8)
+  };
+  for (const std::vector<unsigned char>& call : calls) {
+    std::vector<unsigned char> code = {0x90};
+    code.insert(code.end(), call.begin(), call.end());
+    const auto start = reinterpret_cast<uintptr_t>(code.data());
+    EXPECT_TRUE(follows_call(start + code.size(), start)) << "call of " << call.size() << " bytes";
+  }
+  // Not calls: a jump through a register (FF /4), an inc (FF /0), the multi-byte nop
+  // that pads functions, and a call one byte short of the candidate.
+  for (const std::vector<unsigned char>& code :
+       std::vector<std::vector<unsigned char>>{{0x90, 0xff, 0xe0},
+                                               {0x90, 0xff, 0xc0},
+                                               {0x66, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00},
+                                               {0x90, 0xff, 0x50, 0x18, 0x90}}) {
+    const auto start = reinterpret_cast<uintptr_t>(code.data());
+    EXPECT_FALSE(follows_call(start + code.size(), start)) << "code of " << code.size() << " bytes";
+  }
+}
+#endif
+
+// libunwind checks memory through a pipe of its own: a program that closes every
+// descriptor it did not open leaves the pipe open (close and close_range pass over
+// it), so its files never take the pipe's numbers, where libunwind would write bytes
+// of memory into them, read their bytes, or close them.
+TEST(StackUnwind, TheProgramsCloseLeavesTheUnwindersPipeOpen) {
+  ASSERT_EQ(prepare_unwinder(), "");
+  int pipe[2];
+  ASSERT_EQ(unwinder_descriptors(pipe), 2u);
+  EXPECT_EQ(close(pipe[0]), 0);
+  EXPECT_EQ(close_range(static_cast<unsigned>(pipe[0]), static_cast<unsigned>(pipe[1]), 0), 0);
+  for (const int descriptor : pipe) {
+    struct stat status {};
+    ASSERT_EQ(fstat(descriptor, &status), 0) << descriptor;
+    EXPECT_TRUE(S_ISFIFO(status.st_mode)) << descriptor;
+  }
+  // A descriptor beside them is closed as asked.
+  const int beside = open("/dev/null", O_RDONLY);
+  ASSERT_GE(beside, 0);
+  const auto low = static_cast<unsigned>(std::min(beside, pipe[0])),
+             high = static_cast<unsigned>(std::max(beside, pipe[1]));
+  EXPECT_EQ(close_range(low, high, 0), 0);
+  EXPECT_EQ(fcntl(beside, F_GETFD), -1);
+  EXPECT_NE(fcntl(pipe[0], F_GETFD), -1);
+  EXPECT_NE(fcntl(pipe[1], F_GETFD), -1);
+}
+
+}  // namespace
+}  // namespace perf::runtime
