@@ -375,15 +375,15 @@ __attribute__((noinline)) unsigned unwind_calling_thread(const stack_bounds& bou
   return walk_out(cursor, read_register(cursor, UNW_REG_SP), bounds, frames, 0, depth);
 }
 
-bool follows_call(uintptr_t candidate, uintptr_t code_start) noexcept {
+bool follows_call(uintptr_t candidate, uintptr_t code_begin) noexcept {
 #if defined(__x86_64__)
   auto byte = [&](unsigned back) { return *reinterpret_cast<const unsigned char*>(candidate - back); };
-  if (candidate >= code_start + 5 && byte(5) == 0xe8) return true;  // call rel32
+  if (candidate >= code_begin + 5 && byte(5) == 0xe8) return true;  // call rel32
   // call r/m64 (FF /2: a ModRM byte whose reg field is 2), 2 to 7 bytes long by the
   // ModRM's mod and rm: a register, or memory with a SIB byte and a displacement
   // (a virtual call `*(%rax)`, `*0x88(%rax)`, a table `*disp32(,%rax,8)`, `*disp32(%rip)`).
   for (unsigned length = 2; length <= 7; ++length) {
-    if (candidate < code_start + length || byte(length) != 0xff) continue;
+    if (candidate < code_begin + length || byte(length) != 0xff) continue;
     const unsigned modrm = byte(length - 1), mod = modrm >> 6, rm = modrm & 7;
     if (((modrm >> 3) & 7) != 2) continue;
     unsigned size = 2;
@@ -399,7 +399,7 @@ bool follows_call(uintptr_t candidate, uintptr_t code_start) noexcept {
   }
   return false;
 #elif defined(__aarch64__)
-  if (candidate < code_start + 4 || candidate % 4 != 0) return false;
+  if (candidate < code_begin + 4 || candidate % 4 != 0) return false;
   const uint32_t instruction = *reinterpret_cast<const uint32_t*>(candidate - 4);
   return (instruction & 0xfc000000) == 0x94000000 || (instruction & 0xfffffc1f) == 0xd63f0000;  // bl, blr
 #endif

@@ -106,9 +106,9 @@ interrupted_registers read_interrupted(const void* ucontext) noexcept;
 bool in_unwinder(uintptr_t address) noexcept;
 
 // Whether `candidate` is a return address: the instruction before it is a call.
-// `code_start` is where the executable code that holds it begins, so the bytes looked
+// `code_begin` is where the executable code that holds it begins, so the bytes looked
 // at are mapped. Async-signal-safe.
-bool follows_call(uintptr_t candidate, uintptr_t code_start) noexcept;
+bool follows_call(uintptr_t candidate, uintptr_t code_begin) noexcept;
 
 // Where the noted executable code holding `address` begins; 0 where none holds it.
 // Async-signal-safe.

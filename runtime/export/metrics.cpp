@@ -67,7 +67,6 @@ char* put_line_start(char* out, std::string_view name, std::string_view labels) 
   return out;
 }
 
-constexpr std::string_view histogram_name = "perf_function_duration_seconds";
 constexpr size_t histogram_lines = std::size(latency_bucket_bounds_seconds) + 3;  // +Inf, _sum, _count
 constexpr size_t longest_more = 16;                                               // `,le="..."} `
 constexpr size_t longest_value = 32;  // a count, seconds, or a double's shortest form
