@@ -56,7 +56,7 @@ function(perf_add_sampler_tests label runtime)
     PERF_STRESS_PLUGIN="$<TARGET_FILE:sample_stress_plugin>" PERF_SPEEDSCOPE_BUNDLE="${PERF_SPEEDSCOPE_BUNDLE}"
     PERF_SPEEDSCOPE_IMPORT="${dir}/speedscope_import.mjs" PERF_SAMPLE_PROBE_SOURCE="${dir}/sample_probe.cpp"
     PERF_SECCOMP_EXEC="$<TARGET_FILE:seccomp_exec>" PERF_LIBRARY_PATHS_PROBE="$<TARGET_FILE:library_paths_probe_${label}>")
-  add_dependencies(sampler_tests_${label} seccomp_exec library_paths_probe_${label})
+  add_dependencies(sampler_tests_${label} seccomp_exec sample_probe_${label} sample_stress_${label} library_paths_probe_${label})
   gtest_discover_tests(sampler_tests_${label} TEST_PREFIX "${label}." DISCOVERY_MODE PRE_TEST
     PROPERTIES ENVIRONMENT PERF_REPORT=off LABELS ${label})
 
