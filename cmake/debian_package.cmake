@@ -7,8 +7,8 @@
 #                    perf-instrument.pc, the libraries' link names and the docs; it
 #                    depends on libperfrt0 of its own version.
 # Their other dependencies are Debian's packages, as dpkg-shlibdeps finds them from the
-# binaries (libclang-cpp, libllvm, libfmt, libmicrohttpd, ...), and the Clang headers the
-# rewriter parses with. Installed under /usr. The install rules name the component
+# binaries (libclang-cpp, libllvm, libfmt, libmicrohttpd, ...), libunwind8, which the
+# runtime loads itself, and the Clang headers the rewriter parses with. Installed under /usr. The install rules name the component
 # `runtime` for the libraries; every other rule is `tool` (CMAKE_INSTALL_DEFAULT_COMPONENT_NAME).
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME perf-instrument)
@@ -24,6 +24,9 @@ set(CPACK_DEBIAN_ENABLE_COMPONENT_DEPENDS ON)
 set(CPACK_COMPONENT_TOOL_DEPENDS runtime)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME libperfrt0)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION libs)
+# libunwind is loaded at run time (dlopen, core/stack_unwind.cpp), which dpkg-shlibdeps
+# cannot see: without it every stack would end at its first frame.
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS libunwind8)
 # Its own ldconfig scripts, which an install into another root (DPKG_ROOT) leaves out.
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_CONTROL_EXTRA ${CMAKE_CURRENT_LIST_DIR}/debian/postinst
   ${CMAKE_CURRENT_LIST_DIR}/debian/postrm)
