@@ -17,7 +17,8 @@ using testing::report_json;
 // What the verdict of a diff with one report per side says of the default floor.
 const std::string one_report_per_side =
     "; one report per side cannot see the noise between processes: no timing change within the between-process "
-    "floor is flagged (the default: p50 10%, mean 10%, self 10%), nor one its fastest calls (p10) did not make too";
+    "floor is flagged (the default: p50 10%, mean 10%, self 10%), nor one that its fastest calls (p10) did not make "
+    "too";
 
 // Options with no between-process floor, for the tests of the other parts of the noise judgment.
 diff_options without_process_floor() {
@@ -169,10 +170,11 @@ TEST(Diff, OneReportPerSideFlagsNoTimingChangeWithinTheBetweenProcessFloor) {
   const diff_result from_file = diff_reports({base}, {now}, options);
   ASSERT_EQ(from_file.broken.size(), 1u);
   EXPECT_EQ(from_file.broken[0], "mean>+5%: f mean +8.0% (225 ns -> 243 ns)");
-  EXPECT_NE(from_file.verdict.find("; one report per side cannot see the noise between processes: no timing change "
-                                   "within the between-process floor is flagged (floor.json: p50 15%, mean 15%, self "
-                                   "15%, the most of any function), nor one its fastest calls (p10) did not make too)"),
-            std::string::npos)
+  EXPECT_NE(
+      from_file.verdict.find("; one report per side cannot see the noise between processes: no timing change "
+                             "within the between-process floor is flagged (floor.json: p50 15%, mean 15%, self "
+                             "15%, the most of any function), nor one that its fastest calls (p10) did not make too)"),
+      std::string::npos)
       << from_file.verdict;
   // Several reports per side see the noise themselves: no floor.
   const diff_result several = diff_reports({base, base}, {now, now}, options);
@@ -224,6 +226,11 @@ TEST(Diff, OneReportPerSideFlagsNoChangeItsFastestCallsDidNotMake) {
     const report alone_slower = one(5, {function_row("parse_line", scaled(two_speeds(12000, 8000, 400), factor), 2.0)});
     EXPECT_EQ(diff_reports({alone_base}, {alone_slower}, options).broken.size(), 2u) << factor;
   }
+  // Alone, the busier process is as quiet: the rule is the function's own, no other is asked.
+  const report alone_busier = one(6, {function_row("parse_line", two_speeds(7000, 13000, 400), 2.0)});
+  EXPECT_TRUE(
+      diff_reports({one(4, {function_row("parse_line", two_speeds(12000, 8000, 400), 2.0)})}, {alone_busier}, options)
+          .broken.empty());
 }
 
 TEST(Diff, NormalizingByAnUnchangedFunctionCancelsTheMachinesSpeed) {

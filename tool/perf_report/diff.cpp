@@ -130,12 +130,12 @@ bool significant(const side& base, const side& now, const function_diff& d, metr
 }
 
 // With one report per side: whether the function's fastest calls moved in the direction
-// of `c` too. On a busy host a process's calls fall into a fast and a slow mode (the vCPU
-// alone or sharing its core, ~2x apart), whose weights differ between processes and move
-// the median and the mean, while the fastest calls stay where they are; a change of the
-// code moves every call, the fastest with them (docs/perf-report.md, "Noise").
-// Past the noise floor as well: on a fine clock the fast mode's own quantile moves a
-// little with its weight.
+// of `c` too, beyond their quantile's interval and past the noise floor (on a fine clock
+// the fast mode's own quantile moves a little with its weight). On a busy host a process's
+// calls fall into a fast and a slow mode (the vCPU alone or sharing its core, ~2x apart)
+// whose weights differ between processes, which moves the median and the mean but not the
+// fastest calls; a change of the code moves every call (docs/perf-report.md, "The fastest
+// calls must move too").
 bool fastest_calls_moved(const change& c, const function_diff& d, double floor) {
   const change fastest{d.base.quantile_ns(fastest_calls_quantile), d.now.quantile_ns(fastest_calls_quantile)};
   return quantiles_differ(d.base.durations, d.now.durations, fastest_calls_quantile) && past_floor(fastest, floor) &&
@@ -258,8 +258,8 @@ std::string noise_floor_text(const diff_result& r, const diff_options& options) 
     auto percent = [&](metric m) { return f.figures[static_cast<size_t>(m)] * 100; };
     text += fmt::format(
         "; one report per side cannot see the noise between processes: no timing change within the between-process "
-        "floor is flagged ({}: p50 {:.3g}%, mean {:.3g}%, self {:.3g}%{}), nor one its fastest calls (p{:g}) did not "
-        "make too",
+        "floor is flagged ({}: p50 {:.3g}%, mean {:.3g}%, self {:.3g}%{}), nor one that its fastest calls (p{:g}) did "
+        "not make too",
         f.source, percent(metric::p50), percent(metric::mean), percent(metric::self),
         f.functions.empty() ? "" : ", the most of any function", fastest_calls_quantile * 100);
   }
