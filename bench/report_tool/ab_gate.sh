@@ -7,9 +7,9 @@
 #   20%: logs::parse_line made 20% slower, gate p50>+5%, default --runs;
 #   diff: DIFF_PAIRS pairs of single reports of the same build, diff --fail-if 'p50>+5%' with
 #        the default between-process floor and with the floor ab measured (--save-noise).
-# The slowdown is a spin at parse_line's start in a bench copy of the example: PIPELINE_SPIN
-# rounds of a multiply (3 cycles) that the parse waits for, read from the environment, so
-# one build serves both sides (--base 'env PIPELINE_SPIN=B ...' --new 'env PIPELINE_SPIN=B+K ...').
+# The slowdown is a spin at parse_line's start in a bench copy of the example (spin_copy.sh):
+# PIPELINE_SPIN rounds of a multiply (3 cycles) that the parse waits for, so one build serves
+# both sides (--base 'env PIPELINE_SPIN=B ...' --new 'env PIPELINE_SPIN=B+K ...').
 # BASE_ROUNDS (B) makes parse_line longer on both sides: its median as built (~36 ns) is
 # under four ticks of a clock of 10 ns resolution (a VM's), where 3% is a ninth of a tick.
 # K is calibrated first: ab of B against B+100 rounds gives a round's cost at the median.
@@ -24,24 +24,8 @@ report=$prefix/bin/perf-report
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-cp -r "$root/examples/log_pipeline" "$work/src"
-cat > "$work/spin.inc" <<'SPIN'
-  // The line's address goes through the chain of multiplies by one: the parse waits for it.
-  static const unsigned spin = [] {
-    const char* rounds = std::getenv("PIPELINE_SPIN");
-    return rounds ? static_cast<unsigned>(std::atoi(rounds)) : 0u;
-  }();
-  uintptr_t address = reinterpret_cast<uintptr_t>(line.data()), one = 1;
-  asm("" : "+r"(one));
-  for (unsigned i = 0; i < spin; ++i) asm("imul %1, %0" : "+r"(address) : "r"(one));
-  line = std::string_view(reinterpret_cast<const char*>(address), line.size());
-SPIN
-sed -i -e '1i #include <cstdlib>' -e "/^std::unique_ptr<record> parse_line(std::string_view line) {\$/r $work/spin.inc" \
-  "$work/src/parse.cpp"
-grep -q PIPELINE_SPIN "$work/src/parse.cpp" || { echo "ab_gate.sh: parse_line not found in parse.cpp" >&2; exit 2; }
-cmake -S "$work/src" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_PROJECT_INCLUDE="$("$prefix/bin/perf-instrument" --cmake-include)" > /dev/null
-cmake --build "$work/build" > /dev/null
+. "$root/bench/report_tool/spin_copy.sh"
+build_spin_copy "$root" "$prefix" "$work"
 app="$work/build/log_pipeline $lines"
 
 # figure FILE FUNCTION FIGURE SIDE: a figure of an ab JSON result

@@ -17,7 +17,8 @@ using testing::report_json;
 // What the verdict of a diff with one report per side says of the default floor.
 const std::string one_report_per_side =
     "; one report per side cannot see the noise between processes: no timing change within the between-process "
-    "floor is flagged (the default: p50 10%, mean 10%, self 10%)";
+    "floor is flagged (the default: p50 10%, mean 10%, self 10%), nor one that its fastest calls (p10) did not make "
+    "too";
 
 // Options with no between-process floor, for the tests of the other parts of the noise judgment.
 diff_options without_process_floor() {
@@ -169,14 +170,67 @@ TEST(Diff, OneReportPerSideFlagsNoTimingChangeWithinTheBetweenProcessFloor) {
   const diff_result from_file = diff_reports({base}, {now}, options);
   ASSERT_EQ(from_file.broken.size(), 1u);
   EXPECT_EQ(from_file.broken[0], "mean>+5%: f mean +8.0% (225 ns -> 243 ns)");
-  EXPECT_NE(from_file.verdict.find("; one report per side cannot see the noise between processes: no timing change "
-                                   "within the between-process floor is flagged (floor.json: p50 15%, mean 15%, self "
-                                   "15%, the most of any function))"),
-            std::string::npos)
+  EXPECT_NE(
+      from_file.verdict.find("; one report per side cannot see the noise between processes: no timing change "
+                             "within the between-process floor is flagged (floor.json: p50 15%, mean 15%, self "
+                             "15%, the most of any function), nor one that its fastest calls (p10) did not make too)"),
+      std::string::npos)
       << from_file.verdict;
   // Several reports per side see the noise themselves: no floor.
   const diff_result several = diff_reports({base, base}, {now, now}, options);
   EXPECT_EQ(several.verdict.find("between-process"), std::string::npos);
+}
+
+// `fast` calls of `fast_ticks` and `slow` of twice as long, interleaved: a process on a busy
+// host, whose calls ran with the vCPU alone or sharing its core.
+std::vector<uint64_t> two_speeds(size_t fast, size_t slow, uint64_t fast_ticks) {
+  std::vector<uint64_t> ticks = durations(7, fast + slow, fast_ticks / 8);  // within an eighth of fast_ticks
+  for (uint64_t& t : ticks) t += fast_ticks - fast_ticks / 8;
+  for (size_t i = 0; i < slow; ++i) ticks[i * (fast + slow) / slow] *= 2;
+  return ticks;
+}
+
+TEST(Diff, OneReportPerSideFlagsNoChangeItsFastestCallsDidNotMake) {
+  // parse_line's calls as a busy host splits them: 60% fast in one process, 35% in the
+  // other; its p50 nearly doubles and its mean grows a sixth, while its fastest tenth stays.
+  const auto steady = durations(2, 20000, 40);
+  diff_options options;
+  options.rules = {parse_fail_rule("p50>+5%"), parse_fail_rule("mean>+5%")};
+  const report base = one(1, {function_row("parse_line", two_speeds(12000, 8000, 400), 2.0),
+                              function_row("add", steady, 2.0), function_row("weight", steady, 2.0)});
+  const report busier = one(2, {function_row("parse_line", two_speeds(7000, 13000, 400), 2.0),
+                                function_row("add", steady, 2.0), function_row("weight", steady, 2.0)});
+  const diff_result machine = diff_reports({base}, {busier}, options);
+  const function_diff& parse_line = machine.functions[0];
+  ASSERT_EQ(parse_line.name, "parse_line");
+  EXPECT_GT(parse_line[metric::p50].ratio(), 1.8);
+  EXPECT_GT(parse_line[metric::mean].ratio(), 1.15);
+  EXPECT_TRUE(machine.broken.empty()) << machine.broken[0];
+  EXPECT_EQ(machine.verdict,
+            "no change beyond noise (3 functions compared; noise floor 5%, and more than a histogram bucket and the "
+            "clock's resolution (10.0 ns)" +
+                one_report_per_side + ")");
+  // The code made 1.3x and 3x slower moves every call, the fastest with them: caught,
+  // the slowed function itself and no other, with three functions or with one alone.
+  for (const double factor : {1.3, 3.0}) {
+    const report slower = one(3, {function_row("parse_line", scaled(two_speeds(12000, 8000, 400), factor), 2.0),
+                                  function_row("add", steady, 2.0), function_row("weight", steady, 2.0)});
+    const diff_result code = diff_reports({base}, {slower}, options);
+    ASSERT_EQ(code.broken.size(), 2u) << factor;
+    EXPECT_EQ(code.broken[0], factor == 3.0 ? "p50>+5%: parse_line p50 +198.6% (221 ns -> 660 ns)"
+                                            : "p50>+5%: parse_line p50 +29.4% (221 ns -> 286 ns)");
+    EXPECT_EQ(code.broken[1], factor == 3.0 ? "mean>+5%: parse_line mean +200.0% (297 ns -> 892 ns)"
+                                            : "mean>+5%: parse_line mean +30.0% (297 ns -> 386 ns)");
+    EXPECT_EQ(code.verdict.substr(code.verdict.find("; 1 of 3 functions changed"), 26), "; 1 of 3 functions changed");
+    const report alone_base = one(4, {function_row("parse_line", two_speeds(12000, 8000, 400), 2.0)});
+    const report alone_slower = one(5, {function_row("parse_line", scaled(two_speeds(12000, 8000, 400), factor), 2.0)});
+    EXPECT_EQ(diff_reports({alone_base}, {alone_slower}, options).broken.size(), 2u) << factor;
+  }
+  // Alone, the busier process is as quiet: the rule is the function's own, no other is asked.
+  const report alone_busier = one(6, {function_row("parse_line", two_speeds(7000, 13000, 400), 2.0)});
+  EXPECT_TRUE(
+      diff_reports({one(4, {function_row("parse_line", two_speeds(12000, 8000, 400), 2.0)})}, {alone_busier}, options)
+          .broken.empty());
 }
 
 TEST(Diff, NormalizingByAnUnchangedFunctionCancelsTheMachinesSpeed) {

@@ -75,6 +75,12 @@ std::string broken_line(const fail_rule& rule, const function_diff& d);
 // called once, at start-up, with cold caches) say little about it.
 constexpr uint64_t default_min_calls = 100;
 
+// With one report per side, a timing change is flagged only where this quantile of the
+// function's calls (its fastest tenth) moved the same way: a slow moment of the machine
+// slows some of the calls, a change of the code all of them (docs/perf-report.md, "The
+// fastest calls must move too").
+constexpr double fastest_calls_quantile = 0.10;
+
 struct diff_options {
   double noise_floor = 0.05;  // relative changes at most this large are never "beyond noise"
   uint64_t min_calls = default_min_calls;
