@@ -150,15 +150,15 @@ PERF_DETAIL_OUT_OF_LINE thread_state* begin(site& s, frame& f) noexcept {
 }
 
 // Closes the activation opened by open<Logged>() or begin<Logged, Sampled>() (nothing
-// when begin() returned null). Its bookkeeping is busy (begin_busy): a signal handler's
-// measured call in the middle of it records nothing.
+// when begin() returned null); `TimeAll` for a site that times every call. Its bookkeeping is busy (begin_busy): a
+// signal handler's measured call in the middle of it records nothing.
 //
 // An activation that ends on another thread than the one it began on (a fiber resumed
 // by another thread, a coroutine by a worker, perhaps after the first thread exited),
 // or off its thread's chain (see open()), is a switched call: counted for its site
 // (count_switched_call) and recorded nowhere else. Its thread's block, which the scope
 // holds, is then never read: that thread may be writing it, or gone.
-template <bool Logged>
+template <bool Logged, bool TimeAll = false>
 PERF_DETAIL_OUT_OF_LINE void end(thread_state* thread, frame& f) noexcept {
   if (PERF_DETAIL_UNLIKELY(thread == nullptr)) return;
   if (PERF_DETAIL_UNLIKELY(thread != current_thread)) return count_switched_call(f.site);
@@ -166,7 +166,7 @@ PERF_DETAIL_OUT_OF_LINE void end(thread_state* thread, frame& f) noexcept {
   begin_busy(*thread);
   if (PERF_DETAIL_LIKELY(holds(*thread, f))) {
     if (Logged && thread->ring != nullptr) log_scope_event(*thread->ring, now, event_kind::exit, f.site);
-    finish(*thread, f, now);
+    finish(*thread, f, now, TimeAll ? pending_time_all_bit : 0);
   } else {
     count_switched_call(f.site);
   }
@@ -200,7 +200,7 @@ class basic_scope {
   PERF_DETAIL_ALWAYS_INLINE explicit basic_scope(site& s) noexcept
       : thread_(begin_scope<Logged, TimeAll, InlineFastPath>(s, frame_)) {}
   PERF_DETAIL_ALWAYS_INLINE ~basic_scope() {
-    if (thread_ != nullptr) end<Logged>(thread_, frame_);
+    if (thread_ != nullptr) end<Logged, TimeAll>(thread_, frame_);
   }
 
   basic_scope(const basic_scope&) = delete;
@@ -228,7 +228,7 @@ class constexpr_scope {
     if (!__builtin_is_constant_evaluated()) thread_ = begin_scope<Logged, TimeAll, InlineFastPath>(site_of(), frame_);
   }
   constexpr ~constexpr_scope() {
-    if (!__builtin_is_constant_evaluated() && thread_ != nullptr) end<Logged>(thread_, frame_);
+    if (!__builtin_is_constant_evaluated() && thread_ != nullptr) end<Logged, TimeAll>(thread_, frame_);
   }
 
   constexpr_scope(const constexpr_scope&) = delete;

@@ -156,9 +156,10 @@ probe_cost measure_once(detail::clock_source clock, bool ticks) {
     const uint64_t plain_loop = detail::clock_now(clock) - plain_start;
     recorded.period = sampled_period;
     recorded.countdown = detail::next_countdown(block, sampled_period);
-    const uint64_t timed_before = recorded.timed, total_before = recorded.total;
+    const uint64_t untimed_before = recorded.untimed, total_before = recorded.total;
     for (unsigned i = 0; i < sampled_calls; ++i) measured_empty_function();
-    const uint64_t sampled_timed = recorded.timed - timed_before, sampled_total = recorded.total - total_before;
+    const uint64_t sampled_timed = sampled_calls - (recorded.untimed - untimed_before);
+    const uint64_t sampled_total = recorded.total - total_before;
     recorded.period = recorded.countdown = 0;
     detail::end<false>(&block, caller);
     if (batch == 0 || sampled_timed == 0) continue;

@@ -49,17 +49,15 @@ void for_each_block(const detail::slot& s, const uint64_t* arena, Visit visit) {
   }
 }
 
-// Calls visit(site, bucket, callees) for each duration `thread` has not yet put in its
-// histograms whose site id is below `sites`; `callees`: the call had measured callees.
+// Calls visit(site, duration, callees) for each timed call `thread` has not yet folded
+// into its slots whose site id is below `sites`; `callees`: it had measured callees.
 template <class Visit>
 void for_each_pending(const detail::thread_state& thread, size_t sites, Visit visit) {
   const uint32_t pending = __atomic_load_n(&thread.pending_count, __ATOMIC_ACQUIRE);
   for (uint32_t i = 0; i < pending && i < detail::pending_capacity; ++i) {
     const uint64_t entry = load_relaxed(thread.pending[i]);
     const uint64_t site = entry >> detail::pending_site_shift;
-    if (site < sites)
-      visit(site, detail::bucket_index(entry & detail::pending_duration_mask),
-            (entry & detail::pending_callees_bit) != 0);
+    if (site < sites) visit(site, entry & detail::pending_duration_mask, (entry & detail::pending_callees_bit) != 0);
   }
 }
 
@@ -212,6 +210,16 @@ bool call_totals::add(const detail::slot& s) {
   return true;
 }
 
+void call_totals::add_pending(uint64_t duration, bool callees) {
+  calls += 1;
+  timed += 1;
+  estimated.sum += static_cast<double>(duration);
+  had_callees = had_callees || callees;
+  min = std::min(min, duration);
+  max = std::max(max, duration);
+  distribution.merge(moments{1, static_cast<double>(duration), 0.0});
+}
+
 bool call_totals::merge(const call_totals& other) {
   if (other.calls == 0) return false;
   calls += other.calls;
@@ -257,17 +265,20 @@ void binned_totals::merge(const binned_totals& other) {
 }
 
 void add_pending_durations(const detail::thread_state& thread, std::vector<accumulator>& per_site) {
-  for_each_pending(thread, per_site.size(), [&](uint64_t site, unsigned bucket, bool callees) {
+  for_each_pending(thread, per_site.size(), [&](uint64_t site, uint64_t duration, bool callees) {
     if (per_site[site].calls == 0) return;
-    per_site[site].durations.add(bucket, 1);
-    per_site[site].had_callees = per_site[site].had_callees || callees;
+    per_site[site].add_pending(duration, callees);
+    per_site[site].durations.add(detail::bucket_index(duration), 1);
   });
 }
 
 void add_pending_durations(const detail::thread_state& thread, std::vector<binned_totals>& per_site,
                            const latency_binning& binning) {
-  for_each_pending(thread, per_site.size(),
-                   [&](uint64_t site, unsigned bucket, bool) { ++per_site[site].latency[binning(bucket)]; });
+  for_each_pending(thread, per_site.size(), [&](uint64_t site, uint64_t duration, bool callees) {
+    if (per_site[site].calls == 0) return;
+    per_site[site].add_pending(duration, callees);
+    ++per_site[site].latency[binning(detail::bucket_index(duration))];
+  });
 }
 
 }  // namespace perf::runtime

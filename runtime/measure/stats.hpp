@@ -124,6 +124,9 @@ struct call_totals {
   // it (fields read atomically). Both return false, having added nothing, for no calls.
   bool add(const detail::slot& s);
   bool merge(const call_totals& other);
+  // Adds a timed call of `duration` not yet folded into its slot (detail::drain_pending);
+  // `callees`: it had measured callees.
+  void add_pending(uint64_t duration, bool callees);
   // The self time, floored at zero: where a function's measured callees came out
   // longer than its calls on the whole (a thin wrapper), it has none.
   double self_ticks() const { return std::max(0.0, static_cast<double>(static_cast<int64_t>(self))); }
@@ -135,7 +138,7 @@ struct accumulator : call_totals {
 
   // Adds a slot that its own thread may still be writing (fields read atomically),
   // its durations into `tally` (for tally.move_to(durations) once every slot of the
-  // function is added). The thread's pending durations are not in it: see
+  // function is added). The thread's pending calls are not in it: see
   // add_pending_durations.
   void add(const detail::slot& s, const uint64_t* arena, bucket_tally& tally);
   void merge(const accumulator& other);
@@ -153,10 +156,10 @@ struct binned_totals : call_totals {
   void merge(const binned_totals& other);
 };
 
-// Adds the durations that `thread` has not yet put in its histograms to the
-// accumulators of their sites (indexed by site id), but for a site whose accumulator
-// counts no call: read after the thread's slots, a duration may belong to a call
-// its slot did not show yet, of which nothing else would be counted. While the
+// Adds the timed calls that `thread` has not yet folded into its slots (count,
+// extremes, moments, histogram) to the accumulators of their sites (indexed by site
+// id), but for a site whose accumulator counts no call: read after the thread's slots,
+// a duration may belong to a call whose total its slot did not show yet. While the
 // thread runs on, a few of them may be counted twice or not at all; all other
 // statistics are exact. A pending call that had measured callees marks its site as
 // no leaf (call_totals::had_callees).

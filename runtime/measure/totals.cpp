@@ -65,8 +65,9 @@ void prefetch_blocks(const detail::slot& s, const uint64_t* arena) {
   }
 }
 
+// The calls of `thread`: its slots' and those of its timed calls still pending.
 uint64_t thread_calls(const thread_record& thread, unsigned site_count) {
-  uint64_t calls = 0;
+  uint64_t calls = std::min(__atomic_load_n(&thread.state.pending_count, __ATOMIC_ACQUIRE), detail::pending_capacity);
   for (unsigned id = 1; id < site_count; ++id) {
     const detail::slot& s = thread.state.slots[id];
     calls += detail::load_relaxed(s.timed) + detail::load_relaxed(s.untimed);
@@ -189,13 +190,9 @@ binned_function_totals read_binned_totals(const thread_list& threads, const std:
   read.thread_calls.resize(threads.exited.size());
   // Thread by thread, each thread's slots in order: one pass over its memory.
   for (const thread_record* thread : threads.living) {
-    uint64_t calls = 0;
-    for (unsigned id = 1; id < count; ++id) {
-      const detail::slot& s = thread->state.slots[id];
-      calls += detail::load_relaxed(s.timed) + detail::load_relaxed(s.untimed);
-      read.per_site[id].add(s, thread->state.arena, binning);
-    }
-    read.thread_calls.push_back(calls);
+    for (unsigned id = 1; id < count; ++id)
+      read.per_site[id].add(thread->state.slots[id], thread->state.arena, binning);
+    read.thread_calls.push_back(thread_calls(*thread, count));
   }
   for (const thread_record* thread : threads.living) add_pending_durations(thread->state, read.per_site, binning);
   // Each row's sites merged into its first site's, in the order of the ids.
@@ -212,32 +209,102 @@ std::vector<uint64_t> calls_per_thread(const thread_list& threads) {
   return calls;
 }
 
+// Not in an unnamed namespace: a function without linkage has no mangled name in the
+// debug information where it is inlined, and the sampler, which tells perf's code by its
+// mangled name (sampler/code_owner.hpp), would charge samples taken in it to the program
+// that links the runtime statically.
+namespace folding {
+
+using detail::slot;
+using detail::store_relaxed;
+using detail::thread_state;
+
+// Adds `count` durations to bucket `bucket` of the histogram of `target`, a slot of
+// `thread` (nothing once the arena is full).
+void add_to_histogram(thread_state& thread, slot& target, unsigned bucket, uint64_t count) noexcept {
+  using detail::histogram_block_size;
+  const unsigned block = bucket / histogram_block_size;
+  if (PERF_DETAIL_UNLIKELY(target.blocks[block] == 0)) {
+    const uint32_t handle = thread.arena_used;
+    if (handle == thread.arena_capacity) return;   // full: the histogram misses them
+    store_relaxed(thread.arena_used, handle + 1);  // read by site_totals()
+    store_relaxed(target.blocks[block], handle);
+    store_relaxed(target.used_blocks, target.used_blocks | uint64_t{1} << block);
+  }
+  uint64_t& counter =
+      thread.arena[uint64_t{target.blocks[block]} * histogram_block_size + bucket % histogram_block_size];
+  store_relaxed(counter, counter + count);
+}
+
+// Folds the pending entries from `entries` on that are of the first one's site into
+// its slot `target` (count, extremes, moments, histogram, and whether it had callees),
+// up to `end`, and returns where they end. In registers, written once (a bucket's
+// count too, where durations repeat, as a short function's do): atomic stores in the
+// loop made GCC reload every field, twice the time per duration; and the squares are
+// summed in two halves, each add waiting on half as many.
+const uint64_t* fold_run(thread_state& thread, slot& target, const uint64_t* entries, const uint64_t* end) noexcept {
+  using detail::pending_duration_mask;
+  using detail::pending_site_shift;
+  const uint64_t site = entries[0] >> pending_site_shift;
+  const uint64_t calls = target.timed;
+  const uint64_t first = entries[0] & pending_duration_mask;
+  const uint64_t reference = calls == 0 ? first : target.reference;
+  uint64_t least = calls == 0 ? first : target.min, most = calls == 0 ? first : target.max;
+  int64_t sum_deviation = 0;
+  double squares = 0, other_squares = 0;  // alternately
+  uint64_t callees = 0;
+  unsigned bucket = detail::bucket_index(first);
+  uint64_t in_bucket = 0;
+  const uint64_t* entry = entries;
+  for (; entry != end && *entry >> pending_site_shift == site; ++entry) {
+    const uint64_t duration = *entry & pending_duration_mask;
+    callees |= *entry;
+    least = std::min(least, duration);
+    most = std::max(most, duration);
+    const int64_t deviation = static_cast<int64_t>(duration - reference);
+    sum_deviation += deviation;
+    squares += static_cast<double>(deviation) * static_cast<double>(deviation);
+    std::swap(squares, other_squares);
+    const unsigned b = detail::bucket_index(duration);
+    if (b != bucket) {
+      add_to_histogram(thread, target, bucket, in_bucket);
+      bucket = b;
+      in_bucket = 0;
+    }
+    ++in_bucket;
+  }
+  add_to_histogram(thread, target, bucket, in_bucket);
+  if (calls == 0) store_relaxed(target.reference, reference);
+  store_relaxed(target.min, least);
+  store_relaxed(target.max, most);
+  store_relaxed(target.sum_deviation, target.sum_deviation + sum_deviation);
+  store_relaxed(target.sum_squared_deviation, target.sum_squared_deviation + (squares + other_squares));
+  store_relaxed(target.timed, calls + static_cast<uint64_t>(entry - entries));
+  if ((callees & detail::pending_callees_bit) != 0 && target.had_callees == 0) stop_sampling(target);
+  return entry;
+}
+
+}  // namespace folding
 }  // namespace perf::runtime
 
-// Also adaptive timing's bookkeeping (measure/adaptive_timing.hpp), on the owner
-// thread: a site whose call had measured callees is never sampled; a sampled site's
-// timed durations make its estimate (or are counted apart); one whose timed calls
-// reached its next review is reviewed.
+// The pending calls are folded into their slots (count, extremes, moments, histogram)
+// a run of one site's at a time, on the owner thread; then, for the sites that do not
+// time every call, adaptive timing's bookkeeping (measure/adaptive_timing.hpp): a site
+// whose call had measured callees is never sampled; a sampled site's timed durations
+// make its estimate (or are counted apart); one whose timed calls reached its next
+// review is reviewed.
 void perf::detail::drain_pending(thread_state& thread) noexcept {
-  for (uint32_t i = 0; i < thread.pending_count; ++i) {
-    const uint64_t entry = thread.pending[i];
-    slot& target = thread.slots[entry >> pending_site_shift];
-    if (PERF_DETAIL_UNLIKELY((entry & pending_callees_bit) != 0) && target.had_callees == 0)
-      runtime::stop_sampling(target);
-    if (target.period != 0) runtime::take_sampled_duration(target, entry & pending_duration_mask);
+  const uint64_t* const end = thread.pending + thread.pending_count;
+  uint64_t time_all = pending_time_all_bit;
+  for (const uint64_t* run = thread.pending; run != end;) {
+    time_all &= *run;
+    run = runtime::folding::fold_run(thread, thread.slots[*run >> pending_site_shift], run, end);
+  }
+  for (const uint64_t* entry = thread.pending; entry != end && time_all == 0; ++entry) {
+    if ((*entry & pending_time_all_bit) != 0) continue;
+    slot& target = thread.slots[*entry >> pending_site_shift];
+    if (target.period != 0) runtime::take_sampled_duration(target, *entry & pending_duration_mask);
     if (thread.sampling != 0 && target.timed >= target.next_review) runtime::review_timing(thread, target);
-    const unsigned bucket = bucket_index(entry & pending_duration_mask);
-    const unsigned block = bucket / histogram_block_size;
-    if (target.blocks[block] == 0) {
-      const uint32_t handle = thread.arena_used;
-      if (handle == thread.arena_capacity) continue;  // full: the histogram misses it
-      store_relaxed(thread.arena_used, handle + 1);   // read by site_totals()
-      store_relaxed(target.blocks[block], handle);
-      store_relaxed(target.used_blocks, target.used_blocks | uint64_t{1} << block);
-    }
-    uint64_t& counter =
-        thread.arena[uint64_t{target.blocks[block]} * histogram_block_size + bucket % histogram_block_size];
-    store_relaxed(counter, counter + 1);
   }
   __atomic_store_n(&thread.pending_count, 0u, __ATOMIC_RELEASE);
 }

@@ -43,9 +43,12 @@ PERF_DETAIL_ALWAYS_INLINE constexpr unsigned site_key(unsigned id, unsigned row)
 // Statistics of one site in one thread, in clock ticks. Durations, extremes,
 // moments, totals and histograms are of the timed calls; `untimed` counts the calls
 // an adaptive site only counted (see untimed_call), so that timed + untimed is the
-// exact count.
+// exact count. A timed call's total, self time and allocations are added when it
+// ends; its count, extremes, moments and histogram bucket when its duration leaves
+// thread_state::pending (drain_pending): a reader of a living thread adds the
+// durations still pending.
 struct alignas(64) slot {
-  uint64_t timed;    // calls timed: durations recorded
+  uint64_t timed;    // calls timed: durations recorded (folded from pending)
   uint64_t untimed;  // calls counted without a duration
   // Adaptive timing (owner only; docs/performance.md, "Adaptive timing"): the calls
   // left until the next timed one (at most 1: the next call is timed), the mean of
@@ -143,14 +146,17 @@ struct open_activation {
   unsigned site;      // its site's id: the sampler reads it
 };
 
-// Durations wait here, packed as (site id << 48) | callees bit | duration, until a
-// batch of them is added to the histograms: bucketing right after the clock read costs
-// several times what it costs in a loop of its own. The callees bit says that the
-// call had measured callees (adaptive timing samples only leaves).
+// Durations wait here, packed as (site id << 48) | flags | duration, until the owner
+// folds a batch of them into their slots: counts, extremes, moments, histograms and
+// adaptive timing's bookkeeping cost, right after the clock read, several times what
+// they cost in a loop of their own (runtime_bench's floor: 1.6 instead of 1.1 on an
+// AMD EPYC). The flags: the call had measured callees (adaptive timing samples only
+// leaves); its site times every call (a _TIME_ALL form: adaptive timing leaves it be).
 constexpr unsigned pending_capacity = 64;
 constexpr unsigned pending_site_shift = 48;
 constexpr uint64_t pending_callees_bit = uint64_t{1} << 47;
-constexpr uint64_t pending_duration_mask = pending_callees_bit - 1;  // and the longest
+constexpr uint64_t pending_time_all_bit = uint64_t{1} << 46;
+constexpr uint64_t pending_duration_mask = pending_time_all_bit - 1;  // and the longest (a day at 3 GHz)
 
 // Probe compensation (PERF_COMPENSATE) counts in fixed point: 2^probe_fraction_bits
 // units per clock tick, so that a cost of 47.6 ticks is not rounded per call.
@@ -260,30 +266,18 @@ PERF_DETAIL_EXPORT void count_switched_call(unsigned id) noexcept;
 // geometric number of calls with mean `period`, at least 1. Called by the owner.
 PERF_DETAIL_EXPORT uint32_t next_countdown(thread_state& thread, uint32_t period) noexcept;
 
-// Adds one duration to the distribution of `target`, the slot of site `site`;
-// `callees` (pending_callees_bit or 0) says whether the call had measured callees.
+// Records one timed call of site `site` (its slot `target`) lasting `duration`;
+// `flags`: pending_callees_bit, pending_time_all_bit or both. Its count, extremes,
+// moments and histogram are folded in by drain_pending: when the buffer is full, and
+// for a site's first timed call on the thread at once, so that a slot with calls has a
+// folded one (call_totals reads a slot only then).
 PERF_DETAIL_ALWAYS_INLINE void add_sample(thread_state& thread, slot& target, unsigned site, uint64_t duration,
-                                          uint64_t callees = 0) noexcept {
-  const uint64_t calls = target.timed;
-  store_relaxed(target.timed, calls + 1);
-  if (PERF_DETAIL_UNLIKELY(calls == 0)) {
-    store_relaxed(target.reference, duration);
-    store_relaxed(target.min, duration);
-    store_relaxed(target.max, duration);
-  } else {
-    if (duration < target.min) store_relaxed(target.min, duration);
-    if (duration > target.max) store_relaxed(target.max, duration);
-  }
-  const int64_t deviation = static_cast<int64_t>(duration - target.reference);
-  store_relaxed(target.sum_deviation, target.sum_deviation + deviation);
-  const double d = static_cast<double>(deviation);
-  store_relaxed(target.sum_squared_deviation, target.sum_squared_deviation + d * d);
-
+                                          uint64_t flags = 0) noexcept {
   const uint32_t pending = thread.pending_count;
-  store_relaxed(thread.pending[pending], (uint64_t{site} << pending_site_shift) | callees |
+  store_relaxed(thread.pending[pending], (uint64_t{site} << pending_site_shift) | flags |
                                              (duration < pending_duration_mask ? duration : pending_duration_mask));
   __atomic_store_n(&thread.pending_count, pending + 1, __ATOMIC_RELEASE);
-  if (PERF_DETAIL_UNLIKELY(pending + 1 == pending_capacity)) drain_pending(thread);
+  if (PERF_DETAIL_UNLIKELY(pending + 1 == pending_capacity || target.timed == 0)) drain_pending(thread);
 }
 
 // Ends the activation `f` at clock value `end`. Its compensated duration is the
@@ -296,8 +290,9 @@ PERF_DETAIL_ALWAYS_INLINE void add_sample(thread_state& thread, slot& target, un
 // neither is biased. The call's distribution and its row's total take it raised to
 // zero. (Raising each call to its callees' time instead summed a recursion's
 // thousands of roundings up into its total: fib(20) at twice its true time;
-// docs/performance.md, "Recursion".)
-PERF_DETAIL_ALWAYS_INLINE void finish(thread_state& thread, frame& f, uint64_t end) noexcept {
+// docs/performance.md, "Recursion".) `flags`: pending_time_all_bit for a site that
+// times every call.
+PERF_DETAIL_ALWAYS_INLINE void finish(thread_state& thread, frame& f, uint64_t end, uint64_t flags = 0) noexcept {
   const uint64_t probes = thread.probes_finished + thread.probe_outside;
   thread.probes_finished = probes;
   // Without branches: a short call's figures fall either side of zero at random, and
@@ -335,7 +330,7 @@ PERF_DETAIL_ALWAYS_INLINE void finish(thread_state& thread, frame& f, uint64_t e
     store_relaxed(target.alloc_count, target.alloc_count + (allocations.allocations - f.alloc_count));
     store_relaxed(target.alloc_bytes, target.alloc_bytes + (allocations.bytes - f.alloc_bytes));
   }
-  add_sample(thread, target, f.site, duration, callees != 0 ? pending_callees_bit : 0);
+  add_sample(thread, target, f.site, duration, flags | (callees != 0 ? pending_callees_bit : 0));
 }
 
 // The fast path of an adaptive site (PERF_TIMING=adaptive): when the call of site `s`

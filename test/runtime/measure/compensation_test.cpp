@@ -51,6 +51,7 @@ TEST(Compensation, EachDurationLosesItsOwnProbeAndTheWholeProbeOfEveryMeasuredCa
   open_at(thread, 1, 1200, second);
   detail::finish(thread.state, second, 1260);  // 60, 50 without the probe
   detail::finish(thread.state, caller, 1500);  // 500, less its own 10 and 2 x 30 for the callees
+  thread.drain();
   EXPECT_EQ(thread.target.timed, 2u);
   EXPECT_EQ(thread.target.total, 90u);
   EXPECT_EQ(thread.target.self, 90u);
@@ -78,6 +79,7 @@ TEST(Compensation, ARecursiveCallCostsEveryActivationAroundItTheWholeProbeLikeAn
   detail::finish(thread.state, first, 1300);      // 200, less its own 10 and 30 for second
   detail::finish(thread.state, outermost, 2000);  // 1000, less its own 10 and 2 x 30
   detail::finish(thread.state, caller, 3000);     // 3000, less its own 10 and 3 x 30
+  thread.drain();
   EXPECT_EQ(thread.target.timed, 3u);
   EXPECT_EQ(thread.target.min, 40u);
   EXPECT_EQ(thread.target.max, 930u);
@@ -115,6 +117,7 @@ TEST(Compensation, CallsCompensatedBelowZeroDoNotRaiseTheTotalOfTheRecursionArou
   shorter.start = 1050;
   detail::finish(thread.state, shorter, 1052);    // 2, less its own 10: -8, recorded as 0
   detail::finish(thread.state, outermost, 1080);  // 80, less its own 10 and 2 x 30: 10
+  thread.drain();
   EXPECT_EQ(thread.target.timed, 3u);
   EXPECT_EQ(thread.target.min, 0u);
   EXPECT_EQ(thread.target.max, 20u);

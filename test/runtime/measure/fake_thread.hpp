@@ -24,8 +24,11 @@ struct fake_thread {
     state.arena_capacity = 8;
   }
   void add(uint64_t duration) { detail::add_sample(state, target, 1, duration); }
+  // Folds the pending calls into their slots (count, extremes, moments, histogram), as
+  // the thread does when its buffer is full.
+  void drain() { detail::drain_pending(state); }
   accumulator read() {
-    detail::drain_pending(state);
+    drain();
     accumulator a;
     bucket_tally tally;
     a.add(target, arena.data(), tally);

@@ -31,10 +31,11 @@ TEST(Slot, RecordsCountExtremesMomentsAndHistogram) {
 
 TEST(Slot, HistogramBlocksAreTakenFromTheArenaOnFirstUse) {
   fake_thread thread;
-  thread.add(5);     // block 0
+  thread.add(5);  // block 0: a site's first call is folded at once
+  EXPECT_EQ(thread.state.arena_used, 2u);
   thread.add(6);     // block 0 again
   thread.add(5000);  // a later block
-  EXPECT_EQ(thread.state.arena_used, 1u) << "buckets are filled in batches";
+  EXPECT_EQ(thread.state.arena_used, 2u) << "later calls are folded in batches";
   thread.read();
   EXPECT_EQ(thread.state.arena_used, 3u);
   EXPECT_EQ(thread.target.blocks[0], 1u);
@@ -74,6 +75,7 @@ TEST(Slot, FinishChargesTheCallerAndCountsRecursionOnce) {
   EXPECT_EQ(innermost_site(thread), 1u);
   detail::finish(thread.state, inner, 1200);  // 100 ticks, 20 of them in the callee
   detail::finish(thread.state, outer, 1500);  // 500 ticks, 100 of them in the inner activation
+  thread.drain();
   EXPECT_EQ(innermost_site(thread), 0u);
   EXPECT_EQ(thread.state.depth, 1u);
   EXPECT_EQ(thread.target.timed, 2u);
@@ -102,33 +104,66 @@ TEST(Slot, AnAbandonedOutermostActivationIsReplaced) {
   open_from(thread, 1, at_abandoned + 1, 1400, next);
   EXPECT_EQ(thread.target.outermost, &next);
   detail::finish(thread.state, next, 1450);
+  thread.drain();
   EXPECT_EQ(thread.target.total, 60u);
   EXPECT_EQ(thread.target.timed, 3u);
 }
 
 TEST(Slot, ABatchIsDrainedWhenItIsFull) {
   fake_thread thread;
+  thread.add(10);
+  EXPECT_EQ(thread.state.pending_count, 0u) << "a site's first call is folded at once";
   for (unsigned i = 0; i < detail::pending_capacity - 1; ++i) thread.add(10);
   EXPECT_EQ(thread.state.pending_count, detail::pending_capacity - 1);
+  EXPECT_EQ(thread.target.timed, 1u);
   thread.add(10);
   EXPECT_EQ(thread.state.pending_count, 0u);
-  EXPECT_EQ(thread.arena[thread.target.blocks[0] * detail::histogram_block_size + 10], detail::pending_capacity);
+  EXPECT_EQ(thread.target.timed, detail::pending_capacity + 1);
+  EXPECT_EQ(thread.arena[thread.target.blocks[0] * detail::histogram_block_size + 10], detail::pending_capacity + 1);
 }
 
-TEST(Slot, PendingDurationsAreReadWithoutDraining) {
+// A living thread's calls not yet folded into its slot are read from its buffer:
+// their count, extremes, moments and buckets.
+TEST(Slot, PendingCallsAreReadWithoutDraining) {
   fake_thread thread;
-  thread.add(7);
+  thread.add(7);  // folded at once
   thread.add(9);
+  thread.add(2);
   std::vector<accumulator> per_site(2);
   add_pending_durations(thread.state, per_site);
   EXPECT_EQ(per_site[1].durations.count(), 0u) << "no call counted for the site yet";
   bucket_tally tally;
   per_site[1].add(thread.target, thread.arena.data(), tally);
   tally.move_to(per_site[1].durations);
+  EXPECT_EQ(per_site[1].calls, 1u);
   add_pending_durations(thread.state, per_site);
-  EXPECT_EQ(per_site[1].durations.count(), 2u);
-  EXPECT_EQ(per_site[1].durations.quantile(1.0), 9.0);
   EXPECT_EQ(thread.state.pending_count, 2u);
+  EXPECT_EQ(per_site[1].calls, 3u);
+  EXPECT_EQ(per_site[1].timed, 3u);
+  EXPECT_EQ(per_site[1].durations.count(), 3u);
+  EXPECT_EQ(per_site[1].durations.quantile(1.0), 9.0);
+  EXPECT_EQ(per_site[1].min, 2u);
+  EXPECT_EQ(per_site[1].max, 9u);
+  EXPECT_DOUBLE_EQ(per_site[1].distribution.mean, 6.0);
+  EXPECT_DOUBLE_EQ(per_site[1].distribution.variance(), 26.0 / 3);
+  EXPECT_DOUBLE_EQ(per_site[1].estimated.sum, 18.0);
+}
+
+// A site that times every call (the _TIME_ALL forms) is left alone by adaptive timing:
+// its calls never make it a sampled site, whatever its durations.
+TEST(Slot, ASiteThatTimesEveryCallIsNeverReviewedForSampling) {
+  fake_thread thread;
+  thread.state.sampling = 1;
+  for (unsigned i = 0; i < 4 * detail::pending_capacity; ++i)
+    detail::add_sample(thread.state, thread.target, 1, 1, detail::pending_time_all_bit);
+  thread.drain();
+  EXPECT_EQ(thread.target.timed, 4 * detail::pending_capacity);
+  EXPECT_EQ(thread.target.next_review, 0u);
+  EXPECT_EQ(thread.target.period, 0u);
+  EXPECT_EQ(thread.target.bulk_mean, 0u);
+  for (unsigned i = 0; i < 4 * detail::pending_capacity; ++i) thread.add(1);
+  thread.drain();
+  EXPECT_NE(thread.target.next_review, 0u) << "the same calls, from a site that may be sampled, are reviewed";
 }
 
 // The fixed latency buckets (100 ns, 300 ns, 1 us, ...) counted from the slot and its
@@ -151,8 +186,9 @@ TEST(Slot, BinnedTotalsCountTheFixedBucketsAsTheHistogramDoes) {
   EXPECT_EQ(binning.cumulative(histogram.durations.nonzero_buckets()),
             (std::vector<uint64_t>{2, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6}));
   EXPECT_EQ(per_site[1].latency[1], 4u) << "the pending 120 ns counted at most 300 ns";
-  EXPECT_EQ(binned.calls, 8u);
-  EXPECT_EQ(binned.max, 20000000000u);
+  EXPECT_EQ(binned.calls, 7u);
+  EXPECT_EQ(per_site[1].calls, 8u);
+  EXPECT_EQ(per_site[1].max, 20000000000u);
 }
 
 TEST(Slot, AClockThatStepsBackCountsZero) {
