@@ -33,13 +33,18 @@ class protobuf_writer {
   }
   const std::string& bytes() const { return out_; }
 
+  // The most bytes a varint takes.
+  static constexpr size_t max_varint_size = 10;
+  // Writes `value` as a varint at `at` (room for max_varint_size bytes); returns its end.
+  static char* put_varint(char* at, uint64_t value) {
+    for (; value >= 0x80; value >>= 7) *at++ = static_cast<char>((value & 0x7f) | 0x80);
+    *at++ = static_cast<char>(value);
+    return at;
+  }
   // Appends `value` to `out` as a varint, for a writer that lays out a message itself.
   static void append_varint(std::string& out, uint64_t value) {
-    while (value >= 0x80) {
-      out += static_cast<char>((value & 0x7f) | 0x80);
-      value >>= 7;
-    }
-    out += static_cast<char>(value);
+    char bytes[max_varint_size];
+    out.append(bytes, static_cast<size_t>(put_varint(bytes, value) - bytes));
   }
   // The bytes append_varint() takes for `value`.
   static size_t varint_size(uint64_t value) {

@@ -143,23 +143,38 @@ void keep_only_ring(ring_record* survivor) {
   __atomic_store_n(&all_rings, survivor, __ATOMIC_RELEASE);
 }
 
-event_copy read_event(const tick_ring& ring, uint64_t index) noexcept {
-  const uint64_t at = index & ring.mask;
-  const tick_event& event = ring.events[at];
-  const uint64_t meta = load_relaxed(event.meta);
+event_copy copy_of(const tick_event& event, const uint64_t* label) noexcept {
   event_copy copy;
-  copy.time = load_relaxed(event.time);
-  copy.value = load_relaxed(event.value);
-  copy.kind = static_cast<detail::event_kind>(meta & 0xff);
-  copy.site = static_cast<unsigned>(meta >> 32);
-  copy.label_length = static_cast<unsigned>((meta >> 8) & 0xff);
-  const uint64_t* words = ring.labels + at * detail::label_words;
-  for (unsigned i = 0; i * 8 < copy.label_length; ++i) {
-    const uint64_t word = load_relaxed(words[i]);
-    __builtin_memcpy(copy.label + i * 8, &word, 8);
-  }
+  copy.time = event.time;
+  copy.value = event.value;
+  copy.kind = kind_of(event);
+  copy.site = site_of(event);
+  copy.label_length = label_length_of(event);
+  if (copy.label_length != 0) __builtin_memcpy(copy.label, label, copy.label_length);
   copy.label[copy.label_length] = '\0';
   return copy;
+}
+
+namespace {
+
+// Event `at` of `ring` into `event`, and its label's words into `label` if it has one.
+void load_event(const tick_ring& ring, uint64_t at, tick_event& event, uint64_t* label) noexcept {
+  const tick_event& stored = ring.events[at];
+  event.time = load_relaxed(stored.time);
+  event.value = load_relaxed(stored.value);
+  event.meta = load_relaxed(stored.meta);
+  const unsigned length = label_length_of(event);
+  const uint64_t* words = ring.labels + at * detail::label_words;
+  for (unsigned i = 0; i * 8 < length; ++i) label[i] = load_relaxed(words[i]);
+}
+
+}  // namespace
+
+event_copy read_event(const tick_ring& ring, uint64_t index) noexcept {
+  tick_event event;
+  uint64_t label[detail::label_words];
+  load_event(ring, index & ring.mask, event, label);
+  return copy_of(event, label);
 }
 
 ring_counts count_events(const tick_ring& ring) noexcept {
@@ -178,9 +193,13 @@ uint64_t whole_from(const tick_ring& ring, uint64_t after, bool quiescent) {
 
 }  // namespace
 
-uint64_t read_events(const tick_ring& ring, uint64_t from, uint64_t to, std::vector<event_copy>& out) {
-  out.clear();
-  for (uint64_t index = from; index < to; ++index) out.push_back(read_event(ring, index));
+uint64_t read_events(const tick_ring& ring, uint64_t from, uint64_t to, event_batch& out) {
+  out.events.resize(to - from);
+  if (out.labels.size() < (to - from) * detail::label_words) out.labels.resize((to - from) * detail::label_words);
+  for (uint64_t index = from; index < to; ++index) {
+    const uint64_t i = index - from;
+    load_event(ring, index & ring.mask, out.events[i], out.labels.data() + i * detail::label_words);
+  }
   detail::load_load_barrier();
   const uint64_t valid_from = whole_from(ring, __atomic_load_n(&ring.written, __ATOMIC_RELAXED), false);
   return std::min(to - from, valid_from > from ? valid_from - from : 0);

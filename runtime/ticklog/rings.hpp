@@ -81,6 +81,18 @@ struct event_copy {
 // Async-signal-safe.
 event_copy read_event(const detail::tick_ring& ring, uint64_t index) noexcept;
 
+// `event` as read back, with the label in `label` (label_words words, read only for a
+// labelled event; may be null for another).
+event_copy copy_of(const detail::tick_event& event, const uint64_t* label) noexcept;
+
+inline detail::event_kind kind_of(const detail::tick_event& event) {
+  return static_cast<detail::event_kind>(event.meta & 0xff);
+}
+inline unsigned site_of(const detail::tick_event& event) { return static_cast<unsigned>(event.meta >> 32); }
+inline unsigned label_length_of(const detail::tick_event& event) {
+  return static_cast<unsigned>((event.meta >> 8) & 0xff);
+}
+
 inline uint64_t capacity(const detail::tick_ring& ring) { return ring.mask + 1; }
 
 // The memory a ring of `capacity` keeps its events in (labels apart).
@@ -103,11 +115,19 @@ struct ring_contents {
 };
 ring_contents copy_events(const detail::tick_ring& ring, bool quiescent);
 
+// Events as logged, read in bulk by a reader that keeps up with a ring: each event's
+// fields (24 bytes), and the label of each labelled one, at label_words times its
+// index in `labels` (the rest of `labels` not written).
+struct event_batch {
+  std::vector<detail::tick_event> events;
+  std::vector<uint64_t> labels;
+};
+
 // Reads the events with sequence numbers from `from` to `to` (excluded) into `out`
-// (emptied first; its capacity kept), as copy_events reads them while the owner may
+// (its memory kept from call to call), as copy_events reads them while the owner may
 // append; returns how many of the first ones may have been overwritten meanwhile,
 // which are to be thrown away.
-uint64_t read_events(const detail::tick_ring& ring, uint64_t from, uint64_t to, std::vector<event_copy>& out);
+uint64_t read_events(const detail::tick_ring& ring, uint64_t from, uint64_t to, event_batch& out);
 
 // The events `ring` holds with a time from `from` to `to` (clock values), oldest
 // first, none of them torn, read as copy_events reads them (the oldest one left out

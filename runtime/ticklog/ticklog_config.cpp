@@ -7,6 +7,7 @@
 
 #include "core/settled_config.hpp"
 #include "core/startup.hpp"
+#include "ticklog/internal/perfetto_trace.hpp"
 
 namespace perf::runtime {
 namespace {
@@ -55,12 +56,13 @@ uint64_t ring_events_for(uint64_t count) {
 
 ticklog_config parse_ticklog_config(const std::function<const char*(const char*)>& getenv_fn) {
   ticklog_config result;
-  if (const char* events = getenv_fn("PERF_RING_EVENTS"); events != nullptr && *events != '\0')
-    result.ring_events = parse_ring_events(events, result.warnings);
   if (const char* path = getenv_fn("PERF_TICKLOG")) result.ticklog_path = path;
   if (const char* path = getenv_fn("PERF_TRACE")) result.trace_path = path;
   if (const char* stream = getenv_fn("PERF_TRACE_STREAM"); stream != nullptr && *stream != '\0')
     result.trace_stream = parse_trace_stream(stream, result.warnings);
+  if (result.trace_stream && is_perfetto_trace_path(result.trace_path)) result.ring_events = streamed_ring_events;
+  if (const char* events = getenv_fn("PERF_RING_EVENTS"); events != nullptr && *events != '\0')
+    result.ring_events = parse_ring_events(events, result.warnings);
   if (const char* kept = getenv_fn("PERF_RINGS_KEPT"); kept != nullptr && *kept != '\0')
     result.rings_kept = parse_rings_kept(kept, result.warnings);
   return result;

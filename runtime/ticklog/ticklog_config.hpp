@@ -13,16 +13,21 @@ namespace perf::runtime {
 
 // Events each thread's tick ring holds unless PERF_RING_EVENTS says otherwise.
 constexpr uint64_t default_ring_events = uint64_t{1} << 16;
+// The same where a Perfetto PERF_TRACE streams: twice the room (3 MiB a thread), so
+// that the trace's writer, which shares the processors with the program, reads every
+// event of a thread that fills a default ring in 26 ms (docs/timeline.md).
+constexpr uint64_t streamed_ring_events = uint64_t{1} << 17;
 constexpr uint64_t max_ring_events = uint64_t{1} << 28;
 // Exited threads whose tick rings are kept unless PERF_RINGS_KEPT says otherwise.
 constexpr uint64_t default_rings_kept = 8;
 
 struct ticklog_config {
-  uint64_t ring_events = default_ring_events;  // PERF_RING_EVENTS, a power of two
-  uint64_t rings_kept = default_rings_kept;    // PERF_RINGS_KEPT
-  std::string ticklog_path;                    // PERF_TICKLOG, %p not yet expanded; empty: none
-  std::string trace_path;                      // PERF_TRACE, likewise
-  bool trace_stream = true;                    // PERF_TRACE_STREAM (on|off): a Perfetto trace streams
+  // PERF_RING_EVENTS, a power of two; unset, streamed_ring_events where the trace streams
+  uint64_t ring_events = default_ring_events;
+  uint64_t rings_kept = default_rings_kept;  // PERF_RINGS_KEPT
+  std::string ticklog_path;                  // PERF_TICKLOG, %p not yet expanded; empty: none
+  std::string trace_path;                    // PERF_TRACE, likewise
+  bool trace_stream = true;                  // PERF_TRACE_STREAM (on|off): a Perfetto trace streams
   // One line per value that could not be used, naming the variable.
   std::vector<std::string> warnings;
 };

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -184,18 +183,20 @@ class trace_stream {
       const uint64_t from = thread.cursor, to = std::min(written, from + batch_events);
       const uint64_t torn = read_events(ring, from, to, batch_);
       thread.losing += torn;
-      for (size_t i = torn; i < batch_.size(); ++i) add_event(thread, batch_[i]);
+      for (size_t i = torn; i < batch_.events.size(); ++i)
+        add_event(thread, batch_.events[i], batch_.labels.data() + i * detail::label_words);
       thread.cursor = to;
       flush_if_full();
     }
     return &thread;
   }
 
-  void add_event(streamed_thread& thread, const event_copy& event) {
-    const uint64_t ns =
-        event.time > origin_
-            ? static_cast<uint64_t>(std::llround(static_cast<double>(event.time - origin_) / ticks_per_ns_))
-            : 0;
+  // The writer's inner loop: a few nanoseconds an event (docs/performance.md).
+  void add_event(streamed_thread& thread, const detail::tick_event& event, const uint64_t* label) {
+    // Rounded to the nearest (not llround: a call into libm for every event).
+    const uint64_t ns = event.time > origin_
+                            ? static_cast<uint64_t>(static_cast<double>(event.time - origin_) / ticks_per_ns_ + 0.5)
+                            : 0;
     if (thread.losing != 0) {
       if (tracing())
         thread.sequence.note(ns,
@@ -208,26 +209,26 @@ class trace_stream {
       thread.lost += thread.losing;
       thread.losing = 0;
     }
-    switch (event.kind) {
+    const unsigned site = site_of(event);
+    switch (kind_of(event)) {
       case detail::event_kind::enter:
-        if (event.site >= sites_.size()) add_new_sites();
-        thread.open.push_back({event.site, event.time});
-        if (tracing()) thread.sequence.slice_begin(ns, event.site, false);
+        if (site >= sites_.size()) add_new_sites();
+        thread.open.push_back({site, event.time});
+        if (tracing()) thread.sequence.slice_begin(ns, site, false);
         break;
       case detail::event_kind::exit:
         // Else its enter was lost, or it ends no scope the trace shows: left out, as
         // span_roles leaves it, so that slices nest.
-        if (!thread.open.empty() && thread.open.back().site == event.site) {
+        if (!thread.open.empty() && thread.open.back().site == site) {
           const uint64_t enter = thread.open.back().enter;
           thread.open.pop_back();
           if (tracing()) thread.sequence.slice_end(ns);
-          if (event.site < thresholds_.size() && thresholds_[event.site] != 0 &&
-              event.time - enter > thresholds_[event.site])
-            slow_calls_.push_back({event.site, enter, event.time});
+          if (site < thresholds_.size() && thresholds_[site] != 0 && event.time - enter > thresholds_[site])
+            slow_calls_.push_back({site, enter, event.time});
         }
         break;
       case detail::event_kind::tick:
-        if (tracing()) thread.sequence.tick(ns, event);
+        if (tracing()) thread.sequence.tick(ns, copy_of(event, label));
         break;
       case detail::event_kind::none: break;
     }
@@ -275,7 +276,7 @@ class trace_stream {
   int fd_ = -1;
   double ticks_per_ns_ = 1;
   std::string out_;  // encoded, not written yet
-  std::vector<event_copy> batch_ = std::vector<event_copy>(batch_events);
+  event_batch batch_;
   std::vector<site_info> sites_;      // index = site id; those registered so far
   std::vector<uint64_t> thresholds_;  // index = site id: a capture rule's, in ticks; 0: none
   std::optional<capture_taker> captures_;

@@ -19,8 +19,10 @@
 // apart by ring_record::uses.
 //
 // Memory: the encoded bytes not yet written (written out from 1 MiB), one batch of
-// 4096 events read (384 KiB), and per ring its thread's open scopes and at most
-// perfetto_sequence::max_interned_labels interned labels; the sites' names.
+// 4096 events read (96 KiB, and 256 KiB for their labels), and per ring its thread's
+// open scopes and at most perfetto_sequence::max_interned_labels interned labels; the
+// sites' names. Where the trace streams, the rings are streamed_ring_events long
+// unless PERF_RING_EVENTS says otherwise (ticklog_config.hpp).
 //
 // The file is write_output's (core/output_file.hpp): a regular file is written as
 // `<path>.tmp.<pid>.<n>`, renamed over `path` when the program exits; a process that

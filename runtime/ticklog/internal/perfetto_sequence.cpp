@@ -43,6 +43,8 @@ namespace location_fields {
 constexpr unsigned iid = 1, file_name = 2, function_name = 3, line_number = 4;
 }
 
+uint64_t key(unsigned field, unsigned wire_type) { return uint64_t{field} << 3 | wire_type; }
+
 constexpr uint64_t process_track = 1;
 constexpr uint64_t category_iid = 1;       // "measured", every slice's
 constexpr uint64_t note_category_iid = 2;  // "perf", the runtime's own notes
@@ -106,7 +108,7 @@ void perfetto_sequence::add_track(long pid, long tid, const std::string& name) {
 
 void perfetto_sequence::slice_begin(uint64_t ns, unsigned site, bool cut) {
   // The common case, a site interned already: its packet but the timestamp is made once.
-  if (!cut && site < begin_tails_.size() && !begin_tails_[site].empty())
+  if (!cut && site < begin_tails_.size() && begin_tails_[site].size != 0)
     return append_timed_packet(ns, begin_tails_[site]);
   protobuf_writer event;
   event.varint_field(event_fields::type, event_fields::slice_begin);
@@ -138,18 +140,18 @@ void perfetto_sequence::slice_begin(uint64_t ns, unsigned site, bool cut) {
   add_event_packet(ns, event.bytes(), interned.bytes());
   if (!cut) {  // a site interned by a cut slice's begin gets its tail at its first whole one
     if (begin_tails_.size() <= site) begin_tails_.resize(site + 1);
-    begin_tails_[site] = packet_tail(event.bytes(), {});
+    keep_tail(begin_tails_[site], packet_tail(event.bytes(), {}));
   }
 }
 
 void perfetto_sequence::slice_end(uint64_t ns) {
-  if (end_tail_.empty()) {
-    protobuf_writer event;
-    event.varint_field(event_fields::type, event_fields::slice_end);
-    event.varint_field(event_fields::track_uuid, track_);
-    end_tail_ = packet_tail(event.bytes(), {});
-  }
-  append_timed_packet(ns, end_tail_);
+  if (end_tail_.size != 0) return append_timed_packet(ns, end_tail_);
+  protobuf_writer event;
+  event.varint_field(event_fields::type, event_fields::slice_end);
+  event.varint_field(event_fields::track_uuid, track_);
+  const std::string tail = packet_tail(event.bytes(), {});
+  if (!keep_tail(end_tail_, tail)) append_timed_packet(ns, tail);
+  else append_timed_packet(ns, end_tail_);
 }
 
 void perfetto_sequence::tick(uint64_t ns, const event_copy& logged) {
@@ -182,12 +184,6 @@ void perfetto_sequence::instant(uint64_t ns, std::string_view name, bool perf_no
   add_event_packet(ns, event.bytes(), interned.bytes());
 }
 
-namespace {
-
-uint64_t key(unsigned field, unsigned wire_type) { return uint64_t{field} << 3 | wire_type; }
-
-}  // namespace
-
 std::string perfetto_sequence::packet_tail(const std::string& event, const std::string& interned) const {
   std::string tail;
   protobuf_writer::append_varint(tail, key(packet_fields::sequence_id, 0));
@@ -203,16 +199,42 @@ std::string perfetto_sequence::packet_tail(const std::string& event, const std::
   return tail + interned;
 }
 
-// Laid out in place in `out_`: the packet costs no allocation of its own, which the
-// streamed trace pays for every event.
-void perfetto_sequence::append_timed_packet(uint64_t ns, const std::string& tail) {
+bool perfetto_sequence::keep_tail(kept_tail& kept, const std::string& tail) {
+  if (tail.size() > kept_tail::capacity) return false;
+  __builtin_memcpy(kept.bytes, tail.data(), tail.size());
+  kept.size = tail.size();
+  return true;
+}
+
+namespace {
+
+constexpr size_t max_packet_head = 4 * protobuf_writer::max_varint_size;
+
+// A timed packet's bytes before its tail: its key and length, and its timestamp.
+char* put_packet_head(char* at, uint64_t ns, size_t tail_size) {
   const uint64_t timestamp = key(packet_fields::timestamp, 0);
-  protobuf_writer::append_varint(out_, key(trace_fields::packet, 2));
-  protobuf_writer::append_varint(
-      out_, protobuf_writer::varint_size(timestamp) + protobuf_writer::varint_size(ns) + tail.size());
-  protobuf_writer::append_varint(out_, timestamp);
-  protobuf_writer::append_varint(out_, ns);
+  at = protobuf_writer::put_varint(at, key(trace_fields::packet, 2));
+  at = protobuf_writer::put_varint(
+      at, protobuf_writer::varint_size(timestamp) + protobuf_writer::varint_size(ns) + tail_size);
+  at = protobuf_writer::put_varint(at, timestamp);
+  return protobuf_writer::put_varint(at, ns);
+}
+
+}  // namespace
+
+void perfetto_sequence::append_timed_packet(uint64_t ns, const std::string& tail) {
+  char head[max_packet_head];
+  out_.append(head, static_cast<size_t>(put_packet_head(head, ns, tail.size()) - head));
   out_ += tail;
+}
+
+// The streamed trace pays this for nearly every event: the packet laid out on the
+// stack and appended at once, no call but the append's copy.
+void perfetto_sequence::append_timed_packet(uint64_t ns, const kept_tail& tail) {
+  char packet[max_packet_head + kept_tail::capacity];
+  char* const at = put_packet_head(packet, ns, tail.size);
+  __builtin_memcpy(at, tail.bytes, kept_tail::capacity);
+  out_.append(packet, static_cast<size_t>(at - packet) + tail.size);
 }
 
 void perfetto_sequence::add_event_packet(uint64_t ns, const std::string& event, const std::string& interned) {

@@ -57,10 +57,21 @@ class perfetto_sequence {
 
  private:
   void instant(uint64_t ns, std::string_view name, bool perf_note, const char* argument, int64_t value);
+  // A packet's bytes after its timestamp (its sequence, flags and event) kept for every
+  // event of one kind: copied with one move of fixed size, the packet with one append.
+  struct kept_tail {
+    static constexpr size_t capacity = 48;
+    char bytes[capacity] = {};
+    size_t size = 0;  // 0: none kept (not made yet, or longer than capacity)
+  };
+
   void add_event_packet(uint64_t ns, const std::string& event, const std::string& interned);
   // A packet's bytes after its timestamp: its sequence, flags, event and interned data.
   std::string packet_tail(const std::string& event, const std::string& interned) const;
+  // `tail` kept in `kept` if it fits; false otherwise.
+  static bool keep_tail(kept_tail& kept, const std::string& tail);
   void append_timed_packet(uint64_t ns, const std::string& tail);
+  void append_timed_packet(uint64_t ns, const kept_tail& tail);
 
   std::string& out_;
   uint32_t sequence_;
@@ -72,8 +83,8 @@ class perfetto_sequence {
   std::vector<uint64_t> site_iids_;  // index = site id; 0: not interned yet
   // The packet tails of a slice's begin without `cut` (index = site id; empty: not made
   // since the sequence last started) and of its end.
-  std::vector<std::string> begin_tails_;
-  std::string end_tail_;
+  std::vector<kept_tail> begin_tails_;
+  kept_tail end_tail_;
   std::map<std::string, uint64_t, std::less<>> label_iids_;
   uint64_t next_iid_ = 1;
 };

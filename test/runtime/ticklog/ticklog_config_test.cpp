@@ -25,6 +25,15 @@ TEST(TicklogConfig, DefaultsWithNothingSet) {
   EXPECT_TRUE(c.warnings.empty());
 }
 
+TEST(TicklogConfig, AStreamedTraceGetsTwiceTheRingUnlessRingEventsIsSet) {
+  EXPECT_EQ(parse_ticklog({{"PERF_TRACE", "run.pftrace"}}).ring_events, 131072u);
+  EXPECT_EQ(parse_ticklog({{"PERF_TRACE", "run.perfetto-trace"}}).ring_events, 131072u);
+  EXPECT_EQ(parse_ticklog({{"PERF_TRACE", "run.pftrace"}, {"PERF_RING_EVENTS", "1000"}}).ring_events, 1024u);
+  EXPECT_EQ(parse_ticklog({{"PERF_TRACE", "run.pftrace"}, {"PERF_TRACE_STREAM", "off"}}).ring_events, 65536u);
+  EXPECT_EQ(parse_ticklog({{"PERF_TRACE", "run.json"}}).ring_events, 65536u);
+  EXPECT_EQ(parse_ticklog({{"PERF_TICKLOG", "ticks.txt"}}).ring_events, 65536u);
+}
+
 TEST(TicklogConfig, RingEventsRoundUpToAPowerOfTwoOfAtLeastSixteen) {
   EXPECT_EQ(parse_ticklog({{"PERF_RING_EVENTS", "1"}}).ring_events, 16u);
   EXPECT_EQ(parse_ticklog({{"PERF_RING_EVENTS", "1000"}}).ring_events, 1024u);
