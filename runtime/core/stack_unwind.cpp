@@ -308,13 +308,23 @@ stepped step_by_libunwind(frame_registers& frame, uintptr_t rules_pc, const ucon
   return stepped::caller;
 }
 
+// The words below the stack pointer that a function may use without moving it (the
+// x86-64 ABI's red zone): the first frame's rules may name them (a register just
+// popped, one a leaf function saved there).
+#if defined(__x86_64__)
+constexpr uintptr_t red_zone = 128;
+#else
+constexpr uintptr_t red_zone = 0;
+#endif
+
 // Walks out of `frame` (the first: its pc exact; `context` its other registers, or
-// null), appending each caller's checked return address to `frames` (holding `count`)
-// until the outermost frame, a failed check or read, or `depth`. Reads only the stack
-// words in [frame.sp, high).
-unsigned walk(frame_registers frame, const ucontext_t* context, uintptr_t high, uintptr_t* frames, unsigned count,
-              unsigned depth) noexcept {
-  const uintptr_t low = frame.sp;
+// null), on the stack `bounds` that holds its stack pointer, appending each caller's
+// checked return address to `frames` (holding `count`) until the outermost frame, a
+// failed check or read, or `depth`. Reads only the stack words in [the first frame's
+// stack pointer less the red zone, bounds.high).
+unsigned walk(frame_registers frame, const ucontext_t* context, const stack_bounds& bounds, uintptr_t* frames,
+              unsigned count, unsigned depth) noexcept {
+  const uintptr_t low = frame.sp - bounds.low > red_zone ? frame.sp - red_zone : bounds.low, high = bounds.high;
   for (bool first = true; count < depth; first = false) {
     // A caller's rules are those of its call instruction, which ends at the return address.
     const uintptr_t rules_pc = first ? frame.pc : frame.pc - 1;
@@ -451,7 +461,7 @@ unsigned unwind_interrupted(const void* ucontext, const stack_bounds& bounds, ui
     frames[1] = truncated_frame;
     return 2;
   }
-  return walk({interrupted.pc, interrupted.sp, interrupted.fp}, static_cast<const ucontext_t*>(ucontext), bounds.high,
+  return walk({interrupted.pc, interrupted.sp, interrupted.fp}, static_cast<const ucontext_t*>(ucontext), bounds,
               frames, 1, depth);
 }
 
@@ -469,7 +479,7 @@ __attribute__((noinline)) unsigned unwind_calling_thread(uintptr_t* frames, unsi
     return 1;
   }
   // The first step leaves this function's frame: its caller's return address first.
-  return walk(here, nullptr, own_stack.high, frames, 0, depth);
+  return walk(here, nullptr, own_stack, frames, 0, depth);
 }
 
 bool follows_call(uintptr_t candidate, uintptr_t code_begin) noexcept {
