@@ -114,8 +114,8 @@ TEST(StackUnwind, EveryFormOfIndirectCallIsACall) {
 #endif
 
 #if defined(__x86_64__)
-// Two functions that corrupt a frame while they spin, then restore it, with the
-// call-frame information a compiler gives such frames. perf_garbage_fp_spin(iterations,
+// Two functions that corrupt a frame while they spin (unless `garbage` is 0), then
+// restore it, with the call-frame information a compiler gives such frames. perf_garbage_fp_spin(iterations,
 // garbage): a frame-pointer function whose frame pointer holds `garbage` (its CFA is
 // the frame pointer plus 16). perf_garbage_slot_outer(iterations, garbage): a
 // frame-pointer function that calls one whose saved frame pointer slot holds `garbage`:
@@ -133,6 +133,8 @@ perf_garbage_fp_spin:
   .cfi_offset %rbp, -16
   mov %rsp, %rbp
   .cfi_def_cfa_register %rbp
+  test %rsi, %rsi
+  jz perf_garbage_fp_loop
   mov %rsi, %rbp
 perf_garbage_fp_loop:
   dec %rdi
@@ -172,6 +174,8 @@ perf_garbage_slot_inner:
   .cfi_def_cfa_offset 16
   .cfi_offset %rbp, -16
   mov %rbp, %rax
+  test %rsi, %rsi
+  jz perf_garbage_slot_loop
   mov %rsi, (%rsp)
 perf_garbage_slot_loop:
   dec %rdi
@@ -211,9 +215,8 @@ void sample_the_garbage(int, siginfo_t*, void* ucontext) {
 }
 
 // Samples `spin(iterations, garbage)` at 1 kHz of CPU time until 50 samples land where
-// the frame is corrupt (5 s at most); returns how many did.
-unsigned sample_while_corrupt(void (*spin)(uint64_t, uintptr_t), uintptr_t garbage, const char* begin,
-                              const char* end) {
+// the frame is (or would be) corrupt (5 s at most); returns how many did.
+unsigned sample_spin(void (*spin)(uint64_t, uintptr_t), uintptr_t garbage, const char* begin, const char* end) {
   garbage_begin = reinterpret_cast<uintptr_t>(begin);
   garbage_end = reinterpret_cast<uintptr_t>(end);
   __atomic_store_n(&garbage_count, 0u, __ATOMIC_RELAXED);
@@ -235,29 +238,44 @@ unsigned sample_while_corrupt(void (*spin)(uint64_t, uintptr_t), uintptr_t garba
 // The program corrupts a frame (its frame pointer, or a saved frame pointer its caller's
 // CFA is taken from) with an address that is not mapped: page zero's, or a page just
 // unmapped. Sampled there, the program survives; each stack ends at the corrupt frame
-// with a truncation and holds no frame read through the garbage. (libunwind's
-// unw_backtrace, the fast walk before, read the word at the garbage plus 8 unchecked,
-// and the handler died of SIGSEGV.)
+// with a truncation and holds no frame read through the garbage. The same code is
+// sampled whole first, so that its frames' rules are cached: libunwind's unw_backtrace,
+// the fast walk before, then read the word at the garbage plus 8 unchecked, and the
+// handler died of SIGSEGV.
 TEST(StackUnwind, ACorruptFrameEndsTheStackWithoutReadingThroughIt) {
   ASSERT_EQ(prepare_unwinder(), "");
   sampled_stack = current_stack_bounds();
   void* page = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   ASSERT_NE(page, MAP_FAILED);
   ASSERT_EQ(munmap(page, 4096), 0);
+  const auto return_address = reinterpret_cast<uintptr_t>(perf_garbage_slot_return);
   for (const uintptr_t garbage : {uintptr_t{0x10}, reinterpret_cast<uintptr_t>(page) + 0x100}) {
-    const unsigned in_fp =
-        sample_while_corrupt(perf_garbage_fp_spin, garbage, perf_garbage_fp_loop, perf_garbage_fp_restored);
+    unsigned whole = sample_spin(perf_garbage_fp_spin, 0, perf_garbage_fp_loop, perf_garbage_fp_restored);
+    EXPECT_GE(whole, 20u);
+    for (unsigned i = 0; i < whole; ++i) {
+      ASSERT_GE(garbage_samples[i].depth, 3u);
+      EXPECT_NE(garbage_samples[i].frames[1], truncated_frame);
+    }
+    const unsigned in_fp = sample_spin(perf_garbage_fp_spin, garbage, perf_garbage_fp_loop, perf_garbage_fp_restored);
     EXPECT_GE(in_fp, 20u) << std::hex << garbage;
     for (unsigned i = 0; i < in_fp; ++i) {
       ASSERT_EQ(garbage_samples[i].depth, 2u) << std::hex << garbage;
       EXPECT_EQ(garbage_samples[i].frames[1], truncated_frame);
     }
+
+    whole = sample_spin(perf_garbage_slot_outer, 0, perf_garbage_slot_loop, perf_garbage_slot_restored);
+    EXPECT_GE(whole, 20u);
+    for (unsigned i = 0; i < whole; ++i) {
+      ASSERT_GE(garbage_samples[i].depth, 4u);
+      EXPECT_EQ(garbage_samples[i].frames[1], return_address);
+      EXPECT_NE(garbage_samples[i].frames[2], truncated_frame);
+    }
     const unsigned in_slot =
-        sample_while_corrupt(perf_garbage_slot_outer, garbage, perf_garbage_slot_loop, perf_garbage_slot_restored);
+        sample_spin(perf_garbage_slot_outer, garbage, perf_garbage_slot_loop, perf_garbage_slot_restored);
     EXPECT_GE(in_slot, 20u) << std::hex << garbage;
     for (unsigned i = 0; i < in_slot; ++i) {
       ASSERT_EQ(garbage_samples[i].depth, 3u) << std::hex << garbage;
-      EXPECT_EQ(garbage_samples[i].frames[1], reinterpret_cast<uintptr_t>(perf_garbage_slot_return));
+      EXPECT_EQ(garbage_samples[i].frames[1], return_address);
       EXPECT_EQ(garbage_samples[i].frames[2], truncated_frame);
     }
   }
