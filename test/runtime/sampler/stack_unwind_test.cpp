@@ -121,18 +121,22 @@ TEST(StackUnwind, EveryFormOfIndirectCallIsACall) {
 // frame-pointer function that calls one whose saved frame pointer slot holds `garbage`:
 // the outer frame's CFA is then `garbage` plus 16.
 asm(R"(
-  .text
-  .p2align 4
-  .globl perf_garbage_fp_spin, perf_garbage_fp_loop, perf_garbage_fp_restored
-  .hidden perf_garbage_fp_spin, perf_garbage_fp_loop, perf_garbage_fp_restored
-  .type perf_garbage_fp_spin, @function
-perf_garbage_fp_spin:
+  .macro perf_frame_pointer_prologue
   .cfi_startproc
   push %rbp
   .cfi_def_cfa_offset 16
   .cfi_offset %rbp, -16
   mov %rsp, %rbp
   .cfi_def_cfa_register %rbp
+  .endm
+
+  .text
+  .p2align 4
+  .globl perf_garbage_fp_spin, perf_garbage_fp_loop, perf_garbage_fp_restored
+  .hidden perf_garbage_fp_spin, perf_garbage_fp_loop, perf_garbage_fp_restored
+  .type perf_garbage_fp_spin, @function
+perf_garbage_fp_spin:
+  perf_frame_pointer_prologue
   test %rsi, %rsi
   jz perf_garbage_fp_loop
   mov %rsi, %rbp
@@ -152,12 +156,7 @@ perf_garbage_fp_restored:
   .hidden perf_garbage_slot_outer, perf_garbage_slot_return, perf_garbage_slot_loop, perf_garbage_slot_restored
   .type perf_garbage_slot_outer, @function
 perf_garbage_slot_outer:
-  .cfi_startproc
-  push %rbp
-  .cfi_def_cfa_offset 16
-  .cfi_offset %rbp, -16
-  mov %rsp, %rbp
-  .cfi_def_cfa_register %rbp
+  perf_frame_pointer_prologue
   call perf_garbage_slot_inner
 perf_garbage_slot_return:
   pop %rbp
@@ -214,7 +213,7 @@ void sample_the_garbage(int, siginfo_t*, void* ucontext) {
   std::copy(frames, frames + std::min(depth, 8u), garbage_samples[slot].frames);
 }
 
-// Samples `spin(iterations, garbage)` at 1 kHz of CPU time until 50 samples land where
+// Samples `spin(iterations, garbage)` at 1 kHz of CPU time until 30 samples land where
 // the frame is (or would be) corrupt (5 s at most); returns how many did.
 unsigned sample_spin(void (*spin)(uint64_t, uintptr_t), uintptr_t garbage, const char* begin, const char* end) {
   garbage_begin = reinterpret_cast<uintptr_t>(begin);
@@ -228,7 +227,7 @@ unsigned sample_spin(void (*spin)(uint64_t, uintptr_t), uintptr_t garbage, const
   const itimerval every_millisecond{{0, 1000}, {0, 1000}}, stopped{};
   setitimer(ITIMER_PROF, &every_millisecond, nullptr);
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (__atomic_load_n(&garbage_count, __ATOMIC_RELAXED) < 50 && std::chrono::steady_clock::now() < until)
+  while (__atomic_load_n(&garbage_count, __ATOMIC_RELAXED) < 30 && std::chrono::steady_clock::now() < until)
     spin(1u << 20, garbage);
   setitimer(ITIMER_PROF, &stopped, nullptr);
   sigaction(SIGPROF, &previous, nullptr);
