@@ -1,5 +1,5 @@
 // How a frame's caller is found from the frame's stack and frame pointers, by the
-// address the frame is at: the fast walk's rules (core/stack_unwind.cpp), derived once
+// address the frame is at: the stack walk's rules (core/stack_unwind.cpp), derived once
 // per address from the call-frame information and kept in a fixed table shared by all
 // threads.
 #ifndef PERF_RUNTIME_CORE_FRAME_RULES_HPP

@@ -1,8 +1,9 @@
 // The one unwinder of the runtime: the stacks of the sampler's signal handler, the
 // heap sampler's sampled allocations and the gtest budgets' recorded allocations, all
-// taken from the modules' call-frame information (.eh_frame) by libunwind, which every
-// function has whether its code keeps frame pointers or not (the C library, the loader
-// and libstdc++ do not), and each frame checked before it is kept.
+// walked by the rules of the modules' call-frame information (.eh_frame, read by
+// libunwind), which every function has whether its code keeps frame pointers or not (the
+// C library, the loader and libstdc++ do not); every stack word checked before it is
+// read, and each frame before it is kept.
 #ifndef PERF_RUNTIME_CORE_STACK_UNWIND_HPP
 #define PERF_RUNTIME_CORE_STACK_UNWIND_HPP
 

@@ -234,6 +234,15 @@ unsigned sample_spin(void (*spin)(uint64_t, uintptr_t), uintptr_t garbage, const
   return std::min(__atomic_load_n(&garbage_count, __ATOMIC_RELAXED), garbage_capacity);
 }
 
+// Under ThreadSanitizer a signal reaches the handler when the thread next enters TSan's
+// runtime, with the registers of the moment it arrived: the stack they point into has
+// changed since, and only the walk's safety can be checked, not the frames it gives.
+#if defined(__SANITIZE_THREAD__)
+constexpr bool stale_contexts = true;
+#else
+constexpr bool stale_contexts = false;
+#endif
+
 // The program corrupts a frame (its frame pointer, or a saved frame pointer its caller's
 // CFA is taken from) with an address that is not mapped: page zero's, or a page just
 // unmapped. Sampled there, the program survives; each stack ends at the corrupt frame
@@ -251,20 +260,20 @@ TEST(StackUnwind, ACorruptFrameEndsTheStackWithoutReadingThroughIt) {
   for (const uintptr_t garbage : {uintptr_t{0x10}, reinterpret_cast<uintptr_t>(page) + 0x100}) {
     unsigned whole = sample_spin(perf_garbage_fp_spin, 0, perf_garbage_fp_loop, perf_garbage_fp_restored);
     EXPECT_GE(whole, 20u);
-    for (unsigned i = 0; i < whole; ++i) {
+    for (unsigned i = 0; i < (stale_contexts ? 0 : whole); ++i) {
       ASSERT_GE(garbage_samples[i].depth, 3u);
       EXPECT_NE(garbage_samples[i].frames[1], truncated_frame);
     }
     const unsigned in_fp = sample_spin(perf_garbage_fp_spin, garbage, perf_garbage_fp_loop, perf_garbage_fp_restored);
     EXPECT_GE(in_fp, 20u) << std::hex << garbage;
-    for (unsigned i = 0; i < in_fp; ++i) {
+    for (unsigned i = 0; i < (stale_contexts ? 0 : in_fp); ++i) {
       ASSERT_EQ(garbage_samples[i].depth, 2u) << std::hex << garbage;
       EXPECT_EQ(garbage_samples[i].frames[1], truncated_frame);
     }
 
     whole = sample_spin(perf_garbage_slot_outer, 0, perf_garbage_slot_loop, perf_garbage_slot_restored);
     EXPECT_GE(whole, 20u);
-    for (unsigned i = 0; i < whole; ++i) {
+    for (unsigned i = 0; i < (stale_contexts ? 0 : whole); ++i) {
       ASSERT_GE(garbage_samples[i].depth, 4u);
       EXPECT_EQ(garbage_samples[i].frames[1], return_address);
       EXPECT_NE(garbage_samples[i].frames[2], truncated_frame);
@@ -272,7 +281,7 @@ TEST(StackUnwind, ACorruptFrameEndsTheStackWithoutReadingThroughIt) {
     const unsigned in_slot =
         sample_spin(perf_garbage_slot_outer, garbage, perf_garbage_slot_loop, perf_garbage_slot_restored);
     EXPECT_GE(in_slot, 20u) << std::hex << garbage;
-    for (unsigned i = 0; i < in_slot; ++i) {
+    for (unsigned i = 0; i < (stale_contexts ? 0 : in_slot); ++i) {
       ASSERT_EQ(garbage_samples[i].depth, 3u) << std::hex << garbage;
       EXPECT_EQ(garbage_samples[i].frames[1], return_address);
       EXPECT_EQ(garbage_samples[i].frames[2], truncated_frame);
