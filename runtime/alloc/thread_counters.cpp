@@ -109,7 +109,7 @@ void record_allocation(thread_counters& record, uint64_t usable, uint64_t reques
   recorded_allocation& into = record.recorded[seen];
   into.requested = requested;
   into.usable = usable;
-  into.depth = runtime::unwind_calling_thread({0, 0}, into.frames, recorded_frames);
+  into.depth = runtime::unwind_calling_thread(into.frames, recorded_frames);
   if (into.depth != 0 && into.frames[into.depth - 1] == runtime::truncated_frame) --into.depth;  // no frame to show
 }
 

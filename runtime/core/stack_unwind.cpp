@@ -5,38 +5,45 @@
 #include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
-#include <sched.h>
 #include <sys/stat.h>
 #include <ucontext.h>
+#include <unistd.h>
 
-#define UNW_LOCAL_ONLY
 #include <libunwind.h>
 
-#include "core/uncounted_allocations.hpp"
+#include "core/frame_rules.hpp"
 #include "perf/detail/compiler.hpp"
 
-// The names libunwind's macros give its functions (_ULx86_64_step, ...), for dlsym.
+// The names libunwind's macros give its functions (_Ux86_64_step, ...), for dlsym.
 #define PERF_UNWIND_NAME(function) PERF_UNWIND_STRING(function)
 #define PERF_UNWIND_STRING(function) #function
 
 namespace perf::runtime {
 namespace {
 
-// libunwind's functions, found in its library loaded with RTLD_LOCAL: linked, its
-// _Unwind_RaiseException would come before libgcc's in the program's lookup (libperfrt
-// is found before libstdc++'s dependencies), and every exception the program throws
-// would unwind through it.
+#if defined(__x86_64__)
+constexpr const char* libunwind_library = "libunwind-x86_64.so.8";
+constexpr unw_regnum_t sp_register = UNW_X86_64_RSP, fp_register = UNW_X86_64_RBP;
+#elif defined(__aarch64__)
+constexpr const char* libunwind_library = "libunwind-aarch64.so.8";
+constexpr unw_regnum_t sp_register = UNW_AARCH64_SP, fp_register = UNW_AARCH64_X29;
+#endif
+
+// libunwind's functions for an address space of the runtime's own (its "remote"
+// unwinding), found in its library loaded with RTLD_LOCAL: linked, its
+// _Unwind_RaiseException would come before libgcc's in the program's lookup, and every
+// exception the program throws would unwind through it.
 struct libunwind_functions {
-  int (*getcontext)(unw_context_t*);
-  int (*init_local)(unw_cursor_t*, unw_context_t*);
-  int (*init_local2)(unw_cursor_t*, unw_context_t*, int);
+  unw_addr_space_t (*create_addr_space)(unw_accessors_t*, int);
+  unw_accessors_t* (*get_accessors)(unw_addr_space_t);
+  int (*set_caching_policy)(unw_addr_space_t, unw_caching_policy_t);
+  int (*init_remote)(unw_cursor_t*, unw_addr_space_t, void*);
   int (*step)(unw_cursor_t*);
   int (*get_reg)(unw_cursor_t*, unw_regnum_t, unw_word_t*);
-  int (*get_proc_info)(unw_cursor_t*, unw_proc_info_t*);
-  int (*backtrace)(void**, int);
 };
-libunwind_functions unwind{};  // all null until prepared
-bool prepared = false;         // atomic: `unwind` is whole
+libunwind_functions unwind{};      // all null until prepared
+unw_addr_space_t space = nullptr;  // the runtime's address space (read_memory below)
+bool prepared = false;             // atomic: `unwind` and `space` are whole
 
 template <typename Function>
 bool find(void* library, const char* name, Function& into) {
@@ -44,26 +51,109 @@ bool find(void* library, const char* name, Function& into) {
   return into != nullptr;
 }
 
+// The registers a step starts from, and what it may read: the `unw_init_remote`
+// argument of the runtime's address space.
+struct step_start {
+  bool probe;                 // registers and stack are made up (derive_rule): no stack word is read
+  uintptr_t pc;               // the address whose rules apply: the interrupted instruction, a return address less one
+  uintptr_t sp, fp;           // the stack and frame pointers
+  const ucontext_t* context;  // every register of the interrupted frame, or null: the others unknown
+  uintptr_t low, high;        // the stack words a real step may read: [low, high)
+};
+
+// A probe's made-up stack and frame pointers, far apart, and what it reads near them:
+// each word's own address, mixed, so that the value a step gives back names the word.
+constexpr uintptr_t probe_sp = uintptr_t{1} << 44, probe_fp = uintptr_t{3} << 44;
+constexpr uintptr_t probe_window = uintptr_t{1} << 32;
+constexpr uintptr_t probe_mark = 0x5a5a000000000000;
+
+bool near(uintptr_t address, uintptr_t base) noexcept { return address - (base - probe_window) < 2 * probe_window; }
+
+// The memory of the modules loaded when the unwinder was prepared (their call-frame
+// information, their code): [start, limit) ranges, published by `module_count`
+// (release), read without a lock.
+constexpr unsigned module_capacity = 512;
+uintptr_t module_start[module_capacity];
+uintptr_t module_limit[module_capacity];
+unsigned module_count = 0;
+
+bool in_modules(uintptr_t address) noexcept {
+  const unsigned count = __atomic_load_n(&module_count, __ATOMIC_ACQUIRE);
+  for (unsigned i = 0; i < count; ++i)
+    if (address >= module_start[i] && address <= module_limit[i] - sizeof(unw_word_t)) return true;
+  return false;
+}
+
+// libunwind's every memory read: a probe's made-up stack, a real step's stack words in
+// [low, high), the modules' memory; anything else is refused, never read.
+int read_memory(unw_addr_space_t, unw_word_t address, unw_word_t* value, int write, void* argument) {
+  const auto& start = *static_cast<const step_start*>(argument);
+  if (write != 0) return -UNW_EINVAL;
+  if (start.probe && (near(address, probe_sp) || near(address, probe_fp))) {
+    *value = address ^ probe_mark;
+    return 0;
+  }
+  const bool on_stack = !start.probe && address >= start.low && start.high >= sizeof(unw_word_t) &&
+                        address <= start.high - sizeof(unw_word_t);
+  if (!on_stack && !in_modules(address)) return -UNW_EINVAL;
+  *value = *reinterpret_cast<const unw_word_t*>(address);
+  return 0;
+}
+
+// libunwind's register reads: the step's pc, sp and fp, and the interrupted frame's others.
+int read_register_of(unw_addr_space_t, unw_regnum_t which, unw_word_t* value, int write, void* argument) {
+  const auto& start = *static_cast<const step_start*>(argument);
+  if (write != 0) return -UNW_EINVAL;
+  if (which == UNW_REG_IP) *value = start.pc;
+  else if (which == sp_register) *value = start.sp;
+  else if (which == fp_register) *value = start.fp;
+  else if (start.context == nullptr || which < 0) return -UNW_EBADREG;
+#if defined(__x86_64__)
+  else if (which <= UNW_X86_64_R15) {
+    // libunwind's numbering (DWARF's) to the kernel's order.
+    static constexpr int greg[] = {REG_RAX, REG_RDX, REG_RCX, REG_RBX, REG_RSI, REG_RDI, REG_RBP, REG_RSP,
+                                   REG_R8,  REG_R9,  REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15};
+    *value = static_cast<unw_word_t>(start.context->uc_mcontext.gregs[greg[which]]);
+  }
+#elif defined(__aarch64__)
+  else if (which <= UNW_AARCH64_X30) *value = start.context->uc_mcontext.regs[which];
+#endif
+  else
+    return -UNW_EBADREG;
+  return 0;
+}
+
+int no_float_registers(unw_addr_space_t, unw_regnum_t, unw_fpreg_t*, int, void*) { return -UNW_EBADREG; }
+int no_resume(unw_addr_space_t, unw_cursor_t*, void*) { return -UNW_EINVAL; }
+int no_name(unw_addr_space_t, unw_word_t, char*, size_t, unw_word_t*, void*) { return -UNW_ENOINFO; }
+int no_dynamic_info(unw_addr_space_t, unw_word_t*, void*) { return -UNW_ENOINFO; }
+
 std::string load_libunwind() {
-  void* library = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
+  void* library = dlopen(libunwind_library, RTLD_NOW | RTLD_LOCAL);
   if (library == nullptr) return std::string("libunwind cannot be loaded: ") + dlerror();
   libunwind_functions found{};
-  const auto space = static_cast<unw_addr_space_t*>(dlsym(library, PERF_UNWIND_NAME(unw_local_addr_space)));
-  int (*set_caching_policy)(unw_addr_space_t, unw_caching_policy_t) = nullptr;
-  if (space == nullptr || !find(library, PERF_UNWIND_NAME(unw_tdep_getcontext), found.getcontext) ||
-      !find(library, PERF_UNWIND_NAME(unw_init_local), found.init_local) ||
-      !find(library, PERF_UNWIND_NAME(unw_init_local2), found.init_local2) ||
+  const auto local = static_cast<unw_addr_space_t*>(dlsym(library, PERF_UNWIND_NAME(unw_local_addr_space)));
+  if (local == nullptr || !find(library, PERF_UNWIND_NAME(unw_create_addr_space), found.create_addr_space) ||
+      !find(library, PERF_UNWIND_NAME(unw_get_accessors), found.get_accessors) ||
+      !find(library, PERF_UNWIND_NAME(unw_set_caching_policy), found.set_caching_policy) ||
+      !find(library, PERF_UNWIND_NAME(unw_init_remote), found.init_remote) ||
       !find(library, PERF_UNWIND_NAME(unw_step), found.step) ||
-      !find(library, PERF_UNWIND_NAME(unw_get_reg), found.get_reg) ||
-      !find(library, PERF_UNWIND_NAME(unw_get_proc_info), found.get_proc_info) ||
-      !find(library, "unw_backtrace", found.backtrace) ||
-      !find(library, PERF_UNWIND_NAME(unw_set_caching_policy), set_caching_policy))
-    return "libunwind.so.8 lacks a function the runtime calls";
-  // The step's decoded rules cached by instruction address (the slow walk's, and what
-  // fills the fast walk's cache): Debian's build has no per-thread cache, and this
-  // one's lock is taken with every signal blocked, so no handler meets it held on its
-  // own thread.
-  set_caching_policy(*space, UNW_CACHE_GLOBAL);
+      !find(library, PERF_UNWIND_NAME(unw_get_reg), found.get_reg))
+    return std::string(libunwind_library) + " lacks a function the runtime calls";
+  // The local address space's search of the modules' .eh_frame_hdr (dl_iterate_phdr),
+  // which reads the tables through the accessors below; every other access is ours.
+  unw_accessors_t accessors = *found.get_accessors(*local);
+  accessors.access_mem = read_memory;
+  accessors.access_reg = read_register_of;
+  accessors.access_fpreg = no_float_registers;
+  accessors.resume = no_resume;
+  accessors.get_proc_name = no_name;
+  accessors.get_dyn_info_list_addr = no_dynamic_info;
+  space = found.create_addr_space(&accessors, 0);
+  if (space == nullptr) return "libunwind cannot make an address space";
+  // No cache of decoded rules (its lock is taken with every signal blocked: two system
+  // calls a step): the runtime caches each address's rule itself (core/frame_rules.hpp).
+  found.set_caching_policy(space, UNW_CACHE_NONE);
   unwind = found;
   return {};
 }
@@ -82,12 +172,9 @@ bool is_pipe(int descriptor) {
   return fstat(descriptor, &status) == 0 && S_ISFIFO(status.st_mode);
 }
 
-// Notes libunwind's pipe, made on its first cursor or as it is loaded (with pipe2:
-// the two lowest free numbers, `expected`, found before).
+// Notes libunwind's pipe, made as it is initialized (get_accessors, in load_libunwind:
+// pipe2 takes the two lowest free numbers, `expected`, found before).
 void note_pipe(const int (&expected)[2]) {
-  unw_context_t context;
-  unw_cursor_t cursor;
-  if (unwind.getcontext(&context) != 0 || unwind.init_local(&cursor, &context) != 0) return;
   if (is_pipe(expected[0]) && is_pipe(expected[1])) {
     pipe_descriptors[0] = expected[0];
     pipe_descriptors[1] = expected[1];
@@ -106,151 +193,203 @@ unsigned code_count = 0;
 uintptr_t unwinder_start = UINTPTR_MAX;
 uintptr_t unwinder_limit = 0;
 
+// Appends [start, limit) to a table published by `count`.
+void add_range(uintptr_t* starts, uintptr_t* limits, unsigned& count, unsigned capacity, uintptr_t start,
+               uintptr_t limit) {
+  const unsigned filled = __atomic_load_n(&count, __ATOMIC_RELAXED);
+  if (filled == capacity) return;
+  starts[filled] = start;
+  limits[filled] = limit;
+  __atomic_store_n(&count, filled + 1, __ATOMIC_RELEASE);
+}
+
 int note_module(dl_phdr_info* info, size_t, void*) {
   for (unsigned h = 0; h < info->dlpi_phnum; ++h) {
     const ElfW(Phdr)& header = info->dlpi_phdr[h];
-    if (header.p_type != PT_LOAD || (header.p_flags & PF_X) == 0) continue;
+    if (header.p_type != PT_LOAD || (header.p_flags & PF_R) == 0) continue;
     const uintptr_t start = info->dlpi_addr + header.p_vaddr, limit = start + header.p_memsz;
+    add_range(module_start, module_limit, module_count, module_capacity, start, limit);
+    if ((header.p_flags & PF_X) == 0) continue;
     const auto step = reinterpret_cast<uintptr_t>(unwind.step);
     if (step >= start && step < limit) {
       unwinder_limit = limit;
       __atomic_store_n(&unwinder_start, start, __ATOMIC_RELEASE);
     }
-    const unsigned count = __atomic_load_n(&code_count, __ATOMIC_RELAXED);
-    if (count == code_capacity) return 1;
-    code_start[count] = start;
-    code_limit[count] = limit;
-    __atomic_store_n(&code_count, count + 1, __ATOMIC_RELEASE);
+    add_range(code_start, code_limit, code_count, code_capacity, start, limit);
   }
   return 0;
 }
 
-// The functions in which a thread's chain of frames was seen to end by the call-frame
-// information (_start, clone3: their return address is undefined): [start, limit)
-// ranges, added by threads as they warm up (a slot claimed, filled, then published
-// in order by `root_count`), read by handlers without a lock.
-constexpr unsigned root_capacity = 16;
-uintptr_t root_start[root_capacity];
-uintptr_t root_limit[root_capacity];
-unsigned root_claimed = 0;
-unsigned root_count = 0;
-
-bool in_root(uintptr_t return_address) noexcept {
-  const unsigned count = __atomic_load_n(&root_count, __ATOMIC_ACQUIRE);
-  for (unsigned i = 0; i < count; ++i)
-    if (return_address > root_start[i] && return_address <= root_limit[i]) return true;
-  return false;
+// The rule of the frame at `pc`, derived by one libunwind step from made-up registers
+// over a made-up stack (step_start::probe): the stack pointer it gives back is the CFA,
+// and where it lies says which register the CFA is taken from; the return address and
+// frame pointer it gives back name the words they were read from. A rule that reads
+// memory for its CFA, or needs other registers, is none of the standard ones.
+frame_rule derive_rule(uintptr_t pc) noexcept {
+  step_start start{true, pc, probe_sp, probe_fp, nullptr, 0, 0};
+  unw_cursor_t cursor;
+  frame_rule rule{};
+  rule.kind = frame_kind::other;
+  if (unwind.init_remote(&cursor, space, &start) != 0) return rule;
+  const int stepped = unwind.step(&cursor);
+  unw_word_t ra = 0, cfa = 0, fp = 0;
+  if (stepped == 0 || (stepped > 0 && unwind.get_reg(&cursor, UNW_REG_IP, &ra) == 0 && ra == 0)) {
+    rule.kind = frame_kind::outermost;
+    return rule;
+  }
+  if (stepped < 0 || unwind.get_reg(&cursor, sp_register, &cfa) != 0 || unwind.get_reg(&cursor, fp_register, &fp) != 0)
+    return rule;
+  rule.cfa_from_fp = near(cfa, probe_fp);
+  if (!rule.cfa_from_fp && !near(cfa, probe_sp)) return rule;
+  const uintptr_t ra_at = ra ^ probe_mark, fp_at = fp ^ probe_mark;
+  if (!near(ra_at, rule.cfa_from_fp ? probe_fp : probe_sp)) return rule;
+  rule.fp_saved = fp != probe_fp;
+  if (rule.fp_saved && !near(fp_at, rule.cfa_from_fp ? probe_fp : probe_sp)) return rule;
+  const int64_t cfa_offset = static_cast<int64_t>(cfa - (rule.cfa_from_fp ? probe_fp : probe_sp));
+  const int64_t ra_offset = static_cast<int64_t>(ra_at - cfa),
+                fp_offset = rule.fp_saved ? static_cast<int64_t>(fp_at - cfa) : 0;
+  if (!rule_fits(cfa_offset, ra_offset, fp_offset)) return rule;
+  rule.kind = frame_kind::standard;
+  rule.cfa_offset = static_cast<int32_t>(cfa_offset);
+  rule.ra_offset = static_cast<int16_t>(ra_offset);
+  rule.fp_offset = static_cast<int16_t>(fp_offset);
+  return rule;
 }
 
-void add_root(uintptr_t start, uintptr_t limit) noexcept {
-  if (start == 0 || in_root(start + 1)) return;
-  const unsigned slot = __atomic_fetch_add(&root_claimed, 1u, __ATOMIC_RELAXED);
-  if (slot >= root_capacity) return;
-  root_start[slot] = start;
-  root_limit[slot] = limit;
-  // Published in slot order: a thread that claimed a later slot waits for the ones before.
-  while (__atomic_load_n(&root_count, __ATOMIC_ACQUIRE) != slot) sched_yield();
-  __atomic_store_n(&root_count, slot + 1, __ATOMIC_RELEASE);
+frame_rule rule_at(uintptr_t pc) noexcept {
+  frame_rule rule = cached_rule(pc);
+  if (rule.kind != frame_kind::unknown) return rule;
+  rule = derive_rule(pc);
+  cache_rule(pc, rule);
+  return rule;
 }
 
-// The cursor's register `which`; 0 where libunwind cannot read it.
-uintptr_t read_register(unw_cursor_t& cursor, unw_regnum_t which) noexcept {
-  unw_word_t value = 0;
-  return unwind.get_reg(&cursor, which, &value) == 0 ? static_cast<uintptr_t>(value) : 0;
+// A frame being walked: its pc (for the first, the interrupted instruction; after, a
+// return address), stack pointer and frame pointer.
+struct frame_registers {
+  uintptr_t pc, sp, fp;
+};
+
+// The word at `address` into `value`, if it lies in [low, high).
+bool read_stack(uintptr_t address, uintptr_t low, uintptr_t high, uintptr_t& value) noexcept {
+  if (address < low || high < sizeof(uintptr_t) || address > high - sizeof(uintptr_t)) return false;
+  value = *reinterpret_cast<const uintptr_t*>(address);
+  return true;
 }
 
-// Steps out of the frame `cursor` is in, from stack pointer `sp`, appending checked
-// return addresses to `frames` (stack_unwind.hpp) until the outermost frame, a failed
-// check or `depth`; returns the count.
-unsigned walk_out(unw_cursor_t& cursor, uintptr_t sp, const stack_bounds& bounds, uintptr_t* frames, unsigned count,
-                  unsigned depth) noexcept {
-  while (count < depth) {
-    const int stepped = unwind.step(&cursor);
-    if (stepped == 0) return count;  // the outermost frame: its return address is undefined
-    const uintptr_t pc = stepped > 0 ? read_register(cursor, UNW_REG_IP) : 0;
-    if (stepped > 0 && pc == 0) return count;  // the outermost frame, as some code marks it
-    const uintptr_t caller_sp = stepped > 0 ? read_register(cursor, UNW_REG_SP) : 0;
-    const bool on_stack = caller_sp > sp && (bounds.high == 0 || (caller_sp > bounds.low && caller_sp <= bounds.high));
-    const uintptr_t start = code_start_of(pc);
-    if (stepped < 0 || !on_stack || start == 0 || !follows_call(pc, start)) {
+enum class stepped { caller, outermost, failed };
+
+// Steps from `frame` (at `rules_pc`) to its caller by `rule`, reading only [low, high).
+stepped step_by_rule(const frame_rule& rule, frame_registers& frame, uintptr_t low, uintptr_t high) noexcept {
+  const uintptr_t cfa = (rule.cfa_from_fp ? frame.fp : frame.sp) + static_cast<intptr_t>(rule.cfa_offset);
+  uintptr_t ra = 0, fp = frame.fp;
+  if (!read_stack(cfa + static_cast<intptr_t>(rule.ra_offset), low, high, ra)) return stepped::failed;
+  if (rule.fp_saved && !read_stack(cfa + static_cast<intptr_t>(rule.fp_offset), low, high, fp)) return stepped::failed;
+  frame = {ra, cfa, fp};
+  return stepped::caller;
+}
+
+// Steps from `frame` by libunwind over the runtime's address space, which reads only
+// [low, high) of the stack and the modules: a rule of another form (a CFA read from the
+// stack, registers other than these three, which only the interrupted frame has).
+stepped step_by_libunwind(frame_registers& frame, uintptr_t rules_pc, const ucontext_t* context, uintptr_t low,
+                          uintptr_t high) noexcept {
+  step_start start{false, rules_pc, frame.sp, frame.fp, context, low, high};
+  unw_cursor_t cursor;
+  if (unwind.init_remote(&cursor, space, &start) != 0) return stepped::failed;
+  const int result = unwind.step(&cursor);
+  if (result == 0) return stepped::outermost;
+  unw_word_t pc = 0, sp = 0, fp = 0;
+  if (result < 0 || unwind.get_reg(&cursor, UNW_REG_IP, &pc) != 0 || unwind.get_reg(&cursor, sp_register, &sp) != 0 ||
+      unwind.get_reg(&cursor, fp_register, &fp) != 0)
+    return stepped::failed;
+  if (pc == 0) return stepped::outermost;
+  frame = {pc, sp, fp};
+  return stepped::caller;
+}
+
+// The words below the stack pointer that a function may use without moving it (the
+// x86-64 ABI's red zone): the first frame's rules may name them (a register just
+// popped, one a leaf function saved there).
+#if defined(__x86_64__)
+constexpr uintptr_t red_zone = 128;
+#else
+constexpr uintptr_t red_zone = 0;
+#endif
+
+// Walks out of `frame` (the first: its pc exact; `context` its other registers, or
+// null), on the stack `bounds` that holds its stack pointer, appending each caller's
+// checked return address to `frames` (holding `count`) until the outermost frame, a
+// failed check or read, or `depth`. Reads only the stack words in [the first frame's
+// stack pointer less the red zone, bounds.high).
+unsigned walk(frame_registers frame, const ucontext_t* context, const stack_bounds& bounds, uintptr_t* frames,
+              unsigned count, unsigned depth) noexcept {
+  const uintptr_t low = frame.sp - bounds.low > red_zone ? frame.sp - red_zone : bounds.low, high = bounds.high;
+  for (bool first = true; count < depth; first = false) {
+    // A caller's rules are those of its call instruction, which ends at the return address.
+    const uintptr_t rules_pc = first ? frame.pc : frame.pc - 1;
+    const frame_rule rule = rule_at(rules_pc);
+    if (rule.kind == frame_kind::outermost) return count;
+    const uintptr_t sp = frame.sp;
+    const stepped result = rule.kind == frame_kind::standard
+                               ? step_by_rule(rule, frame, low, high)
+                               : step_by_libunwind(frame, rules_pc, first ? context : nullptr, low, high);
+    if (result == stepped::outermost) return count;
+    const uintptr_t start = result == stepped::caller ? code_start_of(frame.pc) : 0;
+    if (start == 0 || frame.sp <= sp || frame.sp > high || !follows_call(frame.pc, start)) {
       frames[count++] = truncated_frame;
       return count;
     }
-    frames[count++] = pc;
-    sp = caller_sp;
+    frames[count++] = frame.pc;
   }
   return count;
 }
 
-// Nonzero while the thread unwinds (a handler may interrupt an allocation's unwind).
-PERF_DETAIL_TLS unsigned unwinding;
-
-// Whether threads may take the fast walk (set once, before `prepared`).
-bool fast_walk_allowed = false;
-
-// Whether libunwind's fast walk has its per-thread state on this thread (its cache of
-// frame kinds, and the thread-local storage that points to it, which the C library
-// allocates with malloc on the first use: never in a handler).
-PERF_DETAIL_TLS bool warm;
-
-// The fast walk's room for the frames above the interrupted one: the handler's own
-// (the runtime's dispatch, a sanitizer's wrapper, the kernel's signal frame).
-constexpr unsigned handler_frames = 32;
-
-// Appends the return addresses trace[from..count) of unw_backtrace's fast walk to
-// `frames` (holding `filled`), each checked as walk_out checks one, up to `depth`.
-// The fast walk ends silently, at the outermost frame or where the call-frame
-// information fails: a chain whose last return address is not in a thread's root
-// function ends with a truncation.
-unsigned keep_checked(void* const* trace, unsigned count, unsigned from, uintptr_t* frames, unsigned filled,
-                      unsigned depth) noexcept {
-  for (unsigned i = from; i < count; ++i) {
-    if (filled == depth) return filled;
-    const auto pc = reinterpret_cast<uintptr_t>(trace[i]);
-    const uintptr_t start = code_start_of(pc);
-    if (start == 0 || !follows_call(pc, start)) {
-      frames[filled++] = truncated_frame;
-      return filled;
-    }
-    frames[filled++] = pc;
-  }
-  const bool at_root = count > from && in_root(frames[filled - 1]);
-  if (filled < depth && !at_root) frames[filled++] = truncated_frame;
-  return filled;
-}
-
-// Walks the calling thread's stack by steps to its outermost frame and notes the
-// function it ends in (a root), then gives libunwind's fast walk its state on this
-// thread. Not in a handler: allocates (the runtime's, uncounted), takes the loader's lock.
-void warm_up() noexcept {
-  const uncounted_allocations runtime_work;
-  unw_context_t context;
-  unw_cursor_t cursor;
-  if (unwind.getcontext(&context) == 0 && unwind.init_local(&cursor, &context) == 0) {
-    for (unsigned steps = 0; steps < 4096; ++steps) {
-      unw_proc_info_t info{};
-      const bool known = unwind.get_proc_info(&cursor, &info) == 0;
-      const int stepped = unwind.step(&cursor);
-      if (stepped < 0) break;
-      if (stepped == 0 || read_register(cursor, UNW_REG_IP) == 0) {
-        if (known) add_root(static_cast<uintptr_t>(info.start_ip), static_cast<uintptr_t>(info.end_ip));
-        break;
+// The stack mapping that holds `address` ({0, 0}: none), read from /proc/self/maps by
+// system calls alone: no allocation, no lock (a thread's allocation may come from inside
+// pthread_getattr_np, which holds the thread's lock).
+stack_bounds mapping_holding(uintptr_t address) noexcept {
+  const int descriptor = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  if (descriptor < 0) return {};
+  char buffer[4096];
+  size_t held = 0;
+  stack_bounds found{};
+  for (;;) {
+    const ssize_t got = read(descriptor, buffer + held, sizeof buffer - held);
+    if (got <= 0) break;
+    held += static_cast<size_t>(got);
+    size_t line = 0;
+    for (size_t end = 0; end < held; ++end) {
+      if (buffer[end] != '\n') continue;
+      // "start-limit perms ...": hexadecimal, no leading 0x.
+      uintptr_t bounds[2] = {0, 0};
+      size_t at = line;
+      for (uintptr_t& bound : bounds) {
+        for (; at < end; ++at) {
+          const char c = buffer[at];
+          const int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+          if (digit < 0) break;
+          bound = bound << 4 | static_cast<uintptr_t>(digit);
+        }
+        ++at;  // the '-', then the ' '
       }
+      if (address >= bounds[0] && address < bounds[1] && at + 1 < end && buffer[at] == 'r' && buffer[at + 1] == 'w')
+        found = {bounds[0], bounds[1]};
+      line = end + 1;
     }
+    // Keeps the part of a line not read whole.
+    for (size_t i = line; i < held; ++i) buffer[i - line] = buffer[i];
+    held -= line;
+    if (found.high != 0 || held == sizeof buffer) break;
   }
-  void* trace[1];
-  unwind.backtrace(trace, 1);
-  warm = true;
+  close(descriptor);
+  return found;
 }
 
-// Marks the calling thread's unwinding while it lives.
-class unwinding_scope {
- public:
-  unwinding_scope() noexcept { ++unwinding; }
-  ~unwinding_scope() { --unwinding; }
-  unwinding_scope(const unwinding_scope&) = delete;
-  unwinding_scope& operator=(const unwinding_scope&) = delete;
-};
+// The calling thread's stack, as far as the walks of its own stack need: the mapping
+// that held its stack pointer when last found (found again when the stack pointer
+// lies outside it: the main thread's stack grew, or the thread runs on another stack).
+PERF_DETAIL_TLS stack_bounds own_stack;
 
 }  // namespace
 
@@ -270,9 +409,10 @@ void stop_unwinder() noexcept { __atomic_store_n(&prepared, false, __ATOMIC_RELE
 interrupted_registers read_interrupted(const void* ucontext) noexcept {
   const auto& registers = static_cast<const ucontext_t*>(ucontext)->uc_mcontext;
 #if defined(__x86_64__)
-  return {static_cast<uintptr_t>(registers.gregs[REG_RIP]), static_cast<uintptr_t>(registers.gregs[REG_RSP])};
+  return {static_cast<uintptr_t>(registers.gregs[REG_RIP]), static_cast<uintptr_t>(registers.gregs[REG_RSP]),
+          static_cast<uintptr_t>(registers.gregs[REG_RBP])};
 #elif defined(__aarch64__)
-  return {registers.pc, registers.sp};
+  return {registers.pc, registers.sp, registers.regs[29]};
 #else
 #error "the sampler reads the registers of x86-64 and AArch64 only"
 #endif
@@ -300,79 +440,46 @@ std::string prepare_unwinder() {
     lowest_free_descriptors(pipe_numbers, 2);
     std::string loaded = load_libunwind();
     dl_iterate_phdr(note_module, nullptr);
-    // libunwind frees a thread's cache of the fast walk from a thread-specific-data
-    // destructor, which ThreadSanitizer lets run after it has finished the thread
-    // (its interceptor of the cache's lock then crashes): under it, the slow walk only.
-    fast_walk_allowed = dlsym(RTLD_DEFAULT, "__tsan_init") == nullptr;
     if (loaded.empty()) {
       note_pipe(pipe_numbers);
       __atomic_store_n(&prepared, true, __ATOMIC_RELEASE);
-      if (fast_walk_allowed) warm_up();
     }
     return loaded;
   }();
   return problem;
 }
 
-void prepare_unwinder_on_this_thread() noexcept {
-  if (!warm && unwinding == 0 && __atomic_load_n(&prepared, __ATOMIC_ACQUIRE) && fast_walk_allowed) {
-    const unwinding_scope scope;
-    warm_up();
-  }
-}
-
 unsigned unwind_interrupted(const void* ucontext, const stack_bounds& bounds, uintptr_t* frames,
                             unsigned depth) noexcept {
-  // On x86-64 and AArch64 libunwind's context is the kernel's ucontext_t.
-  auto* context = static_cast<unw_context_t*>(const_cast<void*>(ucontext));
-  const bool interrupted_unwinding = unwinding != 0;
-  const unwinding_scope scope;
-  const bool ready = __atomic_load_n(&prepared, __ATOMIC_ACQUIRE);
-  // The fast walk, from here through the kernel's signal frame: the interrupted
-  // instruction is the first return address it gives past the frame. Not while the
-  // thread was itself unwinding (its cache may be half written).
-  if (ready && warm && !interrupted_unwinding && depth <= max_unwind_depth) {
-    void* trace[max_unwind_depth + handler_frames];
-    const unsigned room = depth + handler_frames;
-    const int count = unwind.backtrace(trace, static_cast<int>(room));
-    const uintptr_t interrupted = read_interrupted(ucontext).pc;
-    for (int i = 0; i < count; ++i)
-      if (reinterpret_cast<uintptr_t>(trace[i]) == interrupted) {
-        frames[0] = interrupted;
-        return keep_checked(trace, static_cast<unsigned>(count), static_cast<unsigned>(i) + 1, frames, 1, depth);
-      }
-  }
-  unw_cursor_t cursor;
-  if (!ready || unwind.init_local2(&cursor, context, UNW_INIT_SIGNAL_FRAME) != 0) {
-    frames[0] = read_interrupted(ucontext).pc;
+  const interrupted_registers interrupted = read_interrupted(ucontext);
+  frames[0] = interrupted.pc;
+  // The stack words from the interrupted stack pointer to the top of the thread's
+  // stack are mapped: a stack pointer outside the thread's stack (a stack of the
+  // program's own, bounds not known) proves nothing.
+  const bool on_stack = interrupted.sp >= bounds.low && interrupted.sp < bounds.high;
+  if (!__atomic_load_n(&prepared, __ATOMIC_ACQUIRE) || !on_stack) {
     frames[1] = truncated_frame;
     return 2;
   }
-  frames[0] = read_register(cursor, UNW_REG_IP);
-  return walk_out(cursor, read_register(cursor, UNW_REG_SP), bounds, frames, 1, depth);
+  return walk({interrupted.pc, interrupted.sp, interrupted.fp}, static_cast<const ucontext_t*>(ucontext), bounds,
+              frames, 1, depth);
 }
 
-__attribute__((noinline)) unsigned unwind_calling_thread(const stack_bounds& bounds, uintptr_t* frames,
-                                                         unsigned depth) noexcept {
+__attribute__((noinline)) unsigned unwind_calling_thread(uintptr_t* frames, unsigned depth) noexcept {
   if (depth == 0) return 0;
-  prepare_unwinder_on_this_thread();
-  if (warm && unwinding == 0 && depth <= max_unwind_depth && __atomic_load_n(&prepared, __ATOMIC_ACQUIRE)) {
-    const unwinding_scope scope;
-    // The first return address is into this function's caller: unw_backtrace's own.
-    void* trace[max_unwind_depth + 1];
-    const int count = unwind.backtrace(trace, static_cast<int>(depth) + 1);
-    return keep_checked(trace, count > 0 ? static_cast<unsigned>(count) : 0, 1, frames, 0, depth);
-  }
-  unw_context_t context;
-  unw_cursor_t cursor;
-  const unwinding_scope scope;
-  if (!__atomic_load_n(&prepared, __ATOMIC_ACQUIRE) || unwind.getcontext(&context) != 0 ||
-      unwind.init_local(&cursor, &context) != 0) {
+  frame_registers here{};
+#if defined(__x86_64__)
+  asm volatile("lea 0(%%rip), %0\n\tmov %%rsp, %1\n\tmov %%rbp, %2" : "=r"(here.pc), "=r"(here.sp), "=r"(here.fp));
+#elif defined(__aarch64__)
+  asm volatile("adr %0, .\n\tmov %1, sp\n\tmov %2, x29" : "=r"(here.pc), "=r"(here.sp), "=r"(here.fp));
+#endif
+  if (here.sp < own_stack.low || here.sp >= own_stack.high) own_stack = mapping_holding(here.sp);
+  if (!__atomic_load_n(&prepared, __ATOMIC_ACQUIRE) || here.sp < own_stack.low || here.sp >= own_stack.high) {
     frames[0] = truncated_frame;
     return 1;
   }
-  // The cursor is in this function's frame: its first step gives the caller's return address.
-  return walk_out(cursor, read_register(cursor, UNW_REG_SP), bounds, frames, 0, depth);
+  // The first step leaves this function's frame: its caller's return address first.
+  return walk(here, nullptr, own_stack, frames, 0, depth);
 }
 
 bool follows_call(uintptr_t candidate, uintptr_t code_begin) noexcept {

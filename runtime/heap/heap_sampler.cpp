@@ -77,8 +77,7 @@ void unlock() noexcept {
 
 // The calling thread's part (zero-initialized TLS, nothing to destroy).
 struct thread_sampling {
-  uint64_t random;      // splitmix64's state; 0: not seeded yet
-  uintptr_t stack_top;  // 0: not known yet
+  uint64_t random;  // splitmix64's state; 0: not seeded yet
 
   bool drawn;     // its countdown was drawn once
   unsigned busy;  // nonzero: the sampler's own work, whose allocations are not sampled
@@ -170,26 +169,12 @@ void track_live(thread_sampling& t, uintptr_t block, uint64_t requested, uint32_
   }
 }
 
-// Above every frame of the calling thread, found without a lock (an allocation may
-// come from inside pthread_getattr_np, which holds the thread's lock): the main
-// thread's stack ends at __libc_stack_end; another thread's stack lies below its
-// thread control block (glibc puts it at the top of the stack, the thread's own or
-// one given to pthread_create). A child forked by another thread than main takes its
-// stack for main's: its walks then end early, never read out of bounds.
-extern "C" void* __libc_stack_end;
-uintptr_t stack_top() noexcept {
-  if (gettid() == getpid()) return reinterpret_cast<uintptr_t>(__libc_stack_end);
-  return static_cast<uintptr_t>(pthread_self());
-}
-
 // Records the sampled allocation of `block` with the calling thread's stack.
 __attribute__((noinline)) void record_sample(thread_sampling& t, const void* block, uint64_t requested) noexcept {
   // One past the kept depth, to see truncation.
   constexpr unsigned room = heap_internal::site_frames + 1;
   uintptr_t frames[room];
-  if (t.stack_top == 0) t.stack_top = stack_top();
-  // Below: the calling thread's own stack pointer, where the unwind starts.
-  unsigned depth = unwind_calling_thread({0, t.stack_top}, frames, room);
+  unsigned depth = unwind_calling_thread(frames, room);
   const bool truncated = depth == room || (depth != 0 && frames[depth - 1] == truncated_frame);
   if (depth == room) depth = heap_internal::site_frames;
   if (depth != 0 && frames[depth - 1] == truncated_frame) --depth;

@@ -190,7 +190,6 @@ sample_source sampling_source() noexcept { return preferred.load(std::memory_ord
 
 void arm_calling_thread() noexcept {
   set_thread_stack(current_stack_bounds());
-  prepare_unwinder_on_this_thread();  // before its first sample: the handler's walk is then the fast one
   const pid_t tid = current_tid();
   set_thread_id(static_cast<uint32_t>(tid));
   std::vector<armed_thread> spare;
