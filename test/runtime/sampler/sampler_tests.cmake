@@ -25,7 +25,7 @@ endif()
 function(perf_add_sampler_tests label runtime)
   set(flags ${ARGN})
   add_executable(sample_probe_${label} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/sample_probe.cpp ${PERF_SANITIZER_OPTIONS})
-  target_link_libraries(sample_probe_${label} PRIVATE ${runtime})
+  target_link_libraries(sample_probe_${label} PRIVATE ${runtime} perf_harness)
   # Frame pointers, in leaf functions too: the sampler walks the stack by them.
   target_compile_options(sample_probe_${label} PRIVATE ${PERF_WARNINGS} -fno-omit-frame-pointer
     -mno-omit-leaf-frame-pointer ${flags})
