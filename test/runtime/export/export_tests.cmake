@@ -34,10 +34,10 @@ function(perf_add_export_tests label runtime)
   target_compile_options(export_heap_tests_${label} PRIVATE ${PERF_WARNINGS} -fno-omit-frame-pointer ${flags})
   target_link_options(export_heap_tests_${label} PRIVATE -Wl,--no-as-needed)
   target_compile_definitions(export_heap_tests_${label} PRIVATE PERF_GO="${PERF_GO}")
-  # One test, added by name: gtest_discover_tests' PROPERTIES split an ENVIRONMENT list.
-  add_test(NAME ${label}.ServerHeap.GoToolPprofReadsTheHeapAndTheAllocsPages COMMAND export_heap_tests_${label})
-  set_tests_properties(${label}.ServerHeap.GoToolPprofReadsTheHeapAndTheAllocsPages PROPERTIES
-    ENVIRONMENT "PERF_REPORT=off;PERF_HEAP_SAMPLE=65536" LABELS ${label})
+  # gtest_discover_tests' PROPERTIES flatten an ENVIRONMENT list of two variables into
+  # two words: the second variable comes as an ENVIRONMENT_MODIFICATION of its own.
+  gtest_discover_tests(export_heap_tests_${label} TEST_PREFIX "${label}." DISCOVERY_MODE PRE_TEST
+    PROPERTIES ENVIRONMENT PERF_REPORT=off ENVIRONMENT_MODIFICATION PERF_HEAP_SAMPLE=set:65536 LABELS ${label})
   # Hundreds of connections opened and reopened for a few seconds: alone, so that a
   # busy machine does not stretch the one-second bound it checks.
   add_executable(export_hostile_tests_${label} ${dir}/hostile_clients_test.cpp ${PERF_SANITIZER_OPTIONS})
