@@ -63,6 +63,7 @@ function(perf_add_sampler_tests label runtime)
   # The shares of one short run each: alone, so that no other test's load shifts them.
   add_executable(sampler_accuracy_tests_${label} ${dir}/sampling_accuracy_test.cpp ${PERF_SANITIZER_OPTIONS})
   target_link_libraries(sampler_accuracy_tests_${label} PRIVATE GTest::gtest_main)
+  target_include_directories(sampler_accuracy_tests_${label} PRIVATE ${PROJECT_SOURCE_DIR}/test/runtime)
   target_compile_options(sampler_accuracy_tests_${label} PRIVATE ${PERF_WARNINGS} ${flags})
   target_link_options(sampler_accuracy_tests_${label} PRIVATE ${flags})
   target_compile_definitions(sampler_accuracy_tests_${label} PRIVATE PERF_SAMPLE_PROBE="$<TARGET_FILE:sample_probe_${label}>")
