@@ -34,11 +34,11 @@
 #include <thread>
 #include <vector>
 
-#include "../test/runtime/export/http_client.hpp"
-#include "../test/runtime/export/thread_named.hpp"
 #include "export/metrics.hpp"
 #include "export/served_snapshot.hpp"
 #include "export/server.hpp"
+#include "harness/http_client.hpp"
+#include "harness/thread_named.hpp"
 #include "perf/measure.hpp"
 #include "thread_cpu_time.hpp"
 

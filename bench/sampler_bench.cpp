@@ -33,9 +33,9 @@
 #include <thread>
 #include <vector>
 
-#include "../test/runtime/sampler/cpu_churn.hpp"
+#include "harness/cpu_churn.hpp"
 #include "perf/sampler.hpp"
-#include "sampler/internal/sampling.hpp"
+#include "sampler/sampler.hpp"
 #include "thread_cpu_time.hpp"
 
 namespace {

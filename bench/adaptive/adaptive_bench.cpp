@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "bodies.hpp"
+#include "adaptive/bodies.hpp"
 #include "compensation_shapes.hpp"
 #include "perf/perf.hpp"
 #include "run_again.hpp"

@@ -1,7 +1,7 @@
 // The memtable of memtable.hpp, compiled once per MEMTABLE_NAMESPACE: with
 // MEMTABLE_MEASURED set, the comparator and the iterator's methods open with the
 // statement perf-instrument inserts.
-#include "memtable.hpp"
+#include "adaptive/memtable.hpp"
 
 #include <cstring>
 #include <memory>

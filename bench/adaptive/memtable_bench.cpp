@@ -15,8 +15,8 @@
 #include <random>
 #include <vector>
 
+#include "adaptive/memtable.hpp"
 #include "compensation_shapes.hpp"
-#include "memtable.hpp"
 #include "perf/perf.hpp"
 #include "run_again.hpp"
 

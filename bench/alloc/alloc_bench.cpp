@@ -19,7 +19,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "../thread_cpu_time.hpp"
+#include "thread_cpu_time.hpp"
 
 #ifdef PERF_ALLOC_BENCH_COUNTED
 #include "perf/alloc.hpp"

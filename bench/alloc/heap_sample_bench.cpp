@@ -16,9 +16,9 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "../thread_cpu_time.hpp"
 #include "perf/alloc.hpp"
 #include "perf/detail/alloc_counters.hpp"
+#include "thread_cpu_time.hpp"
 
 namespace {
 

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "compare/workload.hpp"
 #include "perf/compare.hpp"
-#include "workload.hpp"
 
 namespace {
 

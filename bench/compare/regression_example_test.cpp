@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
+#include "compare/workload.hpp"
 #include "perf/gtest.hpp"
-#include "workload.hpp"
 
 namespace {
 

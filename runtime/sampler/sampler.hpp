@@ -1,5 +1,5 @@
 // The sampler's face: its configuration, starting and stopping, the table of samples
-// taken, the signal it took, and pausing the calling thread's samples. What its own
+// taken, the signal it took, recording one sample, and pausing the calling thread's samples. What its own
 // files share (the timers of every thread, the handler) is internal/sampling.hpp.
 #ifndef PERF_RUNTIME_SAMPLER_SAMPLER_HPP
 #define PERF_RUNTIME_SAMPLER_SAMPLER_HPP
@@ -42,6 +42,13 @@ sample_source sampling_source() noexcept;
 
 // The signal the sampler took (sample_signal.cpp); 0 before it starts.
 int sample_signal() noexcept;
+
+// What the handler does once it knows the sample is ours: walks the stack of
+// `ucontext` and counts it `weight` times (one interrupt) for thread `tid`, into the
+// table start_sampling gave the handler (call it only after a successful start; a
+// handler of the bench's own measures the sampler's work per sample through it).
+// Async-signal-safe.
+void record_sample(const void* ucontext, uint32_t tid, uint64_t weight) noexcept;
 
 // Whether the program installed its own handler on sample_signal(), which stopped
 // sampling for good.

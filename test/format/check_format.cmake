@@ -2,7 +2,7 @@
 # -P check_format.cmake): every C++ file but the fixtures whose own .clang-format
 # disables formatting is as clang-format would write it. Each file that is not is
 # named, and the script fails; `clang-format-14 -i FILE` fixes it.
-set(folders bench include runtime test tool)
+set(folders bench harness include runtime test tool)
 set(sources "")
 foreach(folder ${folders})
   file(GLOB_RECURSE found ${SOURCE_DIR}/${folder}/*.cpp ${SOURCE_DIR}/${folder}/*.hpp ${SOURCE_DIR}/${folder}/*.h)

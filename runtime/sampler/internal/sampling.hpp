@@ -76,11 +76,6 @@ void arm_new_threads(unsigned hz, sample_source wanted) noexcept;
 // Disarms every source, and stops arming threads until arm_new_threads.
 void disarm_all_threads() noexcept;
 
-// What the handler does once it knows the sample is ours: walks the stack of
-// `ucontext` and counts it `weight` times (one interrupt) for thread `tid`.
-// Async-signal-safe.
-void record_sample(const void* ucontext, uint32_t tid, uint64_t weight) noexcept;
-
 }  // namespace perf::runtime
 
 #endif  // PERF_RUNTIME_SAMPLER_INTERNAL_SAMPLING_HPP

@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "alloc_test_support.hpp"
+#include "alloc/alloc_test_support.hpp"
 #include "perf/measure.hpp"
 #include "perf/report.hpp"
 

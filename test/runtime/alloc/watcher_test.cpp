@@ -17,7 +17,7 @@
 
 #include <gtest/gtest.h>
 
-#include "alloc_test_support.hpp"
+#include "alloc/alloc_test_support.hpp"
 
 namespace perf::alloc::test {
 namespace {

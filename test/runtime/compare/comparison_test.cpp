@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "compare/fake_clock.hpp"
 #include "compare/round_order.hpp"
-#include "fake_clock.hpp"
 #include "perf/compare.hpp"
 
 namespace perf {

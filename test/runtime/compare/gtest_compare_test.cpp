@@ -3,7 +3,7 @@
 
 #include <gtest/gtest-spi.h>
 
-#include "fake_clock.hpp"
+#include "compare/fake_clock.hpp"
 
 namespace perf {
 namespace {

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "export/server.hpp"
-#include "http_client.hpp"
+#include "harness/http_client.hpp"
 
 namespace perf::runtime {
 namespace {

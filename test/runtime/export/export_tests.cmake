@@ -9,7 +9,7 @@ function(perf_add_export_tests label runtime)
     ${PERF_SANITIZER_OPTIONS})
   target_sources(export_tests_${label} PRIVATE ${dir}/thread_series_test.cpp ${dir}/descriptors_test.cpp
     ${dir}/default_limits_test.cpp)
-  target_link_libraries(export_tests_${label} PRIVATE ${runtime} perf_export GTest::gtest_main nlohmann_json::nlohmann_json)
+  target_link_libraries(export_tests_${label} PRIVATE ${runtime} perf_export perf_harness GTest::gtest_main nlohmann_json::nlohmann_json)
   target_compile_options(export_tests_${label} PRIVATE ${PERF_WARNINGS} ${flags})
   # A daemon closing the descriptors it inherited, the endpoint's among them.
   add_executable(closing_daemon_probe_${label} ${dir}/closing_daemon_probe.cpp ${PERF_SANITIZER_OPTIONS})
@@ -30,18 +30,18 @@ function(perf_add_export_tests label runtime)
   # The heap's pprof pages of a process that samples its heap: the interposer of the
   # same variant (perf_alloc_<label>, test/runtime/alloc) and PERF_HEAP_SAMPLE set.
   add_executable(export_heap_tests_${label} ${dir}/server_heap_test.cpp ${PERF_SANITIZER_OPTIONS})
-  target_link_libraries(export_heap_tests_${label} PRIVATE perf_alloc_${label} ${runtime} perf_export GTest::gtest_main)
+  target_link_libraries(export_heap_tests_${label} PRIVATE perf_alloc_${label} ${runtime} perf_export perf_harness GTest::gtest_main)
   target_compile_options(export_heap_tests_${label} PRIVATE ${PERF_WARNINGS} -fno-omit-frame-pointer ${flags})
   target_link_options(export_heap_tests_${label} PRIVATE -Wl,--no-as-needed)
   target_compile_definitions(export_heap_tests_${label} PRIVATE PERF_GO="${PERF_GO}")
-  # One test, added by name: gtest_discover_tests' PROPERTIES split an ENVIRONMENT list.
-  add_test(NAME ${label}.ServerHeap.GoToolPprofReadsTheHeapAndTheAllocsPages COMMAND export_heap_tests_${label})
-  set_tests_properties(${label}.ServerHeap.GoToolPprofReadsTheHeapAndTheAllocsPages PROPERTIES
-    ENVIRONMENT "PERF_REPORT=off;PERF_HEAP_SAMPLE=65536" LABELS ${label})
+  # gtest_discover_tests' PROPERTIES flatten an ENVIRONMENT list of two variables into
+  # two words: the second variable comes as an ENVIRONMENT_MODIFICATION of its own.
+  gtest_discover_tests(export_heap_tests_${label} TEST_PREFIX "${label}." DISCOVERY_MODE PRE_TEST
+    PROPERTIES ENVIRONMENT PERF_REPORT=off ENVIRONMENT_MODIFICATION PERF_HEAP_SAMPLE=set:65536 LABELS ${label})
   # Hundreds of connections opened and reopened for a few seconds: alone, so that a
   # busy machine does not stretch the one-second bound it checks.
   add_executable(export_hostile_tests_${label} ${dir}/hostile_clients_test.cpp ${PERF_SANITIZER_OPTIONS})
-  target_link_libraries(export_hostile_tests_${label} PRIVATE ${runtime} perf_export GTest::gtest_main)
+  target_link_libraries(export_hostile_tests_${label} PRIVATE ${runtime} perf_export perf_harness GTest::gtest_main)
   target_compile_options(export_hostile_tests_${label} PRIVATE ${PERF_WARNINGS} ${flags})
   target_link_options(export_hostile_tests_${label} PRIVATE -Wl,--no-as-needed)
   gtest_discover_tests(export_hostile_tests_${label} TEST_PREFIX "${label}." DISCOVERY_MODE PRE_TEST
@@ -52,7 +52,7 @@ endfunction()
 # own directory when PERF_LISTEN is set, and nothing when it is not.
 set(PERF_EXPORT_SOCKET ${CMAKE_CURRENT_BINARY_DIR}/export_process_test.sock)
 add_executable(export_process_tests ${CMAKE_CURRENT_LIST_DIR}/process_test.cpp)
-target_link_libraries(export_process_tests PRIVATE perf::alloc GTest::gtest_main nlohmann_json::nlohmann_json)
+target_link_libraries(export_process_tests PRIVATE perf::alloc perf_harness GTest::gtest_main nlohmann_json::nlohmann_json)
 target_compile_options(export_process_tests PRIVATE ${PERF_WARNINGS})
 target_compile_definitions(export_process_tests PRIVATE PERF_TEST_SOCKET="${PERF_EXPORT_SOCKET}")
 add_test(NAME plain.Process.NoListenNothingLoaded COMMAND export_process_tests --gtest_filter=Process.NoListenNothingLoaded)

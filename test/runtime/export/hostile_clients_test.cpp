@@ -19,7 +19,7 @@
 #include <gtest/gtest.h>
 
 #include "export/server.hpp"
-#include "http_client.hpp"
+#include "harness/http_client.hpp"
 #include "perf/measure.hpp"
 
 namespace perf::runtime {

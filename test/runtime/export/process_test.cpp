@@ -19,9 +19,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "http_client.hpp"
+#include "harness/http_client.hpp"
+#include "harness/thread_named.hpp"
 #include "perf/measure.hpp"
-#include "thread_named.hpp"
 
 namespace {
 

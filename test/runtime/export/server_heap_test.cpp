@@ -4,7 +4,7 @@
 
 #include "export/server.hpp"
 #include "go_pprof.hpp"
-#include "http_client.hpp"
+#include "harness/http_client.hpp"
 
 namespace heap_endpoint_test {
 

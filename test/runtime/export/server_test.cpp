@@ -22,9 +22,9 @@
 #include <nlohmann/json.hpp>
 
 #include "go_pprof.hpp"
-#include "http_client.hpp"
+#include "harness/http_client.hpp"
+#include "harness/thread_named.hpp"
 #include "perf/measure.hpp"
-#include "thread_named.hpp"
 
 namespace perf::runtime {
 namespace {

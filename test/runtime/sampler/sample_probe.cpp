@@ -27,7 +27,7 @@
 #include <thread>
 #include <vector>
 
-#include "cpu_churn.hpp"
+#include "harness/cpu_churn.hpp"
 #include "perf/detail/allocation_stack.hpp"
 #include "perf/measure.hpp"
 #include "perf/sampler.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 
-#include "../probe_runner.hpp"
+#include "probe_runner.hpp"
 
 namespace perf::testing {
 

@@ -25,7 +25,7 @@ endif()
 function(perf_add_sampler_tests label runtime)
   set(flags ${ARGN})
   add_executable(sample_probe_${label} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/sample_probe.cpp ${PERF_SANITIZER_OPTIONS})
-  target_link_libraries(sample_probe_${label} PRIVATE ${runtime})
+  target_link_libraries(sample_probe_${label} PRIVATE ${runtime} perf_harness)
   # Frame pointers, in leaf functions too: the sampler walks the stack by them.
   target_compile_options(sample_probe_${label} PRIVATE ${PERF_WARNINGS} -fno-omit-frame-pointer
     -mno-omit-leaf-frame-pointer ${flags})
@@ -63,6 +63,7 @@ function(perf_add_sampler_tests label runtime)
   # The shares of one short run each: alone, so that no other test's load shifts them.
   add_executable(sampler_accuracy_tests_${label} ${dir}/sampling_accuracy_test.cpp ${PERF_SANITIZER_OPTIONS})
   target_link_libraries(sampler_accuracy_tests_${label} PRIVATE GTest::gtest_main)
+  target_include_directories(sampler_accuracy_tests_${label} PRIVATE ${PROJECT_SOURCE_DIR}/test/runtime)
   target_compile_options(sampler_accuracy_tests_${label} PRIVATE ${PERF_WARNINGS} ${flags})
   target_link_options(sampler_accuracy_tests_${label} PRIVATE ${flags})
   target_compile_definitions(sampler_accuracy_tests_${label} PRIVATE PERF_SAMPLE_PROBE="$<TARGET_FILE:sample_probe_${label}>")

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "sample_probe_summary.hpp"
+#include "sampler/sample_probe_summary.hpp"
 
 namespace perf::testing {
 namespace {

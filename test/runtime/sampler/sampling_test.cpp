@@ -8,8 +8,8 @@
 #include <sstream>
 #include <string>
 
-#include "../go_pprof.hpp"
-#include "sample_probe_summary.hpp"
+#include "go_pprof.hpp"
+#include "sampler/sample_probe_summary.hpp"
 
 namespace perf::testing {
 namespace {

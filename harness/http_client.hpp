@@ -1,7 +1,7 @@
-// A raw HTTP/1.1 client for the live endpoint's tests: it sends exactly the bytes a
-// test gives it (malformed ones included) and reads what comes back.
-#ifndef PERF_TEST_RUNTIME_EXPORT_HTTP_CLIENT_HPP
-#define PERF_TEST_RUNTIME_EXPORT_HTTP_CLIENT_HPP
+// A raw HTTP/1.1 client for the live endpoint's tests and bench: it sends exactly the bytes
+// it is given (malformed ones included) and reads what comes back.
+#ifndef PERF_HARNESS_HTTP_CLIENT_HPP
+#define PERF_HARNESS_HTTP_CLIENT_HPP
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -179,4 +179,4 @@ inline http_result http_get(uint16_t port, const std::string& target, const std:
 
 }  // namespace perf::testing
 
-#endif  // PERF_TEST_RUNTIME_EXPORT_HTTP_CLIENT_HPP
+#endif  // PERF_HARNESS_HTTP_CLIENT_HPP

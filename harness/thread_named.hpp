@@ -1,6 +1,6 @@
 // Finding one of this process's threads by name (/proc/self/task/*/comm).
-#ifndef PERF_TEST_RUNTIME_EXPORT_THREAD_NAMED_HPP
-#define PERF_TEST_RUNTIME_EXPORT_THREAD_NAMED_HPP
+#ifndef PERF_HARNESS_THREAD_NAMED_HPP
+#define PERF_HARNESS_THREAD_NAMED_HPP
 
 #include <dirent.h>
 
@@ -25,4 +25,4 @@ inline long thread_named(const std::string& name) {
 
 }  // namespace perf::testing
 
-#endif  // PERF_TEST_RUNTIME_EXPORT_THREAD_NAMED_HPP
+#endif  // PERF_HARNESS_THREAD_NAMED_HPP

@@ -1,8 +1,8 @@
 // CPU-bound work whose samples land where it is written: the sampler's accuracy probe
 // and its bench give each function a loop of its own through this macro (a shared
 // helper function would be the hottest frame instead).
-#ifndef PERF_TEST_RUNTIME_SAMPLER_CPU_CHURN_HPP
-#define PERF_TEST_RUNTIME_SAMPLER_CPU_CHURN_HPP
+#ifndef PERF_HARNESS_CPU_CHURN_HPP
+#define PERF_HARNESS_CPU_CHURN_HPP
 
 #include <cstdint>
 
@@ -20,4 +20,4 @@ inline thread_local volatile uint64_t cpu_churn_sink;
   }                                                              \
   cpu_churn_sink = state
 
-#endif  // PERF_TEST_RUNTIME_SAMPLER_CPU_CHURN_HPP
+#endif  // PERF_HARNESS_CPU_CHURN_HPP

@@ -1,0 +1,1 @@
+// A fixture of test/format/check_includes.cmake: a header beside the file including it.
