@@ -150,8 +150,9 @@ PERF_DETAIL_OUT_OF_LINE thread_state* begin(site& s, frame& f) noexcept {
 }
 
 // Closes the activation opened by open<Logged>() or begin<Logged, Sampled>() (nothing
-// when begin() returned null); `TimeAll` for a site that times every call. Its bookkeeping is busy (begin_busy): a
-// signal handler's measured call in the middle of it records nothing.
+// when begin() returned null); `TimeAll` for a site that times every call. Its
+// bookkeeping is busy (begin_busy): a signal handler's measured call in the middle of
+// it records nothing.
 //
 // An activation that ends on another thread than the one it began on (a fiber resumed
 // by another thread, a coroutine by a worker, perhaps after the first thread exited),

@@ -295,12 +295,9 @@ const uint64_t* fold_run(thread_state& thread, slot& target, const uint64_t* ent
 // review is reviewed.
 void perf::detail::drain_pending(thread_state& thread) noexcept {
   const uint64_t* const end = thread.pending + thread.pending_count;
-  uint64_t time_all = pending_time_all_bit;
-  for (const uint64_t* run = thread.pending; run != end;) {
-    time_all &= *run;
+  for (const uint64_t* run = thread.pending; run != end;)
     run = runtime::folding::fold_run(thread, thread.slots[*run >> pending_site_shift], run, end);
-  }
-  for (const uint64_t* entry = thread.pending; entry != end && time_all == 0; ++entry) {
+  for (const uint64_t* entry = thread.pending; entry != end; ++entry) {
     if ((*entry & pending_time_all_bit) != 0) continue;
     slot& target = thread.slots[*entry >> pending_site_shift];
     if (target.period != 0) runtime::take_sampled_duration(target, *entry & pending_duration_mask);

@@ -193,10 +193,7 @@ class trace_stream {
 
   // The writer's inner loop: a few nanoseconds an event (docs/performance.md).
   void add_event(streamed_thread& thread, const detail::tick_event& event, const uint64_t* label) {
-    // Rounded to the nearest (not llround: a call into libm for every event).
-    const uint64_t ns = event.time > origin_
-                            ? static_cast<uint64_t>(static_cast<double>(event.time - origin_) / ticks_per_ns_ + 0.5)
-                            : 0;
+    const uint64_t ns = perfetto_time_ns(event.time, origin_, ticks_per_ns_);
     if (thread.losing != 0) {
       if (tracing())
         thread.sequence.note(ns,

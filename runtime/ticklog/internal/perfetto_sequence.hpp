@@ -25,6 +25,13 @@ namespace perf::runtime {
 // The process's track descriptor (its pid and name): the trace's first packet.
 std::string perfetto_process_packet(long pid);
 
+// A trace's timestamp: the nanoseconds from `origin` to clock value `ticks`, rounded to
+// the nearest (0 before `origin`). Inline, no libm call: the streamed trace's writer
+// converts every event.
+inline uint64_t perfetto_time_ns(uint64_t ticks, uint64_t origin, double ticks_per_ns) {
+  return ticks > origin ? static_cast<uint64_t>(static_cast<double>(ticks - origin) / ticks_per_ns + 0.5) : 0;
+}
+
 // The track uuid of the `n`th thread sequence (from 0) and its sequence id.
 inline uint64_t perfetto_thread_track(uint64_t n) { return 2 + n; }
 inline uint32_t perfetto_sequence_id(uint64_t n) { return static_cast<uint32_t>(2 + n); }

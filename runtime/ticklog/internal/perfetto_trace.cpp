@@ -1,7 +1,5 @@
 #include "ticklog/internal/perfetto_trace.hpp"
 
-#include <cmath>
-
 #include "ticklog/internal/perfetto_sequence.hpp"
 #include "ticklog/internal/spans.hpp"
 
@@ -13,9 +11,7 @@ bool is_perfetto_trace_path(std::string_view path) {
 
 std::string format_perfetto_trace(const tick_view& view, double ticks_per_ns, long pid) {
   const uint64_t origin = first_event_time(view);
-  const auto ns = [&](uint64_t ticks) {
-    return ticks > origin ? static_cast<uint64_t>(std::llround(static_cast<double>(ticks - origin) / ticks_per_ns)) : 0;
-  };
+  const auto ns = [&](uint64_t ticks) { return perfetto_time_ns(ticks, origin, ticks_per_ns); };
   std::string out = perfetto_process_packet(pid);
   for (size_t t = 0; t < view.threads.size(); ++t) {
     const thread_ticks& thread = view.threads[t];
