@@ -77,10 +77,15 @@ uintptr_t module_start[module_capacity];
 uintptr_t module_limit[module_capacity];
 unsigned module_count = 0;
 
+// Whether the word at `address` lies whole in [low, high).
+bool word_within(uintptr_t address, uintptr_t low, uintptr_t high) noexcept {
+  return address >= low && high >= sizeof(uintptr_t) && address <= high - sizeof(uintptr_t);
+}
+
 bool in_modules(uintptr_t address) noexcept {
   const unsigned count = __atomic_load_n(&module_count, __ATOMIC_ACQUIRE);
   for (unsigned i = 0; i < count; ++i)
-    if (address >= module_start[i] && address <= module_limit[i] - sizeof(unw_word_t)) return true;
+    if (word_within(address, module_start[i], module_limit[i])) return true;
   return false;
 }
 
@@ -93,8 +98,7 @@ int read_memory(unw_addr_space_t, unw_word_t address, unw_word_t* value, int wri
     *value = address ^ probe_mark;
     return 0;
   }
-  const bool on_stack = !start.probe && address >= start.low && start.high >= sizeof(unw_word_t) &&
-                        address <= start.high - sizeof(unw_word_t);
+  const bool on_stack = !start.probe && word_within(address, start.low, start.high);
   if (!on_stack && !in_modules(address)) return -UNW_EINVAL;
   *value = *reinterpret_cast<const unw_word_t*>(address);
   return 0;
@@ -264,15 +268,9 @@ frame_rule rule_at(uintptr_t pc) noexcept {
   return rule;
 }
 
-// A frame being walked: its pc (for the first, the interrupted instruction; after, a
-// return address), stack pointer and frame pointer.
-struct frame_registers {
-  uintptr_t pc, sp, fp;
-};
-
 // The word at `address` into `value`, if it lies in [low, high).
 bool read_stack(uintptr_t address, uintptr_t low, uintptr_t high, uintptr_t& value) noexcept {
-  if (address < low || high < sizeof(uintptr_t) || address > high - sizeof(uintptr_t)) return false;
+  if (!word_within(address, low, high)) return false;
   value = *reinterpret_cast<const uintptr_t*>(address);
   return true;
 }
@@ -406,7 +404,7 @@ bool is_unwinder_descriptor(int descriptor) noexcept {
 
 void stop_unwinder() noexcept { __atomic_store_n(&prepared, false, __ATOMIC_RELEASE); }
 
-interrupted_registers read_interrupted(const void* ucontext) noexcept {
+frame_registers read_interrupted(const void* ucontext) noexcept {
   const auto& registers = static_cast<const ucontext_t*>(ucontext)->uc_mcontext;
 #if defined(__x86_64__)
   return {static_cast<uintptr_t>(registers.gregs[REG_RIP]), static_cast<uintptr_t>(registers.gregs[REG_RSP]),
@@ -451,7 +449,7 @@ std::string prepare_unwinder() {
 
 unsigned unwind_interrupted(const void* ucontext, const stack_bounds& bounds, uintptr_t* frames,
                             unsigned depth) noexcept {
-  const interrupted_registers interrupted = read_interrupted(ucontext);
+  const frame_registers interrupted = read_interrupted(ucontext);
   frames[0] = interrupted.pc;
   // The stack words from the interrupted stack pointer to the top of the thread's
   // stack are mapped: a stack pointer outside the thread's stack (a stack of the
@@ -461,8 +459,7 @@ unsigned unwind_interrupted(const void* ucontext, const stack_bounds& bounds, ui
     frames[1] = truncated_frame;
     return 2;
   }
-  return walk({interrupted.pc, interrupted.sp, interrupted.fp}, static_cast<const ucontext_t*>(ucontext), bounds,
-              frames, 1, depth);
+  return walk(interrupted, static_cast<const ucontext_t*>(ucontext), bounds, frames, 1, depth);
 }
 
 __attribute__((noinline)) unsigned unwind_calling_thread(uintptr_t* frames, unsigned depth) noexcept {

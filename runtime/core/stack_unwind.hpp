@@ -85,14 +85,15 @@ bool is_unwinder_descriptor(int descriptor) noexcept;
 // every stack then ends at its first frame with a truncation. Async-signal-safe.
 void stop_unwinder() noexcept;
 
-// The interrupted instruction, stack pointer and frame pointer in a signal handler's `ucontext`
-// argument. Async-signal-safe.
-struct interrupted_registers {
+// A frame's instruction (the interrupted one, or a return address), stack pointer and
+// frame pointer.
+struct frame_registers {
   uintptr_t pc;
   uintptr_t sp;
   uintptr_t fp;
 };
-interrupted_registers read_interrupted(const void* ucontext) noexcept;
+// The interrupted frame's, from a signal handler's `ucontext` argument. Async-signal-safe.
+frame_registers read_interrupted(const void* ucontext) noexcept;
 
 // Whether `address` lies in libunwind's code. Its calls of sigprocmask (it blocks every
 // signal around its search of the loaded modules and its locks) are the runtime's, not
