@@ -259,6 +259,26 @@ TEST(Diff, NormalizingByAnUnchangedFunctionCancelsTheMachinesSpeed) {
       input_error);
 }
 
+TEST(Diff, NormalizedFastestCallsAreJudgedAgainstTheYardsticksOwn) {
+  // The new process spent most of its calls sharing its core: the yardstick's median
+  // doubled, its fastest tenth stayed. Scaling by that median halves g's fastest calls,
+  // which g's 20% more work moved up with every other call of g's.
+  diff_options options;
+  options.normalize = "ref";
+  options.rules = {parse_fail_rule("p50>+10%")};
+  const report base = one(1, {function_row("ref", two_speeds(12000, 8000, 400), 2.0),
+                              function_row("g", two_speeds(12000, 8000, 600), 2.0)});
+  const report busier = one(2, {function_row("ref", two_speeds(5000, 15000, 400), 2.0),
+                                function_row("g", scaled(two_speeds(5000, 15000, 600), 1.2), 2.0)});
+  const diff_result r = diff_reports({base}, {busier}, options);
+  ASSERT_EQ(r.broken.size(), 1u) << r.verdict;
+  EXPECT_EQ(r.broken[0], "p50>+10%: g p50 +19.8% (330 ns -> 395 ns)");
+  // The same busier process with g's work unchanged: no change.
+  const report same = one(3, {function_row("ref", two_speeds(5000, 15000, 400), 2.0),
+                              function_row("g", two_speeds(5000, 15000, 600), 2.0)});
+  EXPECT_TRUE(diff_reports({base}, {same}, options).broken.empty());
+}
+
 TEST(Diff, SaysWhichFunctionsAreProbeDominated) {
   // f: 20% slower, probe-dominated in the new run; g: the same, not dominated.
   const auto d = durations(1, 2000, 30);

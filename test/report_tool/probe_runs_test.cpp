@@ -131,7 +131,12 @@ TEST_F(ProbeRuns, SameProgramIsNoiseAndATwentyPercentSlowdownIsFlaggedEveryTime)
     for (const function_diff& d : slower.functions) {
       if (d.name != "probe::render") continue;
       if (d[metric::p50].beyond_noise && d[metric::p50].ratio() > 1.1) ++flagged;
-      else missed.push_back(fmt::format("p50 {} -> {}: {}", d[metric::p50].base, d[metric::p50].now, slower.verdict));
+      else
+        missed.push_back(fmt::format("p50 {} -> {}, p10 {} -> {}, parse p50 {} -> {}: {}", d[metric::p50].base,
+                                     d[metric::p50].now, d.base.quantile_ns(fastest_calls_quantile),
+                                     d.now.quantile_ns(fastest_calls_quantile),
+                                     named(base, "probe::parse").quantile_ns(0.5),
+                                     named(slow, "probe::parse").quantile_ns(0.5), slower.verdict));
     }
   }
   EXPECT_GE(quiet, 19) << fmt::format("{}", fmt::join(noisy, "\n"));

@@ -135,15 +135,28 @@ bool significant(const side& base, const side& now, const function_diff& d, metr
 // calls fall into a fast and a slow mode (the vCPU alone or sharing its core, ~2x apart)
 // whose weights differ between processes, which moves the median and the mean but not the
 // fastest calls; a change of the code moves every call (docs/perf-report.md, "The fastest
-// calls must move too").
-bool fastest_calls_moved(const change& c, const function_diff& d, double floor) {
-  const change fastest{d.base.quantile_ns(fastest_calls_quantile), d.now.quantile_ns(fastest_calls_quantile)};
-  return quantiles_differ(d.base.durations, d.now.durations, fastest_calls_quantile) && past_floor(fastest, floor) &&
+// calls must move too"). `yardstick` is how far the normalizing function's own fastest
+// calls moved (1 without one): its median scaled every figure, and in a process slowed in
+// part the median moves where the fastest calls do not, so they are judged against its.
+bool fastest_calls_moved(const change& c, const function_diff& d, double floor, double yardstick) {
+  histogram now = d.now.durations;
+  now.ghz *= yardstick;
+  const change fastest{d.base.quantile_ns(fastest_calls_quantile),
+                       d.now.quantile_ns(fastest_calls_quantile) / yardstick};
+  return quantiles_differ(d.base.durations, now, fastest_calls_quantile) && past_floor(fastest, floor) &&
          (fastest.now > fastest.base) == (c.now > c.base);
 }
 
-void judge(const side& base, const side& now, function_diff& d, const diff_options& options,
-           const diff_result& result) {
+// The normalizing function's fastest calls, now over base (1 where there is none).
+double fastest_yardstick(const std::vector<function_diff>& rows, const std::string& normalize) {
+  for (const function_diff& d : rows)
+    if (d.where == presence::both && d.name == normalize)
+      return d.now.quantile_ns(fastest_calls_quantile) / d.base.quantile_ns(fastest_calls_quantile);
+  return 1;
+}
+
+void judge(const side& base, const side& now, function_diff& d, const diff_options& options, const diff_result& result,
+           double yardstick) {
   for (size_t i = 0; i < metric_count; ++i) {
     const metric m = static_cast<metric>(i);
     d.changes[i] = {base.figure(d.base, m), now.figure(d.now, m), false};
@@ -169,7 +182,7 @@ void judge(const side& base, const side& now, function_diff& d, const diff_optio
     t.beyond_noise = past_floor(t, options.noise_floor) && past_resolution(t, d, result) &&
                      significant(base, now, d, m, options.noise_floor) &&
                      (several_runs || (past_floor(t, options.between_process.of(d.name, m)) &&
-                                       fastest_calls_moved(t, d, options.noise_floor)));
+                                       fastest_calls_moved(t, d, options.noise_floor, yardstick)));
   }
 }
 
@@ -383,8 +396,9 @@ diff_result diff_reports(std::vector<report> base_reports, std::vector<report> n
   const bool several_runs = base_reports.size() >= 2 && new_reports.size() >= 2;
   side base(std::move(base_reports), several_runs), now(std::move(new_reports), several_runs);
   std::vector<function_diff> rows = matched(base, now);
+  const double yardstick = fastest_yardstick(rows, options.normalize);
   for (function_diff& d : rows) {
-    judge(base, now, d, options, result);
+    judge(base, now, d, options, result, yardstick);
     d.impact_ns = d.where == presence::added ? d.now.total_ns
                   : d.where == presence::removed
                       ? -d.base.total_ns
