@@ -35,12 +35,28 @@ bool parse_duration(std::string_view text, uint64_t& ns) {
   return false;
 }
 
-// FUNCTION>DURATION (the last '>': a name may hold one, a duration never does).
+// pQ, Q a decimal number from 50 to 99.999, as a fraction; nothing if it is not one.
+bool parse_quantile(std::string_view text, double& quantile) {
+  if (!text.starts_with('p')) return false;
+  const std::string_view number = text.substr(1);
+  if (number.empty() || number.find_first_not_of("0123456789.") != std::string_view::npos) return false;
+  double percent = 0;
+  const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), percent);
+  if (error != std::errc() || end != number.data() + number.size() || !(percent >= 50) || percent > 99.999)
+    return false;
+  quantile = percent / 100;
+  return true;
+}
+
+// FUNCTION>DURATION or FUNCTION>pQ (the last '>': a name may hold one, a duration or
+// a quantile never does).
 bool parse_rule(std::string_view text, capture_rule& rule) {
   const size_t at = text.rfind('>');
   if (at == std::string_view::npos) return false;
   const std::string_view function = trimmed(text.substr(0, at));
-  if (function.empty() || !parse_duration(trimmed(text.substr(at + 1)), rule.threshold_ns)) return false;
+  const std::string_view limit = trimmed(text.substr(at + 1));
+  if (function.empty() || !(parse_duration(limit, rule.threshold_ns) || parse_quantile(limit, rule.quantile)))
+    return false;
   rule.function = function;
   return true;
 }
@@ -68,8 +84,8 @@ std::vector<capture_rule> parse_capture_rules(const std::string& value, std::vec
     if (parse_rule(text, rule)) rules.push_back(rule);
     else if (!text.empty())
       warnings.push_back(fmt::format(
-          "PERF_CAPTURE: '{}' is not a rule FUNCTION>DURATION (e.g. logs::parse_line>2ms; units ns, us, ms, s); "
-          "it is left out",
+          "PERF_CAPTURE: '{}' is not a rule FUNCTION>DURATION or FUNCTION>pQ (e.g. logs::parse_line>2ms; units "
+          "ns, us, ms, s; or logs::parse_line>p99.9: Q from 50 to 99.999); it is left out",
           text));
   };
   // Rules end at commas outside brackets: a template's arguments keep theirs.

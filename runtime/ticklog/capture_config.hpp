@@ -16,10 +16,12 @@ constexpr uint64_t default_capture_rate = 6;  // captures per minute
 constexpr uint64_t max_capture_rate = 600;
 
 // FUNCTION>DURATION: a call of the measured function named FUNCTION (as the report
-// names it) that lasts longer than DURATION is captured.
+// names it) that lasts longer than DURATION is captured; FUNCTION>pQ: a call beyond
+// the quantile Q of the function's calls before it (tail_threshold.hpp).
 struct capture_rule {
   std::string function;
-  uint64_t threshold_ns = 0;
+  uint64_t threshold_ns = 0;  // FUNCTION>DURATION's; 0 for FUNCTION>pQ
+  double quantile = 0;        // FUNCTION>pQ's Q / 100, from 0.5 to 0.99999; 0 for FUNCTION>DURATION
 };
 
 struct capture_config {
@@ -31,10 +33,12 @@ struct capture_config {
   std::vector<std::string> warnings;
 };
 
-// PERF_CAPTURE's rules, comma-separated ("logs::parse_line>2ms,flush>500us"); a
-// duration is a decimal number and one of ns, us, ms, s. A comma inside brackets (a
+// PERF_CAPTURE's rules, comma-separated ("logs::parse_line>2ms,flush>p99.9"); a
+// duration is a decimal number and one of ns, us, ms, s; a quantile p and a decimal
+// number from 50 to 99.999. A comma inside brackets (a
 // template's arguments, a parameter list) stays in the function's name.
-// A rule that is not FUNCTION>DURATION is left out with a warning naming it.
+// A rule that is neither FUNCTION>DURATION nor FUNCTION>pQ is left out with a warning
+// naming it.
 std::vector<capture_rule> parse_capture_rules(const std::string& value, std::vector<std::string>& warnings);
 
 // Reads the capture's variables through `getenv_fn` (a null result means unset).

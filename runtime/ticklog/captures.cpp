@@ -56,11 +56,10 @@ ring_contents window_of(const ring_record& record, uint64_t from, uint64_t to, u
 
 }  // namespace
 
-uint64_t capture_taker::threshold(const site_info& site) const {
+const capture_rule* capture_taker::rule_of(const site_info& site) const {
   for (const capture_rule& rule : config_.rules)
-    if (rule.function == site.name)
-      return std::max<uint64_t>(1, static_cast<uint64_t>(static_cast<double>(rule.threshold_ns) * ticks_per_ns_));
-  return 0;
+    if (rule.function == site.name) return &rule;
+  return nullptr;
 }
 
 capture_taker::~capture_taker() {

@@ -61,8 +61,8 @@ class capture_taker {
   capture_taker(const capture_taker&) = delete;
   capture_taker& operator=(const capture_taker&) = delete;
 
-  // The threshold of calls of `site`, in clock ticks; 0 when no rule names it.
-  uint64_t threshold(const site_info& site) const;
+  // The first rule that names `site`'s function; null when none does.
+  const capture_rule* rule_of(const site_info& site) const;
 
   // Takes the capture of `call`, unless this minute's PERF_CAPTURE_RATE is spent or
   // max_waiting captures wait to be written (it is then counted as skipped).

@@ -28,6 +28,7 @@
 #include "ticklog/captures.hpp"
 #include "ticklog/internal/perfetto_sequence.hpp"
 #include "ticklog/internal/perfetto_trace.hpp"
+#include "ticklog/tail_threshold.hpp"
 #include "ticklog/ticklog_config.hpp"
 
 namespace perf::runtime {
@@ -43,6 +44,13 @@ constexpr auto poll_interval = std::chrono::milliseconds(1);
 struct open_scope {
   unsigned site;
   uint64_t enter;
+};
+
+// The capture rule a site's calls are judged by: FUNCTION>DURATION's threshold, or
+// FUNCTION>pQ's distribution of the calls so far; neither: no rule names it.
+struct site_rule {
+  uint64_t threshold = 0;  // in ticks
+  std::unique_ptr<tail_threshold> tail;
 };
 
 // One thread's use of a ring, as streamed.
@@ -220,8 +228,7 @@ class trace_stream {
           const uint64_t enter = thread.open.back().enter;
           thread.open.pop_back();
           if (tracing()) thread.sequence.slice_end(ns);
-          if (site < thresholds_.size() && thresholds_[site] != 0 && event.time - enter > thresholds_[site])
-            slow_calls_.push_back({site, enter, event.time});
+          if (slow(site, event.time - enter)) slow_calls_.push_back({site, enter, event.time});
         }
         break;
       case detail::event_kind::tick:
@@ -234,7 +241,22 @@ class trace_stream {
   void add_new_sites() {
     std::vector<site_info> added = copy_sites_from(static_cast<unsigned>(sites_.size()));
     sites_.insert(sites_.end(), std::make_move_iterator(added.begin()), std::make_move_iterator(added.end()));
-    while (thresholds_.size() < sites_.size()) thresholds_.push_back(captures_->threshold(sites_[thresholds_.size()]));
+    while (rules_.size() < sites_.size()) {
+      site_rule& judged = rules_.emplace_back();
+      const capture_rule* rule = captures_->rule_of(sites_[rules_.size() - 1]);
+      if (rule == nullptr) continue;
+      if (rule->quantile != 0) judged.tail = std::make_unique<tail_threshold>(rule->quantile);
+      else
+        judged.threshold =
+            std::max<uint64_t>(1, static_cast<uint64_t>(static_cast<double>(rule->threshold_ns) * ticks_per_ns_));
+    }
+  }
+
+  // Whether a call of `site` that lasted `ticks` is one a capture rule catches.
+  bool slow(unsigned site, uint64_t ticks) {
+    if (site >= rules_.size()) return false;
+    site_rule& rule = rules_[site];
+    return rule.tail != nullptr ? rule.tail->add(ticks) : rule.threshold != 0 && ticks > rule.threshold;
   }
 
   // The captures of the calls caught since the last pass, each from every ring.
@@ -274,8 +296,8 @@ class trace_stream {
   double ticks_per_ns_ = 1;
   std::string out_;  // encoded, not written yet
   event_batch batch_;
-  std::vector<site_info> sites_;      // index = site id; those registered so far
-  std::vector<uint64_t> thresholds_;  // index = site id: a capture rule's, in ticks; 0: none
+  std::vector<site_info> sites_;  // index = site id; those registered so far
+  std::vector<site_rule> rules_;  // index = site id
   std::optional<capture_taker> captures_;
   std::vector<slow_call> slow_calls_;  // caught in this pass
   uint64_t sequences_ = 0;

@@ -2,8 +2,8 @@
 // PERF_TRACE_STREAM not off) or PERF_CAPTURE has rules: it drains every thread's ring
 // as it fills, into the trace, so that every event of the run reaches the file, not
 // only the last PERF_RING_EVENTS of each thread; and it pairs every enter with its
-// exit, so that a call longer than a capture rule's threshold is caught as it ends
-// (captures.hpp).
+// exit, so that a call longer than a capture rule's threshold, or beyond its
+// function's quantile (tail_threshold.hpp), is caught as it ends (captures.hpp).
 //
 // The measured threads never wait for it and it allocates nothing of theirs: it
 // reads behind each ring's `written` with the rings' own protocol (copy_events in
@@ -21,8 +21,8 @@
 // Memory: the encoded bytes not yet written (written out from 1 MiB), one batch of
 // 4096 events read (96 KiB, and 256 KiB for their labels), and per ring its thread's
 // open scopes and at most perfetto_sequence::max_interned_labels interned labels; the
-// sites' names. Where the trace streams, the rings are streamed_ring_events long
-// unless PERF_RING_EVENTS says otherwise (ticklog_config.hpp).
+// sites' names; 30 KB for each site a FUNCTION>pQ rule names. Where the trace streams, the rings are
+// streamed_ring_events long unless PERF_RING_EVENTS says otherwise (ticklog_config.hpp).
 //
 // The file is write_output's (core/output_file.hpp): a regular file is written as
 // `<path>.tmp.<pid>.<n>`, renamed over `path` when the program exits; a process that

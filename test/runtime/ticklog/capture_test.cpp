@@ -7,7 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,7 @@
 #include "ticklog/capture_config.hpp"
 #include "ticklog/perfetto_reader.hpp"
 #include "ticklog/protoc_decode.hpp"
+#include "ticklog/tail_threshold.hpp"
 
 namespace {
 
@@ -101,6 +104,66 @@ TEST_F(Capture, EachStallWritesATraceOfTheStalledCallAndTheOtherThreadsMeanwhile
   EXPECT_EQ(stalls, 3u) << "a capture per stall";
 }
 
+// The capture files whose caught call (the one as long as the report says) holds a
+// tick of a stall, by the stalled call's index (9999, 19999 or 29999).
+std::set<int64_t> stalls_caught(const json& report, const std::vector<fs::path>& files) {
+  std::set<int64_t> stalls;
+  const json& listed = report.at("captures").at("written");
+  for (size_t i = 0; i < files.size() && i < listed.size(); ++i) {
+    const uint64_t duration = listed[i].at("duration_ns").get<uint64_t>();
+    const perf::testing::perfetto_trace trace = perf::testing::read_perfetto_trace(files[i]);
+    for (const auto& [thread, slices] : trace.spans)
+      if (slices.count("handle") != 0)
+        for (const auto& span : slices.at("handle"))
+          if (span.second - span.first + 1000 >= duration && span.second - span.first <= duration + 1000)
+            for (const auto& [tick_thread, ticks] : trace.tick_values)
+              if (ticks.count("tick") != 0)
+                for (const auto& [time, value] : ticks.at("tick"))
+                  if (time >= span.first && time <= span.second && value % 10000 == 9999) stalls.insert(value);
+  }
+  return stalls;
+}
+
+// handle()'s p99.9 is one of its 2 us calls (its stalls are 1 in 10,000 calls): the
+// stalls beyond it are caught once 10,000 calls are counted, so not the first (the
+// 10,000th call, judged against the 9,999 before it). Calls the machine delayed
+// past the p99.9 are caught too (tens on a loaded machine, some skipped while 4
+// captures wait): a 10 ms window keeps each capture quick, and a stall, 20 ms of
+// sleep, leaves the capture thread time to write those before it.
+TEST_F(Capture, AP999RuleCatchesTheStallsOnceTheFunctionHas10000Calls) {
+  const fs::path report_path = dir / "report.json";
+  const perf::testing::probe_result run = perf::testing::run_probe_program(
+      PERF_TICK_PROBE,
+      "PERF_TIMING=all PERF_RING_EVENTS=262144 PERF_CAPTURE_RATE=600 PERF_CAPTURE='handle>p99.9' PERF_REPORT=" +
+          report_path.string() + " PERF_CAPTURE_DIR=" + dir.string(),
+      "stall");
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_EQ(run.output, "");
+  const json report = json::parse(perf::testing::read_file(report_path));
+  EXPECT_EQ(stalls_caught(report, capture_files(dir)), (std::set<int64_t>{19999, 29999})) << report.at("captures");
+}
+
+// outer_call() takes about the same time on every call: a p99.9 rule catches its
+// share of the 70,000 calls judged, 1 in 1,000 (70) where the delays are steady too.
+// A loaded machine's come in bursts, longer than the calls before had seen: 17 to
+// 139 caught in 16 runs at load 6 on 2 processors; three times the share allowed.
+// A rule that caught calls wholesale (a p50) would catch 35,000.
+TEST_F(Capture, AP999RuleOnASteadyFunctionCatchesAtMostItsShareOfTheCalls) {
+  const fs::path report_path = dir / "report.json";
+  const perf::testing::probe_result run = perf::testing::run_probe_program(
+      PERF_TICK_PROBE,
+      "PERF_TIMING=all PERF_RING_EVENTS=262144 PERF_CAPTURE='outer_call>p99.9' PERF_REPORT=" + report_path.string() +
+          " PERF_CAPTURE_DIR=" + dir.string(),
+      "stream");
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_EQ(run.output, "");
+  const json report = json::parse(perf::testing::read_file(report_path));
+  const json& captures = report.at("captures");
+  const uint64_t caught = captures.at("written").size() + captures.at("skipped").get<uint64_t>();
+  EXPECT_LE(caught, 3 * 70u) << captures;
+  EXPECT_LE(captures.at("written").size(), perf::runtime::default_capture_rate);
+}
+
 TEST_F(Capture, TheRateLimitsCapturesAndTheReportCountsThoseLeftOut) {
   const json report = run_stalls(dir, "PERF_CAPTURE='handle>10ms' PERF_CAPTURE_RATE=2");
   EXPECT_EQ(capture_files(dir).size(), 2u);
@@ -152,8 +215,8 @@ TEST(CaptureConfig, BadRulesAndCountsWarnNamingTheVariableAndTheRule) {
   ASSERT_EQ(c.rules.size(), 1u);
   EXPECT_EQ(c.rules[0].function, "f");
   const std::string rule_help =
-      "' is not a rule FUNCTION>DURATION (e.g. logs::parse_line>2ms; units ns, us, ms, s); "
-      "it is left out";
+      "' is not a rule FUNCTION>DURATION or FUNCTION>pQ (e.g. logs::parse_line>2ms; units ns, us, ms, s; or "
+      "logs::parse_line>p99.9: Q from 50 to 99.999); it is left out";
   EXPECT_EQ(c.warnings, (std::vector<std::string>{
                             "PERF_CAPTURE: 'g>2 parsecs" + rule_help,
                             "PERF_CAPTURE: '>1ms" + rule_help,
@@ -161,6 +224,78 @@ TEST(CaptureConfig, BadRulesAndCountsWarnNamingTheVariableAndTheRule) {
                             "PERF_CAPTURE_WINDOW='0' is not a count of milliseconds from 1 to 10000; using 10",
                             "PERF_CAPTURE_RATE='often' is not a count of captures a minute from 1 to 600; using 6",
                         }));
+}
+
+TEST(CaptureConfig, QuantileRulesTakeAPercentFrom50To99999) {
+  const capture_config c = parse({{"PERF_CAPTURE", "f>p99.9, g > p50,h>p99.999,logs::parse_line>p99"}});
+  ASSERT_EQ(c.rules.size(), 4u);
+  EXPECT_EQ(c.rules[0].function, "f");
+  EXPECT_DOUBLE_EQ(c.rules[0].quantile, 0.999);
+  EXPECT_EQ(c.rules[0].threshold_ns, 0u);
+  EXPECT_EQ(c.rules[1].function, "g");
+  EXPECT_DOUBLE_EQ(c.rules[1].quantile, 0.5);
+  EXPECT_DOUBLE_EQ(c.rules[2].quantile, 0.99999);
+  EXPECT_EQ(c.rules[3].function, "logs::parse_line");
+  EXPECT_DOUBLE_EQ(c.rules[3].quantile, 0.99);
+  EXPECT_TRUE(c.warnings.empty());
+}
+
+TEST(CaptureConfig, QuantilesOutOfRangeOrMisspeltWarnWithTheRule) {
+  const capture_config c = parse({{"PERF_CAPTURE", "f>p100,f>p49.9,f>p99.9ms,f>p,f>P99,f>p99.9999,f>99.9"}});
+  EXPECT_TRUE(c.rules.empty());
+  std::vector<std::string> expected;
+  for (const char* rule : {"f>p100", "f>p49.9", "f>p99.9ms", "f>p", "f>P99", "f>p99.9999", "f>99.9"})
+    expected.push_back(std::string("PERF_CAPTURE: '") + rule +
+                       "' is not a rule FUNCTION>DURATION or FUNCTION>pQ (e.g. logs::parse_line>2ms; units ns, us, "
+                       "ms, s; or logs::parse_line>p99.9: Q from 50 to 99.999); it is left out");
+  EXPECT_EQ(c.warnings, expected);
+}
+
+using perf::runtime::tail_threshold;
+
+TEST(TailThreshold, AQuantileIsJudgedOnceTenCallsLieBeyondIt) {
+  EXPECT_EQ(tail_threshold::calls_needed(0.999), 10'000u);
+  EXPECT_EQ(tail_threshold::calls_needed(0.99), 1'000u);
+  EXPECT_EQ(tail_threshold::calls_needed(0.5), 20u);
+  EXPECT_EQ(tail_threshold::calls_needed(0.99999), 1'000'000u);
+}
+
+// 1 call in 5,000 lasts 1,000 times the others: every such call from the 10,001st
+// on is beyond the p99.9 (at the others' 1,000 to 1,007 ticks, one bucket), no other.
+TEST(TailThreshold, RareSlowCallsAreBeyondTheP999FromTheTenThousandAndFirstCallOn) {
+  tail_threshold p999(0.999);
+  std::vector<size_t> beyond;
+  for (size_t i = 0; i < 1'000'000; ++i)
+    if (p999.add(i % 5000 == 4999 ? 1'000'000 : 1000 + i % 8)) beyond.push_back(i);
+  ASSERT_EQ(beyond.size(), 198u);
+  EXPECT_EQ(beyond.front(), 14'999u);
+  EXPECT_EQ(beyond.back(), 999'999u);
+  for (size_t i : beyond) EXPECT_EQ(i % 5000, 4999u);
+}
+
+// Calls exponentially distributed (mean 10,000 ticks; their p99.9 about 69,000, in a
+// bucket 1,024 wide that holds about 1 in 10,000 of them): about 1 in 1,000 of
+// those judged lie beyond it, never more (the estimate from the first 10,000 calls
+// errs either way).
+TEST(TailThreshold, AnExponentialSpreadHasOneCallInAThousandBeyondItsP999) {
+  tail_threshold p999(0.999);
+  uint64_t beyond = 0, state = 1;
+  const size_t calls = 1'000'000;
+  for (size_t i = 0; i < calls; ++i) {
+    state = state * 6364136223846793005u + 1442695040888963407u;  // Knuth's MMIX generator
+    const double uniform = (static_cast<double>(state >> 11) + 0.5) / 9007199254740992.0;
+    if (p999.add(static_cast<uint64_t>(-std::log(uniform) * 10000))) ++beyond;
+  }
+  EXPECT_LE(beyond, (calls - 10'000) / 1000);
+  EXPECT_GE(beyond, (calls - 10'000) / 1000 * 8 / 10);
+}
+
+// A function that always takes the same time has no call beyond any quantile of it.
+TEST(TailThreshold, ASteadyFunctionHasNoCallBeyondItsP50) {
+  tail_threshold p50(0.5);
+  size_t beyond = 0;
+  for (size_t i = 0; i < 100'000; ++i) beyond += p50.add(5000) ? 1 : 0;
+  EXPECT_EQ(beyond, 0u);
 }
 
 }  // namespace
