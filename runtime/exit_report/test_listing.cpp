@@ -1,4 +1,4 @@
-#include "report/test_listing.hpp"
+#include "exit_report/test_listing.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -7,7 +7,7 @@
 #include "core/startup.hpp"
 #include "core/warnings.hpp"
 #include "perf/report.hpp"
-#include "report/report_destination.hpp"
+#include "exit_report/report_destination.hpp"
 #include "report_format/html_page.hpp"
 
 namespace perf {

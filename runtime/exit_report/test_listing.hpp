@@ -2,8 +2,8 @@
 // gtest_discover_tests, catch_discover_tests, doctest_discover_tests) runs every test
 // program, at build time or before the tests, with a listing flag. Such a run writes
 // no exit report.
-#ifndef PERF_RUNTIME_REPORT_TEST_LISTING_HPP
-#define PERF_RUNTIME_REPORT_TEST_LISTING_HPP
+#ifndef PERF_RUNTIME_EXIT_REPORT_TEST_LISTING_HPP
+#define PERF_RUNTIME_EXIT_REPORT_TEST_LISTING_HPP
 
 #include <string>
 #include <vector>
@@ -24,4 +24,4 @@ std::vector<std::string> process_arguments();
 
 }  // namespace perf::runtime
 
-#endif  // PERF_RUNTIME_REPORT_TEST_LISTING_HPP
+#endif  // PERF_RUNTIME_EXIT_REPORT_TEST_LISTING_HPP

@@ -1,6 +1,6 @@
 // Where the exit report goes: PERF_REPORT, the report's variable.
-#ifndef PERF_RUNTIME_REPORT_REPORT_DESTINATION_HPP
-#define PERF_RUNTIME_REPORT_REPORT_DESTINATION_HPP
+#ifndef PERF_RUNTIME_EXIT_REPORT_REPORT_DESTINATION_HPP
+#define PERF_RUNTIME_EXIT_REPORT_REPORT_DESTINATION_HPP
 
 #include <functional>
 #include <string>
@@ -26,4 +26,4 @@ const report_destination& current_report_destination();
 
 }  // namespace perf::runtime
 
-#endif  // PERF_RUNTIME_REPORT_REPORT_DESTINATION_HPP
+#endif  // PERF_RUNTIME_EXIT_REPORT_REPORT_DESTINATION_HPP

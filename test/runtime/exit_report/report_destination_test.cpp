@@ -1,6 +1,6 @@
 // PERF_REPORT: what each value means, and the warning for a bad one.
-#include "report/report_destination.hpp"
-#include "report/test_listing.hpp"
+#include "exit_report/report_destination.hpp"
+#include "exit_report/test_listing.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "report/report_destination.hpp"
+#include "exit_report/report_destination.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 
 #include "core/settled_config.hpp"
 #include "core/startup.hpp"
-#include "report/test_listing.hpp"
+#include "exit_report/test_listing.hpp"
 
 namespace perf::runtime {
 namespace {
