@@ -7,7 +7,7 @@
 // (parsed_report.cpp's to_json). A new statistic is an enumerator of function_field
 // and its entry in function_columns, at the same place; perf-report says where its
 // record keeps it (tool/perf_report/record_columns.hpp, -Wswitch), and a test checks
-// that every column has its rules and round-trips (test/report_tool/columns_test.cpp).
+// that every column has its rules and round-trips (test/perf_report/columns_test.cpp).
 // Header-only but for append_function_json; C++20.
 #ifndef PERF_RUNTIME_REPORT_FORMAT_FUNCTION_COLUMNS_HPP
 #define PERF_RUNTIME_REPORT_FORMAT_FUNCTION_COLUMNS_HPP

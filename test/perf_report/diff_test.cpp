@@ -6,7 +6,7 @@
 #include "diff_format.hpp"
 #include "sample_reports.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 namespace {
 
 using testing::durations;
@@ -462,4 +462,4 @@ TEST(DiffFormat, EveryDurationInTheReportsUnits) {
 }
 
 }  // namespace
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

@@ -15,7 +15,7 @@
 #include "perf/detail/histogram_index.hpp"
 #include "perf/report.hpp"
 
-namespace perf::report_tool::testing {
+namespace perf::perf_report::testing {
 
 // A functions[] row for durations given in clock ticks at `ghz`, with
 // `allocations` allocations of 16 bytes per call.
@@ -108,6 +108,6 @@ inline std::vector<uint64_t> durations(unsigned seed, size_t count, uint64_t bas
   return out;
 }
 
-}  // namespace perf::report_tool::testing
+}  // namespace perf::perf_report::testing
 
 #endif  // PERF_TEST_REPORT_TOOL_SAMPLE_REPORTS_HPP

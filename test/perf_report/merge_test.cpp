@@ -7,7 +7,7 @@
 #include "merge.hpp"
 #include "sample_reports.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 namespace {
 
 using testing::durations;
@@ -301,4 +301,4 @@ TEST(Merge, SampleListsCountWhatEveryListSaysAndBoundWhatTheyLeaveOut) {
 }
 
 }  // namespace
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

@@ -16,7 +16,7 @@
 #include "diff.hpp"
 #include "merge.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 namespace {
 
 namespace fs = std::filesystem;
@@ -39,7 +39,8 @@ class ProbeRuns : public ::testing::Test {
     return read_report(path.string());
   }
 
-  int perf_report(const std::string& arguments, std::string* output) {
+  // Runs perf-report with `arguments`: its exit status, its standard output in `output`.
+  int run_perf_report(const std::string& arguments, std::string* output) {
     const fs::path out = dir_ / "stdout";
     const int status = std::system(fmt::format("{} {} > {}", PERF_REPORT_BINARY, arguments, out.string()).c_str());
     std::ifstream in(out);
@@ -97,7 +98,7 @@ TEST_F(ProbeRuns, MergeOfProcessesEqualsOneProcessOfTheSameWork) {
   EXPECT_EQ(whole.document.at("probe_overhead").at("calls"), 6000);
 
   std::string output;
-  EXPECT_EQ(perf_report(fmt::format("merge {} {} -o {}", (dir_ / "half_a.json").string(),
+  EXPECT_EQ(run_perf_report(fmt::format("merge {} {} -o {}", (dir_ / "half_a.json").string(),
                                     (dir_ / "half_b.json").string(), (dir_ / "all.json").string()),
                         &output),
             0);
@@ -144,7 +145,7 @@ TEST_F(ProbeRuns, SameProgramIsNoiseAndATwentyPercentSlowdownIsFlaggedEveryTime)
 
   // The gate: exit 1 and the verdict as the last line.
   std::string output;
-  EXPECT_EQ(perf_report(fmt::format("diff {} {} --fail-if 'p50>+10%' --min-calls 100 --normalize probe::parse",
+  EXPECT_EQ(run_perf_report(fmt::format("diff {} {} --fail-if 'p50>+10%' --min-calls 100 --normalize probe::parse",
                                     (dir_ / "base0.json").string(), (dir_ / "slow0.json").string()),
                         &output),
             1);
@@ -155,7 +156,7 @@ TEST_F(ProbeRuns, SameProgramIsNoiseAndATwentyPercentSlowdownIsFlaggedEveryTime)
 
 // The CI gate as a user writes it, default options, one report per side, on runs with
 // a function called once and one of a few ns (the A/A false alarms of issue 26): a
-// bounded version of bench/report_tool/aa_gate.sh (40 pairs, docs/perf-report.md). One
+// bounded version of bench/perf_report/aa_gate.sh (40 pairs, docs/perf-report.md). One
 // report per side cannot see a whole process running slower (1.8x beside a busy
 // neighbour in one CI run): where such a pair fires, the verdict says so; that the
 // same program is quiet is ab's to say (ab_test.cpp).
@@ -172,7 +173,7 @@ TEST_F(ProbeRuns, TheGateCatchesATwentyPercentSlowdownAndSaysWhatItCannotSee) {
     }
     std::string same, slow;
     const auto gate = [&](const char* side, const char* options, std::string* output) {
-      return perf_report(
+      return run_perf_report(
           fmt::format("diff {} {} --fail-if 'p50>+10%'{}", (dir_ / fmt::format("base{}.json", i)).string(),
                       (dir_ / fmt::format("{}{}.json", side, i)).string(), options),
           output);
@@ -194,4 +195,4 @@ TEST_F(ProbeRuns, TheGateCatchesATwentyPercentSlowdownAndSaysWhatItCannotSee) {
 }
 
 }  // namespace
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

@@ -1,7 +1,7 @@
 // perf-report on hostile input: real reports (corpus/) truncated, bit-flipped and
 // mutated by a deterministic mutator. Every mutant is either refused with one line
 // (input_error) or read, and then merged, compared and rendered without a crash, another
-// exception or undefined behaviour (the ASan+UBSan variant, report_tool_asan.*, checks
+// exception or undefined behaviour (the ASan+UBSan variant, perf_report_asan.*, checks
 // the last); and what merge writes of it, perf-report reads back (or merge refuses it in
 // one line). Bounded: PERF_FUZZ_MUTANTS mutants (default 10,000, a few seconds).
 #include <gtest/gtest.h>
@@ -24,7 +24,7 @@
 #include "merge.hpp"
 #include "parsed_report.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 namespace {
 
 // splitmix64: the same mutants on every machine and every run.
@@ -208,4 +208,4 @@ TEST(Fuzz, MutatedReportsAreReadOrRefusedInOneLine) {
 }
 
 }  // namespace
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

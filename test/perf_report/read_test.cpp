@@ -18,7 +18,7 @@
 #include "report_format/schema.hpp"
 #include "sample_reports.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 namespace {
 
 using testing::function_row;
@@ -402,4 +402,4 @@ TEST(CommandLine, RefusesInputLargerThanTheLimitReadingNoFurther) {
 }
 
 }  // namespace
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

@@ -2,7 +2,7 @@
 // a histogram as wide as a real one (about 40 buckets). Times reading two such
 // reports, diffing them, and writing the HTML page, in one process; the goal is
 // under 1 s each and a page under 5 MB (docs/performance.md, "perf-report").
-//   report_tool_bench [FUNCTIONS] [THREADS]
+//   perf_report_bench [FUNCTIONS] [THREADS]
 #include <unistd.h>
 
 #include <chrono>
@@ -24,7 +24,7 @@
 
 namespace {
 
-using perf::report_tool::report;
+using perf::perf_report::report;
 
 // The JSON report of `functions` functions on `threads` threads; `slowdown` scales
 // every tenth function's durations.
@@ -110,13 +110,13 @@ int main(int argc, char** argv) {
   // The commands as a user runs them, output to files.
   std::ostringstream out, err;
   start = std::chrono::steady_clock::now();
-  int status = perf::report_tool::run_command_line({"diff", base, now, "-o", (dir / "diff.txt").string()}, out, err);
+  int status = perf::perf_report::run_command_line({"diff", base, now, "-o", (dir / "diff.txt").string()}, out, err);
   const double diff_seconds = seconds_since(start);
   start = std::chrono::steady_clock::now();
-  status |= perf::report_tool::run_command_line({"html", base, "-o", page}, out, err);
+  status |= perf::perf_report::run_command_line({"html", base, "-o", page}, out, err);
   const double html_seconds = seconds_since(start);
   start = std::chrono::steady_clock::now();
-  status |= perf::report_tool::run_command_line({"diff", base, now, "--format", "html", "-o", diff_page}, out, err);
+  status |= perf::perf_report::run_command_line({"diff", base, now, "--format", "html", "-o", diff_page}, out, err);
   const double diff_html_seconds = seconds_since(start);
   if (status != 0) {
     std::fprintf(stderr, "%s", err.str().c_str());

@@ -8,7 +8,7 @@
 #include "ab_format.hpp"
 #include "sample_reports.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 namespace {
 
 using testing::function_row;
@@ -144,4 +144,4 @@ TEST(AbFormat, JUnitHasOneTestCasePerGatedFunction) {
 }
 
 }  // namespace
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

@@ -9,7 +9,7 @@
 #include "merge.hpp"
 #include "sample_reports.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 namespace {
 
 using testing::durations;
@@ -126,4 +126,4 @@ TEST(SampledRows, DiffFlagsNoChangeInsideTheEstimatesIntervals) {
 }
 
 }  // namespace
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

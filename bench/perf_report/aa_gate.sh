@@ -7,7 +7,7 @@
 #        names probe::render, with one report per side and with RUNS reports per side.
 # Each probe run: one thread, CALLS calls of each step, a function called once at start
 # (probe::setup) and one of a few ns (probe::tiny), sampling on, as a user's run is.
-#   bench/report_tool/aa_gate.sh PERF_REPORT REPORT_PROBE [PAIRS=40] [RUNS=3] [CALLS=20000]
+#   bench/perf_report/aa_gate.sh PERF_REPORT REPORT_PROBE [PAIRS=40] [RUNS=3] [CALLS=20000]
 set -euo pipefail
 report=$1 probe=$2 pairs=${3:-40} runs=${4:-3} calls=${5:-20000}
 dir=$(mktemp -d)

@@ -10,7 +10,7 @@
 #include "report_format/html_page.hpp"
 #include "sample_reports.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 namespace {
 
 using nlohmann::json;
@@ -137,4 +137,4 @@ TEST(DiffPage, EmbedsBothSidesOfTheLargestChangesThatFitTheBudget) {
 }
 
 }  // namespace
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

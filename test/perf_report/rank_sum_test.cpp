@@ -6,7 +6,7 @@
 
 #include "rank_test.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 namespace {
 
 TEST(RankSum, ExactPValuesOfSmallSamples) {
@@ -48,4 +48,4 @@ TEST(RankSum, HolmAdjustsTheSmallestMostAndKeepsTheOrder) {
 }
 
 }  // namespace
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

@@ -8,7 +8,7 @@
 #include "parsed_report.hpp"
 #include "shell_words.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 namespace {
 
 std::string refusal(const std::string& line) {
@@ -48,4 +48,4 @@ TEST(ShellWords, AnUnterminatedQuoteOnTheCommandLineExitsWithStatusTwo) {
 }
 
 }  // namespace
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

@@ -15,7 +15,7 @@
 #include "report_format/function_columns.hpp"
 #include "sample_reports.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 namespace {
 
 using report_format::function_column;
@@ -137,4 +137,4 @@ TEST(FunctionColumns, MergeCombinesEachColumnByItsRule) {
 }
 
 }  // namespace
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

@@ -13,7 +13,7 @@
 # BASE_ROUNDS (B) makes parse_line longer on both sides: its median as built (~36 ns) is
 # under four ticks of a clock of 10 ns resolution (a VM's), where 3% is a ninth of a tick.
 # K is calibrated first: ab of B against B+100 rounds gives a round's cost at the median.
-#   bench/report_tool/ab_gate.sh PREFIX [AA_TRIALS=100] [SLOW_TRIALS=20] [BASE_ROUNDS=0] [LINES=20000]
+#   bench/perf_report/ab_gate.sh PREFIX [AA_TRIALS=100] [SLOW_TRIALS=20] [BASE_ROUNDS=0] [LINES=20000]
 #                                [RUNS_3=60] [DIFF_PAIRS=40]
 # PREFIX: perf-instrument installed there (cmake --install build --prefix PREFIX).
 set -euo pipefail
@@ -24,7 +24,7 @@ report=$prefix/bin/perf-report
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-. "$root/bench/report_tool/spin_copy.sh"
+. "$root/bench/perf_report/spin_copy.sh"
 build_spin_copy "$root" "$prefix" "$work"
 app="$work/build/log_pipeline $lines"
 

@@ -16,7 +16,7 @@
 #include "command_line.hpp"
 #include "sample_reports.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 namespace {
 
 namespace fs = std::filesystem;
@@ -278,4 +278,4 @@ TEST_F(AbRuns, AProcessThatFailsOrWritesNoReportStopsWithStatusTwo) {
 }
 
 }  // namespace
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

@@ -7,7 +7,7 @@
 # fire, and on which function; with BASE_SPIN = NEW_SPIN (A/A) also every process against
 # the next one ("overlapping" pairs). Comparing two perf-reports on the same reports gives
 # a before and after.
-#   bench/report_tool/diff_pairs.sh PREFIX [PAIRS=60] [BASE_SPIN=0] [NEW_SPIN=0] [HOGS=2] [LINES=20000]
+#   bench/perf_report/diff_pairs.sh PREFIX [PAIRS=60] [BASE_SPIN=0] [NEW_SPIN=0] [HOGS=2] [LINES=20000]
 #                                    [PERF_REPORT...]   (default PREFIX/bin/perf-report)
 set -euo pipefail
 prefix=$(cd "$1" && pwd) pairs=${2:-60} base_spin=${3:-0} new_spin=${4:-0} hogs=${5:-2} lines=${6:-20000}
@@ -23,7 +23,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-. "$root/bench/report_tool/spin_copy.sh"
+. "$root/bench/perf_report/spin_copy.sh"
 build_spin_copy "$root" "$prefix" "$work"
 echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-), family $(grep -m1 'cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' '), model $(grep -m1 '^model[[:space:]]' /proc/cpuinfo | cut -d: -f2 | tr -d ' '), $(nproc) CPUs"
 
