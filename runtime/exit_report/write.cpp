@@ -6,8 +6,8 @@
 #include "core/output_file.hpp"
 #include "core/startup.hpp"
 #include "core/warnings.hpp"
-#include "perf/report.hpp"
 #include "exit_report/report_destination.hpp"
+#include "perf/report.hpp"
 #include "report_format/html_page.hpp"
 
 namespace perf {

@@ -99,8 +99,8 @@ TEST_F(ProbeRuns, MergeOfProcessesEqualsOneProcessOfTheSameWork) {
 
   std::string output;
   EXPECT_EQ(run_perf_report(fmt::format("merge {} {} -o {}", (dir_ / "half_a.json").string(),
-                                    (dir_ / "half_b.json").string(), (dir_ / "all.json").string()),
-                        &output),
+                                        (dir_ / "half_b.json").string(), (dir_ / "all.json").string()),
+                            &output),
             0);
   EXPECT_EQ(named(read_report((dir_ / "all.json").string()), "probe::parse").calls, 2000u);
 }
@@ -146,8 +146,8 @@ TEST_F(ProbeRuns, SameProgramIsNoiseAndATwentyPercentSlowdownIsFlaggedEveryTime)
   // The gate: exit 1 and the verdict as the last line.
   std::string output;
   EXPECT_EQ(run_perf_report(fmt::format("diff {} {} --fail-if 'p50>+10%' --min-calls 100 --normalize probe::parse",
-                                    (dir_ / "base0.json").string(), (dir_ / "slow0.json").string()),
-                        &output),
+                                        (dir_ / "base0.json").string(), (dir_ / "slow0.json").string()),
+                            &output),
             1);
   // (probe::step calls render: it may break the rule too, and come first.)
   EXPECT_EQ(output.substr(output.rfind('\n', output.size() - 2) + 1, 23), "FAIL: p50>+10%: probe::") << output;
