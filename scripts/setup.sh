@@ -57,7 +57,7 @@ if [[ "$(npm ls -g --depth=0 speedscope 2>/dev/null)" != *"speedscope@${speedsco
 fi
 
 # puppeteer-core (not in Debian) drives the headless chromium of perf-report's browser
-# test (test/report_tool/browser_test.sh); it goes under the build tree, never committed.
+# test (test/perf_report/browser_test.sh); it goes under the build tree, never committed.
 # PERF_BUILD_DIR: the build tree the tests run from (default build/).
 puppeteer_version=22.15.0
 browser_modules="${PERF_BUILD_DIR:-$(dirname "$0")/../build}/browser-test"

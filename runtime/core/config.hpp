@@ -1,6 +1,6 @@
 // The PERF_* variables of core, parsed once at start-up: PERF_CLOCK, PERF_TICKS,
 // PERF_THREADS. Each component parses its own (ticklog/ticklog_config.hpp,
-// report/report_destination.hpp, sampler/sample_config.hpp, measure/probe_cost.hpp,
+// exit_report/report_destination.hpp, sampler/sample_config.hpp, measure/probe_cost.hpp,
 // export/listen_address.hpp).
 #ifndef PERF_RUNTIME_CORE_CONFIG_HPP
 #define PERF_RUNTIME_CORE_CONFIG_HPP

@@ -2,7 +2,7 @@
 // component each (the probe's cost, the tick log, allocations per thread, the
 // samples), formatted from that component's fields of perf::snapshot. Each section
 // lives in its component's folder (<component>/<name>_section.cpp) and registers
-// itself, so a component that adds a statistic edits no file of report/, which
+// itself, so a component that adds a statistic edits no file of exit_report/, which
 // keeps only the frame: the header, the function and thread tables, the writing.
 #ifndef PERF_RUNTIME_CORE_REPORT_SECTIONS_HPP
 #define PERF_RUNTIME_CORE_REPORT_SECTIONS_HPP

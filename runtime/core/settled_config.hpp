@@ -1,6 +1,6 @@
 // A component's PERF_* variables, parsed once from the process's environment: each
 // component parses its own (ticklog/ticklog_config, sampler/sample_config,
-// report/report_destination, export/listen_config) into a struct with a `warnings`
+// exit_report/report_destination, export/listen_config) into a struct with a `warnings`
 // member, and reads it through settled_config.
 #ifndef PERF_RUNTIME_CORE_SETTLED_CONFIG_HPP
 #define PERF_RUNTIME_CORE_SETTLED_CONFIG_HPP

@@ -2,12 +2,12 @@
 // form, its text-table column, its /metrics family, how perf-report merges two rows'
 // values, and how perf-report checks a read value. Every output of the row loops over
 // this table: the runtime's JSON writer (append_function_json) and text table
-// (report/text.cpp), /metrics (export/metrics.cpp), and perf-report's reader
+// (exit_report/text.cpp), /metrics (export/metrics.cpp), and perf-report's reader
 // (report_parse.cpp), ranges (report_ranges.cpp), merge (merge.cpp) and writer
 // (parsed_report.cpp's to_json). A new statistic is an enumerator of function_field
 // and its entry in function_columns, at the same place; perf-report says where its
 // record keeps it (tool/perf_report/record_columns.hpp, -Wswitch), and a test checks
-// that every column has its rules and round-trips (test/report_tool/columns_test.cpp).
+// that every column has its rules and round-trips (test/perf_report/columns_test.cpp).
 // Header-only but for append_function_json; C++20.
 #ifndef PERF_RUNTIME_REPORT_FORMAT_FUNCTION_COLUMNS_HPP
 #define PERF_RUNTIME_REPORT_FORMAT_FUNCTION_COLUMNS_HPP

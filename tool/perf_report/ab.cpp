@@ -13,7 +13,7 @@
 #include "measured_process.hpp"
 #include "rank_test.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 namespace {
 
 using location_key = std::tuple<std::string, std::string, unsigned>;
@@ -251,4 +251,4 @@ ab_result run_ab(const ab_options& options) {
   return result;
 }
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

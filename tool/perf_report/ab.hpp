@@ -12,7 +12,7 @@
 
 #include "diff.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 
 enum class ab_side { base, now };
 // The side of the i-th process (from 0): base, new, new, base, then again (ABBA): a
@@ -84,6 +84,6 @@ ab_result judge_processes(std::vector<report> base, std::vector<report> now, con
 // is spent. Throws input_error when a process fails (measured_process.hpp).
 ab_result run_ab(const ab_options& options);
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report
 
 #endif  // PERF_REPORT_TOOL_AB_HPP

@@ -7,7 +7,7 @@
 
 #include "diff_format.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 namespace {
 
 constexpr std::array<metric, 6> shown = {metric::calls, metric::mean, metric::p50,
@@ -210,4 +210,4 @@ std::string format_ab_junit(const ab_result& r, const std::vector<fail_rule>& ru
       tests, failures, xml_escaped(r.diff.verdict), cases);
 }
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

@@ -10,7 +10,7 @@
 
 #include "ab.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 
 std::string format_ab_text(const ab_result& r);
 std::string format_ab_markdown(const ab_result& r);
@@ -18,6 +18,6 @@ nlohmann::json ab_to_json(const ab_result& r);
 // `rules`: the --fail-if rules, each failed test case naming the ones its function broke.
 std::string format_ab_junit(const ab_result& r, const std::vector<fail_rule>& rules);
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report
 
 #endif  // PERF_REPORT_TOOL_AB_FORMAT_HPP

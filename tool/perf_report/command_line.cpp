@@ -12,7 +12,7 @@
 #include "shell_words.hpp"
 #include "version_info.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 namespace {
 
 constexpr const char* usage =
@@ -221,4 +221,4 @@ int run_command_line(const std::vector<std::string>& arguments, std::ostream& ou
   return 2;
 }
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

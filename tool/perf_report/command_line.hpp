@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 
 // Exit codes: 0 done, 1 a --fail-if rule is broken, 2 bad usage or bad input (one
 // message on `err` naming the file and the problem; no output file written).
 int run_command_line(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err);
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report
 
 #endif  // PERF_REPORT_TOOL_COMMAND_LINE_HPP

@@ -16,7 +16,7 @@
 #include "report_format/text_format.hpp"
 #include "sample_lists.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 namespace {
 
 using location_index = std::unordered_map<function_location, const function_record*, function_location_hash>;
@@ -409,4 +409,4 @@ diff_result diff_reports(std::vector<report> base_reports, std::vector<report> n
   return result;
 }
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

@@ -12,7 +12,7 @@
 #include "parsed_report.hpp"
 #include "process_floor.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 
 // A figure's value as the text and Markdown tables write it: times in the report's
 // units ("12.1 ms", "-40.5 ms"), allocations per call with two decimals, shares in %.
@@ -120,6 +120,6 @@ void conclude(diff_result& result, const std::vector<fail_rule>& rules, const st
 // Takes the reports: a side's only report gives its rows up rather than copying them.
 diff_result diff_reports(std::vector<report> base, std::vector<report> now, const diff_options& options);
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report
 
 #endif  // PERF_REPORT_TOOL_DIFF_HPP

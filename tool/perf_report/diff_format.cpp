@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 namespace {
 
 constexpr std::array<metric, metric_count> shown = {metric::calls, metric::mean,  metric::p50,  metric::p99,
@@ -108,4 +108,4 @@ nlohmann::json diff_to_json(const diff_result& r) {
           {"functions", std::move(functions)}};
 }
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

@@ -8,7 +8,7 @@
 
 #include "diff.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 
 std::string format_diff_text(const diff_result& d);
 std::string format_diff_markdown(const diff_result& d);
@@ -16,6 +16,6 @@ std::string format_diff_markdown(const diff_result& d);
 std::string markdown_escaped(const std::string& s);
 nlohmann::json diff_to_json(const diff_result& d);
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report
 
 #endif  // PERF_REPORT_TOOL_DIFF_FORMAT_HPP

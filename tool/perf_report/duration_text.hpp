@@ -5,11 +5,11 @@
 
 #include <string>
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 
 // "812 ns", "12.1 ms"; a negative value with a minus: "-40.5 ms".
 std::string signed_duration(double ns);
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report
 
 #endif  // PERF_REPORT_TOOL_DURATION_TEXT_HPP

@@ -12,7 +12,7 @@
 
 #include "parsed_report.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 
 namespace {
 
@@ -75,4 +75,4 @@ file_text::~file_text() {
   if (mapping_ != nullptr) ::munmap(mapping_, mapping_size_);
 }
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 
 // A regular file is mapped, its pages shared with the page cache and mapped in one
 // call (no copy, no page fault per 4 KB: a large report reads in a fraction of the
@@ -35,6 +35,6 @@ class file_text {
   size_t readable_ = 0;
 };
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report
 
 #endif  // PERF_REPORT_TOOL_FILE_TEXT_HPP

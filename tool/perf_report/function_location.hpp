@@ -9,7 +9,7 @@
 
 #include "parsed_report.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 
 // A view of a function's name, file and line: valid while the strings it views are
 // neither destroyed nor moved. Ordered as the tuple (name, file, line).
@@ -29,6 +29,6 @@ struct function_location_hash {
   }
 };
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report
 
 #endif  // PERF_REPORT_TOOL_FUNCTION_LOCATION_HPP

@@ -6,7 +6,7 @@
 #include "perf/detail/histogram_index.hpp"
 #include "report_format/schema.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 
 uint64_t histogram::count() const {
   uint64_t n = 0;
@@ -106,4 +106,4 @@ void histogram::normalize() {
   buckets = std::move(combined);
 }
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

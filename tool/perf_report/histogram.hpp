@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 
 struct histogram {
   double ghz = 1;                                      // clock ticks per nanosecond of the bucket bounds
@@ -40,6 +40,6 @@ struct histogram {
   void normalize();
 };
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report
 
 #endif  // PERF_REPORT_TOOL_HISTOGRAM_HPP

@@ -12,7 +12,7 @@
 #include "page_histogram.hpp"
 #include "report_format/html_page.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 namespace {
 
 using nlohmann::json;
@@ -217,4 +217,4 @@ std::string html_diff_page(const diff_result& d, size_t distribution_bytes) {
   return report_format::html_page("perf-report diff", diff_page_data(d, distribution_bytes).dump());
 }
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

@@ -12,7 +12,7 @@
 #include "diff.hpp"
 #include "parsed_report.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 
 // The pages embed the latency distributions (page_histogram.hpp) of the rows with the
 // most time (a report's functions by total time, a diff's by |impact|) while their
@@ -36,6 +36,6 @@ nlohmann::json report_page_data(const report& r, const std::string& folded,
 // the base and new histograms (or null).
 nlohmann::json diff_page_data(const diff_result& d, size_t distribution_bytes = default_distribution_bytes);
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report
 
 #endif  // PERF_REPORT_TOOL_HTML_HPP

@@ -4,5 +4,5 @@
 #include "command_line.hpp"
 
 int main(int argc, char** argv) {
-  return perf::report_tool::run_command_line(std::vector<std::string>(argv + 1, argv + argc), std::cout, std::cerr);
+  return perf::perf_report::run_command_line(std::vector<std::string>(argv + 1, argv + argc), std::cout, std::cerr);
 }

@@ -15,7 +15,7 @@
 
 extern char** environ;
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 
 void run_measured(const std::vector<std::string>& command, const std::string& report_path, const std::string& side) {
   const std::string shown = fmt::format("{} '{}'", side, fmt::join(command, " "));
@@ -46,4 +46,4 @@ void run_measured(const std::vector<std::string>& command, const std::string& re
         "{}: wrote no report (is the program measured by perf-instrument? PERF_REPORT was {})", shown, report_path));
 }
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 
 // Runs `command` (argv; the program looked up in PATH) with this process's environment
 // and PERF_REPORT=`report_path`, its standard output discarded (ab's own output is the
@@ -15,6 +15,6 @@ namespace perf::report_tool {
 // exits with a non-zero status or by a signal, or writes no report.
 void run_measured(const std::vector<std::string>& command, const std::string& report_path, const std::string& side);
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report
 
 #endif  // PERF_REPORT_TOOL_MEASURED_PROCESS_HPP

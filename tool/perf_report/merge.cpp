@@ -13,7 +13,7 @@
 #include "report_ranges.hpp"
 #include "sample_lists.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 namespace {
 
 using nlohmann::json;
@@ -301,4 +301,4 @@ report merge_reports(const std::vector<report>& reports) {
   return out;
 }
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

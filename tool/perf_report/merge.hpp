@@ -6,7 +6,7 @@
 
 #include "parsed_report.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 
 // Adds `b` to `a` exactly: calls, totals, extremes, allocation totals; the moments
 // by Chan et al.'s parallel formula; histograms bucket by bucket (rebinned at their
@@ -31,6 +31,6 @@ std::vector<function_record> merge_functions(const std::vector<report>& reports)
 // ranges a report keeps (report_ranges.hpp): what it returns, perf-report reads.
 report merge_reports(const std::vector<report>& reports);
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report
 
 #endif  // PERF_REPORT_TOOL_MERGE_HPP

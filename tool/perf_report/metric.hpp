@@ -4,7 +4,7 @@
 
 #include <cstddef>
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 
 // Times per call; `alloc` is allocations per call; `share` the share of all samples
 // taken inside the function.
@@ -12,6 +12,6 @@ enum class metric { calls, mean, p50, p99, self, alloc, share };
 constexpr size_t metric_count = 7;
 const char* metric_name(metric m);
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report
 
 #endif  // PERF_REPORT_TOOL_METRIC_HPP

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <iterator>
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 namespace {
 
 constexpr double z_95 = 1.959964;
@@ -67,4 +67,4 @@ bool proportions_differ(uint64_t hits_a, uint64_t total_a, uint64_t hits_b, uint
   return std::abs(pa - pb) / standard_error > z_95;
 }
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

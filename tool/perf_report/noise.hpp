@@ -8,7 +8,7 @@
 
 #include "histogram.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 
 // Count, mean and unbiased variance of a sample.
 struct sample_moments {
@@ -41,6 +41,6 @@ bool quantiles_differ(const histogram& a, const histogram& b, double q);
 // The two-proportion z-test: whether hits_a/total_a and hits_b/total_b differ.
 bool proportions_differ(uint64_t hits_a, uint64_t total_a, uint64_t hits_b, uint64_t total_b);
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report
 
 #endif  // PERF_REPORT_TOOL_NOISE_HPP

@@ -1,6 +1,6 @@
 #include "page_histogram.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 namespace {
 
 void append_number(std::string& out, uint64_t n) {
@@ -28,4 +28,4 @@ nlohmann::json page_histogram(const histogram& h) {
   return nlohmann::json::array({h.ghz, h.buckets.front().first, compact_counts(h)});
 }
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

@@ -10,7 +10,7 @@
 
 #include "histogram.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 
 // The counts of every bucket from the first nonzero one to the last, empty ones
 // included, as numbers in base64url digits (A-Z a-z 0-9 - _ for 0 to 63), least
@@ -22,6 +22,6 @@ std::string compact_counts(const histogram& h);
 // [ghz, first bucket, compact_counts(h)]; [ghz] for an empty histogram.
 nlohmann::json page_histogram(const histogram& h);
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report
 
 #endif  // PERF_REPORT_TOOL_PAGE_HISTOGRAM_HPP

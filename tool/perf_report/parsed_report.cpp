@@ -15,7 +15,7 @@
 #include "report_format/function_columns.hpp"
 #include "report_format/schema.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 
 using nlohmann::json;
 
@@ -117,4 +117,4 @@ void write_file_atomically(const std::string& path, const std::string& text) {
   }
 }
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

@@ -13,7 +13,7 @@
 
 #include "histogram.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 
 // What a report may hold (docs/perf-report.md, "Untrusted input"): beyond these it is
 // refused, so that nothing perf-report computes from it overflows or recurses without bound.
@@ -104,6 +104,6 @@ std::string read_whole_file(const std::string& path, size_t max_bytes = default_
 // throws input_error naming the path on failure.
 void write_file_atomically(const std::string& path, const std::string& text);
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report
 
 #endif  // PERF_REPORT_TOOL_PARSED_REPORT_HPP

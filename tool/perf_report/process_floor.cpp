@@ -7,7 +7,7 @@
 
 #include "parsed_report.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 namespace {
 
 constexpr std::array<metric, 4> timing = {metric::mean, metric::p50, metric::p99, metric::self};
@@ -80,4 +80,4 @@ process_floor read_process_floor(const std::string& path, size_t max_bytes) {
   return floor;
 }
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

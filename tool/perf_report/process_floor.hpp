@@ -15,7 +15,7 @@
 
 #include "metric.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 
 // A relative change of a timing figure (as a fraction) below which one report per side
 // is not flagged, when no file says otherwise.
@@ -43,6 +43,6 @@ nlohmann::json to_json(const process_floor& floor);
 // Throws input_error naming `path` and the problem when it is not such a file.
 process_floor read_process_floor(const std::string& path, size_t max_bytes);
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report
 
 #endif  // PERF_REPORT_TOOL_PROCESS_FLOOR_HPP

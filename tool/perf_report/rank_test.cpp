@@ -5,7 +5,7 @@
 #include <limits>
 #include <numeric>
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 namespace {
 
 constexpr size_t exact_limit = 40;  // values in all: the DP below costs (n + m) * n * sum, 40 * 20 * 1640
@@ -137,4 +137,4 @@ std::vector<double> holm_adjusted(const std::vector<double>& p) {
   return adjusted;
 }
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

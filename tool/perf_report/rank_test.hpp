@@ -6,7 +6,7 @@
 
 #include <vector>
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 
 // The two-sided p-value of the rank-sum test that `a` and `b` come from one
 // distribution: exact (the permutation distribution of the mid-rank sum, so ties are
@@ -29,6 +29,6 @@ shift_interval hodges_lehmann(const std::vector<double>& a, const std::vector<do
 // those at most alpha keeps the chance of any false rejection at most alpha.
 std::vector<double> holm_adjusted(const std::vector<double>& p);
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report
 
 #endif  // PERF_REPORT_TOOL_RANK_TEST_HPP

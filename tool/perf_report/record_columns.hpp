@@ -16,7 +16,7 @@
 #include "parsed_report.hpp"
 #include "report_format/function_columns.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 
 // A member of the record, by type; none for a derived column and for the moments
 // and the histogram, which the reader, merge and to_json handle as wholes.
@@ -76,6 +76,6 @@ constexpr const record_column& record_column_of(report_format::function_field fi
   return record_columns[static_cast<size_t>(field)];
 }
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report
 
 #endif  // PERF_REPORT_TOOL_RECORD_COLUMNS_HPP

@@ -30,7 +30,7 @@
 #include "report_ranges.hpp"
 #include "report_sections.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 namespace {
 
 using nlohmann::json;
@@ -542,4 +542,4 @@ report read_report(const std::string& path, size_t max_bytes) {
   return parse_padded(simdjson::padded_string_view(file.text().data(), file.text().size(), file.readable()), path);
 }
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

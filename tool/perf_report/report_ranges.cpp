@@ -6,7 +6,7 @@
 #include "report_format/function_columns.hpp"
 #include "report_sections.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 
 using report_format::function_field;
 using report_format::json_name;
@@ -73,4 +73,4 @@ void check_report_ranges(const report& r) {
   check_sections(r.document, r.path);
 }
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

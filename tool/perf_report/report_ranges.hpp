@@ -10,7 +10,7 @@
 
 #include "parsed_report.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 
 // Throws input_error ("FILE: functions[2] \"min_ns\" is above 2^64 ns, ...") for the
 // first figure of `f`, the row at `where` ("functions[2]"), out of its range: counts
@@ -22,6 +22,6 @@ void check_function_ranges(const function_record& f, const std::string& file, co
 // input_error naming `r.path` and the first figure out of range.
 void check_report_ranges(const report& r);
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report
 
 #endif  // PERF_REPORT_TOOL_REPORT_RANGES_HPP

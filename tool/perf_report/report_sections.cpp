@@ -4,7 +4,7 @@
 
 #include "parsed_report.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 namespace {
 
 using nlohmann::json;
@@ -161,4 +161,4 @@ void check_sections(const json& document, const std::string& file) {
   }
 }
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

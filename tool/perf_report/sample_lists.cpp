@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 namespace {
 
 using nlohmann::json;
@@ -137,4 +137,4 @@ merged_hottest merge_hottest(const std::vector<const json*>& sections, const std
   return out;
 }
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

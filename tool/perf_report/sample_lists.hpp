@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 
 struct merged_hottest {
   // Every location some list names, most samples first: "samples" the count known
@@ -35,6 +35,6 @@ merged_hottest merge_hottest(const std::vector<const nlohmann::json*>& sections,
 nlohmann::json summed_samples(const std::vector<const nlohmann::json*>& lists,
                               const std::vector<std::string>& key_fields, uint64_t total);
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report
 
 #endif  // PERF_REPORT_TOOL_SAMPLE_LISTS_HPP

@@ -6,7 +6,7 @@
 
 #include "parsed_report.hpp"
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 
 std::vector<std::string> split_shell_words(const std::string& line) {
   std::vector<std::string> words;
@@ -50,4 +50,4 @@ std::vector<std::string> split_shell_words(const std::string& line) {
   return words;
 }
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace perf::report_tool {
+namespace perf::perf_report {
 
 // Words are separated by unquoted blanks (space, tab, newline). 'single quotes' keep
 // everything literally; "double quotes" too, but for \" \\ \$ \` (the character) and
@@ -16,6 +16,6 @@ namespace perf::report_tool {
 // with no word: input_error naming the problem and where.
 std::vector<std::string> split_shell_words(const std::string& line);
 
-}  // namespace perf::report_tool
+}  // namespace perf::perf_report
 
 #endif  // PERF_REPORT_TOOL_SHELL_WORDS_HPP

@@ -174,7 +174,7 @@ TEST_F(HeapSampling, TheRuntimesOwnAllocationsAreNoSite) {
   for (const json& site : r.at("allocation_sites")) {
     ASSERT_FALSE(site.at("stack").empty()) << site.dump();
     const std::string innermost = site.at("stack")[0].get<std::string>();
-    EXPECT_EQ(innermost.find("../runtime/report/"), std::string::npos) << site.dump();
+    EXPECT_EQ(innermost.find("../runtime/exit_report/"), std::string::npos) << site.dump();
     EXPECT_EQ(innermost.find("../runtime/heap/"), std::string::npos) << site.dump();
   }
 }
