@@ -94,7 +94,7 @@ def main():
         if merged.returncode != 0:
             broken += 1
             print(f"perf-report merge refused the reports: {merged.stderr.strip()}")
-    print(f"{args.processes} processes beside {args.hogs} busy loops: "
+    print(f"{args.processes} processes beside {args.hogs} busy loop{'' if args.hogs == 1 else 's'}: "
           f"{'no figure broke an invariant' if broken == 0 else f'{broken} broken'}")
     return 1 if broken else 0
 
