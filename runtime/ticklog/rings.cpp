@@ -208,19 +208,22 @@ uint64_t read_events(const tick_ring& ring, uint64_t from, uint64_t to, event_ba
 ring_contents copy_events_between(const tick_ring& ring, uint64_t from, uint64_t to, bool quiescent) {
   const uint64_t written = __atomic_load_n(&ring.written, __ATOMIC_ACQUIRE);
   const uint64_t oldest = written > capacity(ring) ? written - capacity(ring) : 0;
-  // A thread's events are in time order: back from the newest to the first before
-  // `from` (a torn one that stops the walk early is older than any whole one).
-  std::vector<std::pair<uint64_t, event_copy>> read;  // sequence number and event, newest first
-  for (uint64_t index = written; index-- > oldest;) {
-    const event_copy event = read_event(ring, index);
-    if (event.time < from) break;
-    if (event.time <= to) read.emplace_back(index, event);
-  }
+  // A thread's events are in time order: back from the newest past those after `to`,
+  // then to the first before `from`, reading their times only (a torn one that stops
+  // the walk early is older than any whole one); then the events between, once.
+  const auto time_at = [&](uint64_t index) { return load_relaxed(ring.events[index & ring.mask].time); };
+  uint64_t end = written;
+  while (end > oldest && time_at(end - 1) > to) --end;
+  uint64_t first = end;
+  while (first > oldest && time_at(first - 1) >= from) --first;
+  ring_contents contents;
+  contents.events.reserve(end - first);
+  for (uint64_t index = first; index < end; ++index) contents.events.push_back(read_event(ring, index));
   detail::load_load_barrier();
   const uint64_t valid_from = whole_from(ring, __atomic_load_n(&ring.written, __ATOMIC_RELAXED), quiescent);
-  ring_contents contents;
-  for (auto event = read.rbegin(); event != read.rend(); ++event)
-    if (event->first >= valid_from) contents.events.push_back(event->second);
+  if (valid_from > first)
+    contents.events.erase(contents.events.begin(),
+                          contents.events.begin() + static_cast<ptrdiff_t>(std::min(valid_from, end) - first));
   return contents;
 }
 
