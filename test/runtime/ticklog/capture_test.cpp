@@ -164,13 +164,14 @@ TEST_F(Capture, AP999RuleOnASteadyFunctionCatchesAtMostItsShareOfTheCalls) {
   EXPECT_LE(captures.at("written").size(), perf::runtime::default_capture_rate);
 }
 
-// A capture's window (a second) and its margin before hold 16 rings full of events;
-// after each stall a thread logs up to 2.5 million events a second for 200 ms, which
-// its ring of 131,072 holds for 52 ms or more: the writer, which keeps up with it
-// (it reads every millisecond), must not spend the stall's capture reading the
-// others' rings. Loss 0 holds on a loaded machine: the writer's work for a capture
-// is a list of the rings, the capture thread's reading is its own. Each capture
-// holds the stall, whole.
+// A capture's window (a second) and its margin before hold 8 rings full of events;
+// after each stall a thread logs up to 2.5 million events a second for 150 ms, which
+// its ring of 131,072 holds for 52 ms or more: the writer, which keeps up with it (it
+// reads every millisecond), must not spend the stall's capture reading the others'
+// rings (their 1,040,000 events took it 0.2 to 0.5 s when it copied them itself).
+// Loss 0 holds on a loaded machine: the writer's part of a capture is a list of the
+// rings, the reading is the capture thread's. Each capture holds its stall, whole,
+// as its last (the window of a second holds the stalls before it too).
 TEST_F(Capture, TakingCapturesLosesNoEventOfTheStreamedTrace) {
   const fs::path trace_path = dir / "run.pftrace", report_path = dir / "report.json";
   const perf::testing::probe_result run = perf::testing::run_probe_program(
@@ -188,7 +189,7 @@ TEST_F(Capture, TakingCapturesLosesNoEventOfTheStreamedTrace) {
   uint64_t timed_inner = 0;
   for (const json& f : report.at("functions"))
     if (f.at("name") == "inner_call") timed_inner = f.at("timed_calls").get<uint64_t>();
-  EXPECT_GT(timed_inner, 16u * 65000u);
+  EXPECT_GT(timed_inner, 8u * 65000u);
   EXPECT_EQ(trace.slices.at("inner_call"), timed_inner) << "every call streamed";
   EXPECT_EQ(trace.slices.at("stall"), 3u);
   const std::vector<fs::path> files = capture_files(dir);
@@ -205,12 +206,14 @@ TEST_F(Capture, TakingCapturesLosesNoEventOfTheStreamedTrace) {
     const perf::testing::perfetto_trace capture = perf::testing::read_perfetto_trace(files[i]);
     const uint64_t duration = listed[i].at("duration_ns").get<uint64_t>();
     EXPECT_GE(duration, 20'000'000u);
-    size_t caught = 0;
+    std::pair<uint64_t, uint64_t> last{0, 0};
     for (const auto& [thread, slices] : capture.spans)
       if (slices.count("stall") != 0)
         for (const auto& span : slices.at("stall"))
-          if (span.second - span.first + 1000 >= duration && span.second - span.first <= duration + 1000) ++caught;
-    EXPECT_EQ(caught, 1u) << "the stalled call, whole";
+          if (span.second > last.second) last = span;
+    EXPECT_EQ(capture.unclosed, 0u);
+    EXPECT_NEAR(static_cast<double>(last.second - last.first), static_cast<double>(duration), 1000.0)
+        << "the stalled call, whole";
   }
 }
 
