@@ -33,12 +33,12 @@ void add_capture(capture_taken taken) {
 }
 
 // The events of `record` from `from` to `to`, and the ends of the scopes open
-// across either (read from one `margin` before `from` to one after `to`): a thread
-// that spent the whole window inside one call, or off the processor inside it,
-// shows that call whole.
+// across either (looked for up to one `margin` beyond the edges): a thread that spent
+// the whole window inside one call, or off the processor inside it, shows that call
+// whole. Ends that span_roles would not pair (an exit of another site than its
+// enter's) are left out, so that spans nest.
 ring_contents window_of(const ring_record& record, uint64_t from, uint64_t to, uint64_t margin, bool quiescent) {
-  const ring_contents read =
-      copy_events_between(record.ring, from > margin ? from - margin : 0, to + margin, quiescent);
+  const ring_contents read = copy_window(record.ring, from, to, margin, quiescent);
   const std::vector<event_copy>& events = read.events;
   const std::vector<span_role> roles = span_roles(events);
   ring_contents kept;

@@ -61,8 +61,10 @@ struct capture_taken {
 // thread's alone; the destructor waits for the captures taken to be written.
 class capture_taker {
  public:
-  // Captures taken and not written yet, at most: beyond, a capture is skipped.
-  static constexpr size_t max_waiting = 4;
+  // Captures taken and not written yet, at most: beyond, a capture is skipped. A
+  // waiting capture is lists (a few KB): room for a burst of calls that a loaded
+  // machine delayed, which would otherwise crowd out the slow call after them.
+  static constexpr size_t max_waiting = 16;
 
   capture_taker(const capture_config& config, double ticks_per_ns) : config_(config), ticks_per_ns_(ticks_per_ns) {}
   ~capture_taker();
