@@ -25,10 +25,10 @@
 //                        called handle(i) for i 0..29,999; handle(i) calls parse_step(), then works 2 us, or
 //                        ticks i and stalls 20 ms where i % 10,000 is 9,999
 //   tick_probe capture-stream
-//                        8 threads named burst-1..8 each call inner_call() 65,000 times (130,000 events) and
+//                        12 threads named burst-1..12 each call inner_call() 65,000 times (130,000 events) and
 //                        wait; 1.05 s later main calls stall() (a 20 ms sleep) 3 times, 200 ms apart, after each
-//                        of which a thread named steady calls inner_call() 250 times every 200 us for 150 ms
-//                        (at most 2.5 million events a second)
+//                        of which a thread named steady calls inner_call() 100 times every 200 us for 150 ms
+//                        (at most a million events a second)
 //   tick_probe abort-fsize
 //                        files limited to 4096 bytes (SIGXFSZ ignored), 1000 ticks "filler", abort()
 #include <pthread.h>
@@ -175,7 +175,7 @@ void run_capture_stream() {
   std::atomic<int> bursts{0};
   std::atomic<clock::rep> steady_until{0};
   std::vector<std::thread> threads;
-  for (int t = 1; t <= 8; ++t)
+  for (int t = 1; t <= 12; ++t)
     threads.emplace_back([t, &done, &bursts] {
       pthread_setname_np(pthread_self(), ("burst-" + std::to_string(t)).c_str());
       for (int i = 0; i < 65000; ++i) inner_call();
@@ -189,11 +189,11 @@ void run_capture_stream() {
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
         continue;
       }
-      for (int i = 0; i < 250; ++i) inner_call();
+      for (int i = 0; i < 100; ++i) inner_call();
       std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
   });
-  while (bursts.load() != 8) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  while (bursts.load() != 12) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   std::this_thread::sleep_for(std::chrono::milliseconds(1050));
   for (int i = 0; i < 3; ++i) {
     stall();
