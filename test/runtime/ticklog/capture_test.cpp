@@ -173,6 +173,15 @@ TEST_F(Capture, AP999RuleOnASteadyFunctionCatchesAtMostItsShareOfTheCalls) {
 // writer's part of a capture is a list of the rings, the reading is the capture
 // thread's. Each capture holds its stall, whole, as its last (the window of a second
 // holds the stalls before it too).
+// Under TSan, whose reading and encoding are several times slower, 8 rings cost the
+// old writer what 12 cost it otherwise (it lost events in 3 of 3 runs), in less time
+// than 12 would take, so that the test crowds out the others beside it less.
+#if defined(__SANITIZE_THREAD__)
+constexpr int capture_bursts = 8;
+#else
+constexpr int capture_bursts = 12;
+#endif
+
 TEST_F(Capture, TakingCapturesLosesNoEventOfTheStreamedTrace) {
   const fs::path trace_path = dir / "run.pftrace", report_path = dir / "report.json";
   const perf::testing::probe_result run = perf::testing::run_probe_program(
@@ -180,7 +189,7 @@ TEST_F(Capture, TakingCapturesLosesNoEventOfTheStreamedTrace) {
       "PERF_TIMING=all PERF_RING_EVENTS=131072 PERF_CAPTURE_WINDOW=1000 PERF_CAPTURE='stall>10ms' "
       "PERF_CAPTURE_RATE=600 PERF_TRACE=" +
           trace_path.string() + " PERF_REPORT=" + report_path.string() + " PERF_CAPTURE_DIR=" + dir.string(),
-      "capture-stream");
+      "capture-stream " + std::to_string(capture_bursts));
   ASSERT_EQ(run.status, 0) << run.output;
   EXPECT_EQ(run.output, "") << "no 'perf: the streamed trace lost ...'";
   const perf::testing::perfetto_trace trace = perf::testing::read_perfetto_trace(trace_path);
@@ -190,7 +199,7 @@ TEST_F(Capture, TakingCapturesLosesNoEventOfTheStreamedTrace) {
   uint64_t timed_inner = 0;
   for (const json& f : report.at("functions"))
     if (f.at("name") == "inner_call") timed_inner = f.at("timed_calls").get<uint64_t>();
-  EXPECT_GT(timed_inner, 12u * 65000u);
+  EXPECT_GT(timed_inner, capture_bursts * 65000u);
   EXPECT_EQ(trace.slices.at("inner_call"), timed_inner) << "every call streamed";
   EXPECT_EQ(trace.slices.at("stall"), 3u);
   const std::vector<fs::path> files = capture_files(dir);
