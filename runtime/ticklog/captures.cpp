@@ -10,6 +10,7 @@
 
 #include "core/output_file.hpp"
 #include "core/runtime_thread.hpp"
+#include "perf/detail/atomic.hpp"
 #include "ticklog/internal/perfetto_trace.hpp"
 #include "ticklog/internal/spans.hpp"
 
@@ -32,12 +33,12 @@ void add_capture(capture_taken taken) {
 }
 
 // The events of `record` from `from` to `to`, and the ends of the scopes open
-// across either (read from one `margin` before `from` to one after `to`): a thread
-// that spent the whole window inside one call, or off the processor inside it,
-// shows that call whole.
+// across either (looked for up to one `margin` beyond the edges): a thread that spent
+// the whole window inside one call, or off the processor inside it, shows that call
+// whole. Ends that span_roles would not pair (an exit of another site than its
+// enter's) are left out, so that spans nest.
 ring_contents window_of(const ring_record& record, uint64_t from, uint64_t to, uint64_t margin, bool quiescent) {
-  const ring_contents read =
-      copy_events_between(record.ring, from > margin ? from - margin : 0, to + margin, quiescent);
+  const ring_contents read = copy_window(record.ring, from, to, margin, quiescent);
   const std::vector<event_copy>& events = read.events;
   const std::vector<span_role> roles = span_roles(events);
   ring_contents kept;
@@ -85,13 +86,12 @@ void capture_taker::take(const slow_call& call, const std::vector<site_info>& si
   }
   recent_.push_back(now);
   const auto window = static_cast<uint64_t>(static_cast<double>(config_.window_ms) * 1e6 * ticks_per_ns_);
-  const uint64_t from = std::min(call.enter, call.exit > window ? call.exit - window : 0);
   capture_work work;
-  work.view.sites = sites;
-  for (const capture_source& source : sources) {
-    thread_ticks thread{source.tid, source.name, window_of(*source.ring, from, call.exit, window, source.quiescent)};
-    if (!thread.contents.events.empty()) work.view.threads.push_back(std::move(thread));
-  }
+  work.from = std::min(call.enter, call.exit > window ? call.exit - window : 0);
+  work.to = call.exit;
+  work.margin = window;
+  work.sites = sites;
+  work.sources = sources;
   work.taken.function = call.site < sites.size() ? sites[call.site].name : "?";
   work.taken.duration_ns =
       static_cast<uint64_t>(std::llround(static_cast<double>(call.exit - call.enter) / ticks_per_ns_));
@@ -104,6 +104,25 @@ void capture_taker::take(const slow_call& call, const std::vector<site_info>& si
   wake_.notify_all();
 }
 
+tick_view capture_taker::read_window(const capture_work& work) const {
+  tick_view view;
+  view.sites = work.sites;
+  for (const capture_source& source : work.sources) {
+    const ring_record& record = *source.ring;
+    const uint64_t written = __atomic_load_n(&record.ring.written, __ATOMIC_ACQUIRE);
+    thread_ticks thread{source.tid, source.name, window_of(record, work.from, work.to, work.margin, source.quiescent)};
+    // Left out if the ring passed to another thread, or was emptied or moved (an
+    // exited thread's), while it was read.
+    detail::load_load_barrier();
+    if (__atomic_load_n(&record.uses, __ATOMIC_RELAXED) != source.uses ||
+        __atomic_load_n(&record.tid, __ATOMIC_RELAXED) != source.tid ||
+        __atomic_load_n(&record.ring.written, __ATOMIC_RELAXED) < written)
+      continue;
+    if (!thread.contents.events.empty()) view.threads.push_back(std::move(thread));
+  }
+  return view;
+}
+
 void capture_taker::write_captures() {
   pthread_setname_np(pthread_self(), "perf-capture");
   block_asynchronous_signals();
@@ -113,7 +132,7 @@ void capture_taker::write_captures() {
     if (waiting_.empty()) return;  // stopping, every capture written
     capture_work work = std::move(waiting_.front());
     lock.unlock();
-    const std::string trace = format_perfetto_trace(work.view, ticks_per_ns_, static_cast<long>(getpid()));
+    const std::string trace = format_perfetto_trace(read_window(work), ticks_per_ns_, static_cast<long>(getpid()));
     if (write_output("capture", work.taken.file, [&](int fd) { return write_all(fd, trace.data(), trace.size()); }))
       add_capture(std::move(work.taken));
     lock.lock();

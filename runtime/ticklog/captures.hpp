@@ -1,12 +1,19 @@
 // Tail-latency captures (PERF_CAPTURE): a call longer than its rule's threshold has
-// the tick log's writer thread (trace_stream.hpp), which sees every call end, write
-// every thread's events from the window before the call's end (PERF_CAPTURE_WINDOW,
-// and at least the whole call) to the moment it writes, with the enters of the
-// scopes open at the window's start, to PERF_CAPTURE_DIR/capture-<pid>-<n>.pftrace,
-// as the trace at exit is written (internal/perfetto_trace.hpp), at most
-// PERF_CAPTURE_RATE a minute. The rings are only read: the exit trace still has
-// their contents. A capture holds what the rings still hold when it is written: a
-// busy thread whose ring holds less than the window shows from its first event kept.
+// the tick log's writer thread (trace_stream.hpp), which sees every call end, hand
+// the call and the list of rings to a capture thread of its own, which writes every
+// thread's events from the window before the call's end (PERF_CAPTURE_WINDOW, and at
+// least the whole call) to the moment it reads them, with the enters of the scopes
+// open at the window's start, to PERF_CAPTURE_DIR/capture-<pid>-<n>.pftrace, as the
+// trace at exit is written (internal/perfetto_trace.hpp), at most PERF_CAPTURE_RATE a
+// minute. The rings are only read: the exit trace still has their contents. A
+// capture holds what the rings still hold when the capture thread reads them: a busy
+// thread whose ring holds less than the window shows from its first event kept.
+//
+// The writer's part of a capture is a copy of the list of rings and of the sites'
+// names, so that a capture never delays its draining of the rings (the window and the
+// margins read beyond it may hold millions of events). Memory: the captures waiting
+// (max_waiting, each its lists), and the one being written: its events (96 bytes
+// each, at most every ring's capacity), one ring's read at a time, and its encoding.
 #ifndef PERF_RUNTIME_TICKLOG_CAPTURES_HPP
 #define PERF_RUNTIME_TICKLOG_CAPTURES_HPP
 
@@ -36,6 +43,7 @@ struct slow_call {
 struct capture_source {
   const ring_record* ring = nullptr;
   long tid = 0;
+  uint64_t uses = 0;  // the ring's ring_record::uses then: it changes when the ring passes on
   std::string name;
   bool quiescent = false;  // its thread has exited
 };
@@ -47,14 +55,16 @@ struct capture_taken {
   std::string file;
 };
 
-// Takes captures for the writer thread: it copies the events of the capture's
-// window from the rings at once (take), and a thread of its own encodes and writes
-// them, so that the writer keeps draining the rings meanwhile. take() is the writer
+// Takes captures for the writer thread: take() hands the call and the rings to a
+// thread of its own, which reads the capture's window from the rings, encodes and
+// writes it, while the writer keeps draining the rings. take() is the writer
 // thread's alone; the destructor waits for the captures taken to be written.
 class capture_taker {
  public:
-  // Captures copied and not written yet, at most: beyond, a capture is skipped.
-  static constexpr size_t max_waiting = 4;
+  // Captures taken and not written yet, at most: beyond, a capture is skipped. A
+  // waiting capture is lists (a few KB): room for a burst of calls that a loaded
+  // machine delayed, which would otherwise crowd out the slow call after them.
+  static constexpr size_t max_waiting = 16;
 
   capture_taker(const capture_config& config, double ticks_per_ns) : config_(config), ticks_per_ns_(ticks_per_ns) {}
   ~capture_taker();
@@ -70,9 +80,12 @@ class capture_taker {
 
  private:
   struct capture_work {
-    tick_view view;
+    uint64_t from = 0, to = 0, margin = 0;  // the window and how far beyond it scopes are read
+    std::vector<site_info> sites;
+    std::vector<capture_source> sources;
     capture_taken taken;
   };
+  tick_view read_window(const capture_work& work) const;
   void write_captures();
 
   const capture_config& config_;

@@ -205,22 +205,46 @@ uint64_t read_events(const tick_ring& ring, uint64_t from, uint64_t to, event_ba
   return std::min(to - from, valid_from > from ? valid_from - from : 0);
 }
 
-ring_contents copy_events_between(const tick_ring& ring, uint64_t from, uint64_t to, bool quiescent) {
+ring_contents copy_window(const tick_ring& ring, uint64_t from, uint64_t to, uint64_t margin, bool quiescent) {
   const uint64_t written = __atomic_load_n(&ring.written, __ATOMIC_ACQUIRE);
   const uint64_t oldest = written > capacity(ring) ? written - capacity(ring) : 0;
-  // A thread's events are in time order: back from the newest to the first before
-  // `from` (a torn one that stops the walk early is older than any whole one).
-  std::vector<std::pair<uint64_t, event_copy>> read;  // sequence number and event, newest first
-  for (uint64_t index = written; index-- > oldest;) {
-    const event_copy event = read_event(ring, index);
-    if (event.time < from) break;
-    if (event.time <= to) read.emplace_back(index, event);
+  // A thread's events are in time order: back from the newest past those after `to`,
+  // then to the first before `from`, reading their times only (a torn one that stops
+  // a walk early is older than any whole one); the scopes' ends beyond the edges are
+  // found from their kinds only, each read whole once.
+  const auto time_at = [&](uint64_t index) { return load_relaxed(ring.events[index & ring.mask].time); };
+  const auto kind_at = [&](uint64_t index) {
+    return static_cast<detail::event_kind>(load_relaxed(ring.events[index & ring.mask].meta) & 0xff);
+  };
+  uint64_t end = written;
+  while (end > oldest && time_at(end - 1) > to) --end;
+  uint64_t first = end;
+  while (first > oldest && time_at(first - 1) >= from) --first;
+  std::vector<uint64_t> indices;  // of the events to read, in order
+  // The enters of the scopes open at `from`: those no exit before `from` ends.
+  const uint64_t earliest = from > margin ? from - margin : 0;
+  for (uint64_t index = first, depth = 0; index > oldest && time_at(index - 1) >= earliest;) {
+    const detail::event_kind kind = kind_at(--index);
+    if (kind == detail::event_kind::exit) ++depth;
+    else if (kind == detail::event_kind::enter && depth == 0) indices.push_back(index);
+    else if (kind == detail::event_kind::enter) --depth;
   }
+  std::reverse(indices.begin(), indices.end());
+  for (uint64_t index = first; index < end; ++index) indices.push_back(index);
+  // The exits of the scopes open at `to`: those that no enter after `to` begins.
+  for (uint64_t index = end, depth = 0; index < written && time_at(index) <= to + margin; ++index) {
+    const detail::event_kind kind = kind_at(index);
+    if (kind == detail::event_kind::enter) ++depth;
+    else if (kind == detail::event_kind::exit && depth == 0) indices.push_back(index);
+    else if (kind == detail::event_kind::exit) --depth;
+  }
+  ring_contents contents;
+  contents.events.reserve(indices.size());
+  for (const uint64_t index : indices) contents.events.push_back(read_event(ring, index));
   detail::load_load_barrier();
   const uint64_t valid_from = whole_from(ring, __atomic_load_n(&ring.written, __ATOMIC_RELAXED), quiescent);
-  ring_contents contents;
-  for (auto event = read.rbegin(); event != read.rend(); ++event)
-    if (event->first >= valid_from) contents.events.push_back(event->second);
+  const auto torn = std::lower_bound(indices.begin(), indices.end(), valid_from) - indices.begin();
+  contents.events.erase(contents.events.begin(), contents.events.begin() + torn);
   return contents;
 }
 

@@ -129,10 +129,12 @@ struct event_batch {
 // which are to be thrown away.
 uint64_t read_events(const detail::tick_ring& ring, uint64_t from, uint64_t to, event_batch& out);
 
-// The events `ring` holds with a time from `from` to `to` (clock values), oldest
-// first, none of them torn, read as copy_events reads them (the oldest one left out
-// unless `quiescent`); only those are read. `dropped` is 0.
-ring_contents copy_events_between(const detail::tick_ring& ring, uint64_t from, uint64_t to, bool quiescent);
+// The events `ring` holds with a time from `from` to `to` (clock values), and the
+// enters of the scopes open at `from` from one `margin` before it and the exits of
+// those open at `to` up to one `margin` after it, oldest first, none of them torn,
+// read as copy_events reads them (the oldest one left out unless `quiescent`): only
+// those are read whole (the others' times and kinds, 16 bytes each). `dropped` is 0.
+ring_contents copy_window(const detail::tick_ring& ring, uint64_t from, uint64_t to, uint64_t margin, bool quiescent);
 
 }  // namespace perf::runtime
 

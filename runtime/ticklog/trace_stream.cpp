@@ -259,7 +259,8 @@ class trace_stream {
     return rule.tail != nullptr ? rule.tail->add(ticks) : rule.threshold != 0 && ticks > rule.threshold;
   }
 
-  // The captures of the calls caught since the last pass, each from every ring.
+  // The captures of the calls caught since the last pass, each from every ring (read
+  // by the capture thread: here only listed).
   void take_captures() {
     if (slow_calls_.empty()) return;
     std::vector<capture_source> sources;
@@ -267,9 +268,10 @@ class trace_stream {
       // An ended thread's ring may hold another's events by now: a new thread's (its
       // use counted; left out until the writer follows it) or those moved into it at
       // an exit (its tid then that thread's).
-      if (thread->ended && __atomic_load_n(&record->uses, __ATOMIC_RELAXED) != thread->uses) continue;
+      const uint64_t uses = __atomic_load_n(&record->uses, __ATOMIC_RELAXED);
+      if (thread->ended && uses != thread->uses) continue;
       const long tid = __atomic_load_n(&record->tid, __ATOMIC_RELAXED);
-      sources.push_back({record, tid, tid == thread->tid ? thread->name : thread_name(tid), thread->ended});
+      sources.push_back({record, tid, uses, tid == thread->tid ? thread->name : thread_name(tid), thread->ended});
     }
     for (const slow_call& call : slow_calls_) captures_->take(call, sites_, sources);
     slow_calls_.clear();

@@ -24,6 +24,11 @@
 //   tick_probe stall     3 threads named worker-1..3 call work() (5 us, then a 20 us sleep) until main has
 //                        called handle(i) for i 0..29,999; handle(i) calls parse_step(), then works 2 us, or
 //                        ticks i and stalls 20 ms where i % 10,000 is 9,999
+//   tick_probe capture-stream [N]
+//                        N (default 12) threads named burst-1..N each call inner_call() 65,000 times (130,000 events)
+//                        and wait; 1.05 s later main calls stall() (a 20 ms sleep) 3 times, 200 ms apart, after each of
+//                        which a thread named steady calls inner_call() 100 times every 200 us for 150 ms (at most a
+//                        million events a second)
 //   tick_probe abort-fsize
 //                        files limited to 4096 bytes (SIGXFSZ ignored), 1000 ticks "filler", abort()
 #include <pthread.h>
@@ -156,6 +161,49 @@ void run_stall() {
   for (std::thread& t : workers) t.join();
 }
 
+void stall() {
+  PERF_MEASURE("stall");
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+}
+
+// Rings full of events a second before each stall, which a capture with a window of
+// a second reads to find the scopes open at its start, and a thread that logs
+// steadily after each stall, while the capture is taken.
+void run_capture_stream(int burst_threads) {
+  using clock = std::chrono::steady_clock;
+  std::atomic<bool> done{false};
+  std::atomic<int> bursts{0};
+  std::atomic<clock::rep> steady_until{0};
+  std::vector<std::thread> threads;
+  for (int t = 1; t <= burst_threads; ++t)
+    threads.emplace_back([t, &done, &bursts] {
+      pthread_setname_np(pthread_self(), ("burst-" + std::to_string(t)).c_str());
+      for (int i = 0; i < 65000; ++i) inner_call();
+      ++bursts;
+      while (!done.load(std::memory_order_relaxed)) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    });
+  threads.emplace_back([&done, &steady_until] {
+    pthread_setname_np(pthread_self(), "steady");
+    while (!done.load(std::memory_order_relaxed)) {
+      if (clock::now().time_since_epoch().count() >= steady_until.load()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        continue;
+      }
+      for (int i = 0; i < 100; ++i) inner_call();
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+  });
+  while (bursts.load() != burst_threads) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(1050));
+  for (int i = 0; i < 3; ++i) {
+    stall();
+    steady_until = (clock::now() + std::chrono::milliseconds(150)).time_since_epoch().count();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  done = true;
+  for (std::thread& t : threads) t.join();
+}
+
 int run_default() {
   {
     PERF_MEASURE("outer");
@@ -180,6 +228,8 @@ int main(int argc, char** argv) {
     for (int i = 0; i < 100; ++i) perf::tick(i);
   } else if (mode == "stall") {
     run_stall();
+  } else if (mode == "capture-stream") {
+    run_capture_stream(argc > 2 ? std::atoi(argv[2]) : 12);
   } else if (mode == "stream") {
     run_stream();
   } else if (mode == "wrap-spans") {

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "measure/probe_cost.hpp"
 #include "measure/totals.hpp"
@@ -60,6 +62,43 @@ TEST(TickRing, LabelsAreCopiedAndCutAt63Bytes) {
   const ring_contents contents = copy_events(ring, true);
   ASSERT_EQ(contents.events.size(), 1u);
   EXPECT_EQ(label_of(contents.events[0]), "0123456789" + std::string(53, 'x'));
+}
+
+// A capture's window from 100 to 200, scopes looked for 50 beyond either edge: the
+// window's events, the enters of the scopes open at 100 (B and D; C ended before it,
+// A's enter lies beyond the margin) and the exits of those open at 200 (E and D; F
+// began after it, A's exit lies beyond the margin). Ticks outside are left out.
+TEST(TickRing, ACaptureWindowReadsTheScopesOpenAcrossItsEdgesAndNothingElseBeyondThem) {
+  detail::tick_ring& ring = create_ring(64, 1)->ring;
+  const auto enter = [&](uint64_t time, unsigned site) {
+    detail::log_scope_event(ring, time, event_kind::enter, site);
+  };
+  const auto exit = [&](uint64_t time, unsigned site) { detail::log_scope_event(ring, time, event_kind::exit, site); };
+  enter(10, 1);  // A
+  enter(60, 2);  // B
+  enter(70, 3);  // C
+  exit(80, 3);
+  detail::log_tick(ring, 85, 0, nullptr, 0);
+  enter(90, 4);  // D
+  detail::log_tick(ring, 100, 1, nullptr, 0);
+  exit(130, 2);
+  enter(150, 5);  // E
+  detail::log_tick(ring, 200, 2, nullptr, 0);
+  enter(210, 6);  // F
+  exit(215, 6);
+  exit(220, 5);
+  exit(240, 4);
+  detail::log_tick(ring, 245, 3, nullptr, 0);
+  exit(300, 1);
+  const ring_contents contents = copy_window(ring, 100, 200, 50, true);
+  std::vector<std::pair<uint64_t, unsigned>> read;  // time, site (0: a tick)
+  for (const event_copy& e : contents.events) read.emplace_back(e.time, e.site);
+  EXPECT_EQ(read, (std::vector<std::pair<uint64_t, unsigned>>{
+                      {60, 2}, {90, 4}, {100, 0}, {130, 2}, {150, 5}, {200, 0}, {220, 5}, {240, 4}}));
+  EXPECT_EQ(contents.events[2].kind, event_kind::tick);
+  EXPECT_EQ(contents.events[2].value, 1);
+  EXPECT_EQ(contents.events[7].kind, event_kind::exit);
+  EXPECT_EQ(contents.dropped, 0u);
 }
 
 TEST(TickRing, AReaderNeverSeesATornEventWhileTheOwnerLogs) {
