@@ -343,10 +343,14 @@ unsigned walk(frame_registers frame, const ucontext_t* context, const stack_boun
   return count;
 }
 
-// The stack mapping that holds `address` ({0, 0}: none), read from /proc/self/maps by
-// system calls alone: no allocation, no lock (a thread's allocation may come from inside
-// pthread_getattr_np, which holds the thread's lock).
-stack_bounds mapping_holding(uintptr_t address) noexcept {
+// The calling thread's stack, as far as the walks of its own stack need: the mapping
+// that held its stack pointer when last found (found again when the stack pointer
+// lies outside it: the main thread's stack grew, or the thread runs on another stack).
+PERF_DETAIL_TLS stack_bounds own_stack;
+
+}  // namespace
+
+stack_bounds stack_mapping_holding(uintptr_t address) noexcept {
   const int descriptor = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
   if (descriptor < 0) return {};
   char buffer[4096];
@@ -383,13 +387,6 @@ stack_bounds mapping_holding(uintptr_t address) noexcept {
   close(descriptor);
   return found;
 }
-
-// The calling thread's stack, as far as the walks of its own stack need: the mapping
-// that held its stack pointer when last found (found again when the stack pointer
-// lies outside it: the main thread's stack grew, or the thread runs on another stack).
-PERF_DETAIL_TLS stack_bounds own_stack;
-
-}  // namespace
 
 unsigned unwinder_descriptors(int (&descriptors)[2]) noexcept {
   if (pipe_descriptors[0] < 0) return 0;
@@ -470,7 +467,7 @@ __attribute__((noinline)) unsigned unwind_calling_thread(uintptr_t* frames, unsi
 #elif defined(__aarch64__)
   asm volatile("adr %0, .\n\tmov %1, sp\n\tmov %2, x29" : "=r"(here.pc), "=r"(here.sp), "=r"(here.fp));
 #endif
-  if (here.sp < own_stack.low || here.sp >= own_stack.high) own_stack = mapping_holding(here.sp);
+  if (here.sp < own_stack.low || here.sp >= own_stack.high) own_stack = stack_mapping_holding(here.sp);
   if (!__atomic_load_n(&prepared, __ATOMIC_ACQUIRE) || here.sp < own_stack.low || here.sp >= own_stack.high) {
     frames[0] = truncated_frame;
     return 1;

@@ -58,6 +58,12 @@ constexpr uintptr_t truncated_frame = 1;
 // the first time at an address, one libunwind step (a binary search of the module's
 // .eh_frame_hdr, through dl_iterate_phdr).
 
+// The mapping of /proc/self/maps that holds `address`, where it is readable and
+// writable (a stack), read by system calls alone ({0, 0}: none): no lock, no
+// allocation, so it may run in a signal handler or inside an allocation (which may come
+// from inside pthread_getattr_np, holding the thread's lock). Async-signal-safe.
+stack_bounds stack_mapping_holding(uintptr_t address) noexcept;
+
 // Fills `frames` with the interrupted instruction of a signal handler's `ucontext`
 // argument, then the return addresses of its callers, innermost first; returns how
 // many (1 to `depth`, `depth` at least 2). `bounds` is the interrupted thread's stack

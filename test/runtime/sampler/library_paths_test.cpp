@@ -338,6 +338,89 @@ TEST(LibraryPaths, EveryStackReachesItsThreadsStartWithNoInventedOrRepeatedFrame
   fs::remove_all(dir);
 }
 
+// The profile of late_code_probe run with `args`, sampled at 1 kHz.
+raw_profile late_code_profile(const std::string& args, const fs::path& dir) {
+  fs::create_directories(dir);
+  const std::string path = (dir / "profile.pb.gz").string();
+  const probe_result run =
+      perf::testing::run_probe_program(PERF_LATE_CODE_PROBE, "PERF_SAMPLE_HZ=1000 PERF_PROFILE=" + path, args);
+  EXPECT_EQ(run.status, 0) << run.output;
+  const probe_result raw = perf::testing::go_tool_pprof("-raw " + path, dir);
+  EXPECT_EQ(raw.status, 0) << raw.output;
+  return parse_raw(raw.output);
+}
+
+bool names(const raw_location& location, const std::string& part) {
+  return location.function.find(part) != std::string::npos || location.module.find(part) != std::string::npos;
+}
+
+// Of the samples with a frame `through` names, how many have one `reaching` names and
+// end at the thread's start (`_start` or `clone3`), whole; with examples of the others.
+struct chains {
+  uint64_t through = 0, whole = 0;
+  std::string examples;
+};
+chains chains_through(const raw_profile& profile, const std::string& through, const std::string& reaching) {
+  chains found;
+  for (const auto& [count, ids] : profile.samples) {
+    bool in = false, reached = false;
+    std::string stack;
+    for (int id : ids) {
+      const raw_location& frame = profile.locations.at(id);
+      in |= names(frame, through);
+      reached |= names(frame, reaching);
+      stack += frame.function + " <- ";
+    }
+    if (!in) continue;
+    found.through += count;
+    const std::string& root = profile.locations.at(ids.back()).function;
+    if (reached && (root == "_start" || root == "clone3" || root == "clone")) found.whole += count;
+    else if (found.examples.size() < 3000) found.examples += stack + "\n";
+  }
+  return found;
+}
+
+// A module loaded after start-up (dlopen), without frame pointers, calling back into
+// the program's measured code: its frames are walked through, from the program's code
+// under it and from its own, up to main. Before, its rules were never derived (only the
+// modules loaded at start-up were noted): a stack ended at its first frame in the
+// plugin with [truncated].
+TEST(LibraryPaths, AStackThroughAPluginLoadedAfterStartUpReachesMain) {
+  const fs::path dir = fs::temp_directory_path() / ("perf_late_plugin_" + std::to_string(getpid()));
+  const raw_profile profile = late_code_profile(std::string("plugin ") + PERF_LATE_PLUGIN + " 0.5", dir);
+  const chains found = chains_through(profile, "late_plugin", "main");
+  std::printf("%llu samples through the plugin, %llu of them reach main\n",
+              static_cast<unsigned long long>(found.through), static_cast<unsigned long long>(found.whole));
+  ASSERT_GT(found.through, 200u);
+  EXPECT_GE(static_cast<double>(found.whole), 0.95 * static_cast<double>(found.through)) << found.examples;
+  fs::remove_all(dir);
+}
+
+// A thread started before sampling (re)starts is armed from another thread, found in
+// /proc/self/task: it never read its stack's bounds, and gets them from the mapping
+// that holds its stack pointer at its first sample. Before, its every stack was its
+// leaf and [truncated].
+TEST(LibraryPaths, AThreadFoundInProcHasStacksReachingItsStartRoutine) {
+  const fs::path dir = fs::temp_directory_path() / ("perf_early_thread_" + std::to_string(getpid()));
+  const raw_profile profile = late_code_profile("early-thread 0.5", dir);
+  const chains found = chains_through(profile, "early_inner", "early_thread_start");
+  std::printf("%llu samples in early_inner, %llu of them reach the thread's start\n",
+              static_cast<unsigned long long>(found.through), static_cast<unsigned long long>(found.whole));
+  ASSERT_GT(found.through, 200u);
+  EXPECT_GE(static_cast<double>(found.whole), 0.95 * static_cast<double>(found.through)) << found.examples;
+  fs::remove_all(dir);
+}
+
 #endif  // !defined(__SANITIZE_THREAD__)
+
+// Loaded, called and unloaded 200 times while every thread is sampled at 1 kHz: no
+// walk reads the code or unwind tables of a module dlclose is unmapping (under TSan
+// too, where the samples arrive late).
+TEST(LibraryPaths, APluginLoadedAndUnloadedWhileSampledLeavesTheProgramRunning) {
+  const perf::testing::probe_result run = perf::testing::run_probe_program(
+      PERF_LATE_CODE_PROBE, "PERF_SAMPLE_HZ=1000", std::string("plugin ") + PERF_LATE_PLUGIN + " 0.1");
+  EXPECT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("plugin done"), std::string::npos) << run.output;
+}
 
 }  // namespace
