@@ -59,6 +59,7 @@ struct step_start {
   uintptr_t sp, fp;           // the stack and frame pointers
   const ucontext_t* context;  // every register of the interrupted frame, or null: the others unknown
   uintptr_t low, high;        // the stack words a real step may read: [low, high)
+  const dl_phdr_info* late;   // a module loaded later whose memory may be read too (the loader's lock held), or null
 };
 
 // A probe's made-up stack and frame pointers, far apart, and what it reads near them:
@@ -89,6 +90,16 @@ bool in_modules(uintptr_t address) noexcept {
   return false;
 }
 
+// Whether the word at `address` lies in a loaded segment of `module`.
+bool in_module(const dl_phdr_info& module, uintptr_t address) noexcept {
+  for (unsigned h = 0; h < module.dlpi_phnum; ++h) {
+    const ElfW(Phdr)& header = module.dlpi_phdr[h];
+    const uintptr_t start = module.dlpi_addr + header.p_vaddr;
+    if (header.p_type == PT_LOAD && word_within(address, start, start + header.p_memsz)) return true;
+  }
+  return false;
+}
+
 // libunwind's every memory read: a probe's made-up stack, a real step's stack words in
 // [low, high), the modules' memory; anything else is refused, never read.
 int read_memory(unw_addr_space_t, unw_word_t address, unw_word_t* value, int write, void* argument) {
@@ -99,7 +110,8 @@ int read_memory(unw_addr_space_t, unw_word_t address, unw_word_t* value, int wri
     return 0;
   }
   const bool on_stack = !start.probe && word_within(address, start.low, start.high);
-  if (!on_stack && !in_modules(address)) return -UNW_EINVAL;
+  if (!on_stack && !in_modules(address) && (start.late == nullptr || !in_module(*start.late, address)))
+    return -UNW_EINVAL;
   *value = *reinterpret_cast<const unw_word_t*>(address);
   return 0;
 }
@@ -229,8 +241,8 @@ int note_module(dl_phdr_info* info, size_t, void*) {
 // and where it lies says which register the CFA is taken from; the return address and
 // frame pointer it gives back name the words they were read from. A rule that reads
 // memory for its CFA, or needs other registers, is none of the standard ones.
-frame_rule derive_rule(uintptr_t pc) noexcept {
-  step_start start{true, pc, probe_sp, probe_fp, nullptr, 0, 0};
+frame_rule derive_rule(uintptr_t pc, const dl_phdr_info* late) noexcept {
+  step_start start{true, pc, probe_sp, probe_fp, nullptr, 0, 0, late};
   unw_cursor_t cursor;
   frame_rule rule{};
   rule.kind = frame_kind::other;
@@ -260,12 +272,57 @@ frame_rule derive_rule(uintptr_t pc) noexcept {
   return rule;
 }
 
-frame_rule rule_at(uintptr_t pc) noexcept {
-  frame_rule rule = cached_rule(pc);
-  if (rule.kind != frame_kind::unknown) return rule;
-  rule = derive_rule(pc);
-  cache_rule(pc, rule);
+// How many dlclose calls the calling thread is in (module_unload_scope). Between
+// unmapping a module and unlinking it from the loader's list, glibc's dlclose holds the
+// lock dl_iterate_phdr takes, which is recursive: a walk interrupting it there would
+// read the unmapped module's headers in dl_iterate_phdr's callbacks (libunwind's, or
+// the late modules' below). Such a walk derives no rule and reads no module loaded
+// later.
+PERF_DETAIL_TLS unsigned unloading_depth;
+
+// The rule of `pc`, in `late` (a module loaded after the unwinder was prepared, the
+// loader's lock held) or in the modules noted then (null). A late module's rules are
+// cached under its address and the loader's count of unloads (dlpi_subs): another
+// module loaded at its addresses after a dlclose never finds them. `kind` unknown: none
+// cached, and the calling thread may not derive it now (unloading_depth).
+frame_rule rule_at(uintptr_t pc, const dl_phdr_info* late) noexcept {
+  const uintptr_t key = late == nullptr ? pc : pc | (late->dlpi_subs & 0x7fff) << 48 | uintptr_t{1} << 63;
+  frame_rule rule = cached_rule(key);
+  if (rule.kind != frame_kind::unknown || unloading_depth != 0) return rule;
+  rule = derive_rule(pc, late);
+  cache_rule(key, rule);
   return rule;
+}
+
+// Calls `work(module, code_start)` inside dl_iterate_phdr's callback for the loaded
+// module whose executable segment holding `address` begins at code_start: glibc's
+// dlclose unlinks a module and unmaps it under the lock the callback runs under, so the
+// module's memory may be read there. Returns false (without calling it) where no
+// module's code holds the address, or the calling thread is in dlclose.
+template <typename Work>
+bool in_module_holding(uintptr_t address, Work&& work) noexcept {
+  struct search {
+    uintptr_t address;
+    Work* work;
+    bool found;
+  } wanted{address, &work, false};
+  if (unloading_depth != 0) return false;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* argument) {
+        auto& sought = *static_cast<search*>(argument);
+        for (unsigned h = 0; h < info->dlpi_phnum; ++h) {
+          const ElfW(Phdr)& header = info->dlpi_phdr[h];
+          const uintptr_t start = info->dlpi_addr + header.p_vaddr;
+          if (header.p_type != PT_LOAD || (header.p_flags & PF_X) == 0 || sought.address - start >= header.p_memsz)
+            continue;
+          sought.found = true;
+          (*sought.work)(*info, start);
+          return 1;
+        }
+        return 0;
+      },
+      &wanted);
+  return wanted.found;
 }
 
 // The word at `address` into `value`, if it lies in [low, high).
@@ -291,8 +348,8 @@ stepped step_by_rule(const frame_rule& rule, frame_registers& frame, uintptr_t l
 // [low, high) of the stack and the modules: a rule of another form (a CFA read from the
 // stack, registers other than these three, which only the interrupted frame has).
 stepped step_by_libunwind(frame_registers& frame, uintptr_t rules_pc, const ucontext_t* context, uintptr_t low,
-                          uintptr_t high) noexcept {
-  step_start start{false, rules_pc, frame.sp, frame.fp, context, low, high};
+                          uintptr_t high, const dl_phdr_info* late) noexcept {
+  step_start start{false, rules_pc, frame.sp, frame.fp, context, low, high, late};
   unw_cursor_t cursor;
   if (unwind.init_remote(&cursor, space, &start) != 0) return stepped::failed;
   const int result = unwind.step(&cursor);
@@ -315,6 +372,29 @@ constexpr uintptr_t red_zone = 128;
 constexpr uintptr_t red_zone = 0;
 #endif
 
+// Steps from `frame` to its caller by the rules at `rules_pc`, in `late` (a module
+// loaded after start-up, the loader's lock held) or in the modules noted at start-up
+// (null), reading only [low, high) of the stack.
+stepped step_out(frame_registers& frame, uintptr_t rules_pc, const ucontext_t* context, uintptr_t low, uintptr_t high,
+                 const dl_phdr_info* late) noexcept {
+  const frame_rule rule = rule_at(rules_pc, late);
+  switch (rule.kind) {
+    case frame_kind::outermost: return stepped::outermost;
+    case frame_kind::standard: return step_by_rule(rule, frame, low, high);
+    case frame_kind::other: return step_by_libunwind(frame, rules_pc, context, low, high, late);
+    default: return stepped::failed;  // not derived: the thread is in dlclose
+  }
+}
+
+// Whether `pc` is a return address: it lies in a loaded module's executable code,
+// right after a call instruction (read under the loader's lock in a module loaded later).
+bool after_call(uintptr_t pc) noexcept {
+  if (const uintptr_t start = code_start_of(pc)) return follows_call(pc, start);
+  bool follows = false;
+  in_module_holding(pc, [&](const dl_phdr_info&, uintptr_t start) { follows = follows_call(pc, start); });
+  return follows;
+}
+
 // Walks out of `frame` (the first: its pc exact; `context` its other registers, or
 // null), on the stack `bounds` that holds its stack pointer, appending each caller's
 // checked return address to `frames` (holding `count`) until the outermost frame, a
@@ -326,15 +406,16 @@ unsigned walk(frame_registers frame, const ucontext_t* context, const stack_boun
   for (bool first = true; count < depth; first = false) {
     // A caller's rules are those of its call instruction, which ends at the return address.
     const uintptr_t rules_pc = first ? frame.pc : frame.pc - 1;
-    const frame_rule rule = rule_at(rules_pc);
-    if (rule.kind == frame_kind::outermost) return count;
+    const ucontext_t* registers = first ? context : nullptr;
     const uintptr_t sp = frame.sp;
-    const stepped result = rule.kind == frame_kind::standard
-                               ? step_by_rule(rule, frame, low, high)
-                               : step_by_libunwind(frame, rules_pc, first ? context : nullptr, low, high);
+    stepped result = stepped::failed;
+    if (code_start_of(rules_pc) != 0) result = step_out(frame, rules_pc, registers, low, high, nullptr);
+    else
+      in_module_holding(rules_pc, [&](const dl_phdr_info& module, uintptr_t) {
+        result = step_out(frame, rules_pc, registers, low, high, &module);
+      });
     if (result == stepped::outermost) return count;
-    const uintptr_t start = result == stepped::caller ? code_start_of(frame.pc) : 0;
-    if (start == 0 || frame.sp <= sp || frame.sp > high || !follows_call(frame.pc, start)) {
+    if (result == stepped::failed || frame.sp <= sp || frame.sp > high || !after_call(frame.pc)) {
       frames[count++] = truncated_frame;
       return count;
     }
@@ -397,6 +478,16 @@ unsigned unwinder_descriptors(int (&descriptors)[2]) noexcept {
 
 bool is_unwinder_descriptor(int descriptor) noexcept {
   return descriptor >= 0 && (descriptor == pipe_descriptors[0] || descriptor == pipe_descriptors[1]);
+}
+
+module_unload_scope::module_unload_scope() noexcept {
+  __atomic_store_n(&unloading_depth, unloading_depth + 1, __ATOMIC_RELAXED);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+module_unload_scope::~module_unload_scope() {
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  __atomic_store_n(&unloading_depth, unloading_depth - 1, __ATOMIC_RELAXED);
 }
 
 void stop_unwinder() noexcept { __atomic_store_n(&prepared, false, __ATOMIC_RELEASE); }

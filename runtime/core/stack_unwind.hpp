@@ -87,6 +87,20 @@ unsigned unwind_calling_thread(uintptr_t* frames, unsigned depth) noexcept;
 unsigned unwinder_descriptors(int (&descriptors)[2]) noexcept;
 bool is_unwinder_descriptor(int descriptor) noexcept;
 
+// While one lives, the calling thread is in dlclose (the sampler's dlclose hook makes
+// one around the real dlclose, for every thread, sampled or not): the walks on its
+// stack (its signal handler's, its allocations') derive no rule and read nothing of a
+// module loaded after start-up, which glibc may have unmapped and not yet unlisted
+// under a lock the walk would take recursively. Use it as a local; scopes nest.
+// Async-signal-safe.
+class module_unload_scope {
+ public:
+  module_unload_scope() noexcept;
+  ~module_unload_scope();
+  module_unload_scope(const module_unload_scope&) = delete;
+  module_unload_scope& operator=(const module_unload_scope&) = delete;
+};
+
 // Stops the unwinder for good, before something else takes one of its descriptors:
 // every stack then ends at its first frame with a truncation. Async-signal-safe.
 void stop_unwinder() noexcept;
