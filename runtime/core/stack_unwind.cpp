@@ -1,11 +1,9 @@
 #include "core/stack_unwind.hpp"
 
 #include <dlfcn.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
-#include <sys/stat.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -172,29 +170,6 @@ std::string load_libunwind() {
   found.set_caching_policy(space, UNW_CACHE_NONE);
   unwind = found;
   return {};
-}
-
-// libunwind's pipe (stack_unwind.hpp), ascending; {-1, -1} where it was not found.
-int pipe_descriptors[2] = {-1, -1};
-
-// The `count` lowest descriptor numbers not in use, ascending, into `free_numbers`.
-void lowest_free_descriptors(int* free_numbers, unsigned count) {
-  for (int descriptor = 0; count != 0; ++descriptor)
-    if (fcntl(descriptor, F_GETFD) == -1 && errno == EBADF) *free_numbers++ = descriptor, --count;
-}
-
-bool is_pipe(int descriptor) {
-  struct stat status {};
-  return fstat(descriptor, &status) == 0 && S_ISFIFO(status.st_mode);
-}
-
-// Notes libunwind's pipe, made as it is initialized (get_accessors, in load_libunwind:
-// pipe2 takes the two lowest free numbers, `expected`, found before).
-void note_pipe(const int (&expected)[2]) {
-  if (is_pipe(expected[0]) && is_pipe(expected[1])) {
-    pipe_descriptors[0] = expected[0];
-    pipe_descriptors[1] = expected[1];
-  }
 }
 
 // The executable code of the modules loaded when the unwinder was prepared: [start,
@@ -469,17 +444,6 @@ stack_bounds stack_mapping_holding(uintptr_t address) noexcept {
   return found;
 }
 
-unsigned unwinder_descriptors(int (&descriptors)[2]) noexcept {
-  if (pipe_descriptors[0] < 0) return 0;
-  descriptors[0] = pipe_descriptors[0];
-  descriptors[1] = pipe_descriptors[1];
-  return 2;
-}
-
-bool is_unwinder_descriptor(int descriptor) noexcept {
-  return descriptor >= 0 && (descriptor == pipe_descriptors[0] || descriptor == pipe_descriptors[1]);
-}
-
 module_unload_scope::module_unload_scope() noexcept {
   __atomic_store_n(&unloading_depth, unloading_depth + 1, __ATOMIC_RELAXED);
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -489,8 +453,6 @@ module_unload_scope::~module_unload_scope() {
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   __atomic_store_n(&unloading_depth, unloading_depth - 1, __ATOMIC_RELAXED);
 }
-
-void stop_unwinder() noexcept { __atomic_store_n(&prepared, false, __ATOMIC_RELEASE); }
 
 frame_registers read_interrupted(const void* ucontext) noexcept {
   const auto& registers = static_cast<const ucontext_t*>(ucontext)->uc_mcontext;
@@ -522,14 +484,9 @@ stack_bounds current_stack_bounds() noexcept {
 
 std::string prepare_unwinder() {
   static const std::string problem = [] {
-    int pipe_numbers[2];
-    lowest_free_descriptors(pipe_numbers, 2);
     std::string loaded = load_libunwind();
     dl_iterate_phdr(note_module, nullptr);
-    if (loaded.empty()) {
-      note_pipe(pipe_numbers);
-      __atomic_store_n(&prepared, true, __ATOMIC_RELEASE);
-    }
+    if (loaded.empty()) __atomic_store_n(&prepared, true, __ATOMIC_RELEASE);
     return loaded;
   }();
   return problem;

@@ -80,13 +80,6 @@ unsigned unwind_interrupted(const void* ucontext, const stack_bounds& bounds, ui
 // an allocation.
 unsigned unwind_calling_thread(uintptr_t* frames, unsigned depth) noexcept;
 
-// libunwind's own descriptors: the pipe through which it checks that an address is
-// mapped (it writes the address's byte into it and reads it back), found when the
-// unwinder is prepared. Fills `descriptors` in ascending order; returns how many (0
-// or 2). Async-signal-safe.
-unsigned unwinder_descriptors(int (&descriptors)[2]) noexcept;
-bool is_unwinder_descriptor(int descriptor) noexcept;
-
 // While one lives, the calling thread is in dlclose (the sampler's dlclose hook makes
 // one around the real dlclose, for every thread, sampled or not): the walks on its
 // stack (its signal handler's, its allocations') derive no rule and read nothing of a
@@ -100,10 +93,6 @@ class module_unload_scope {
   module_unload_scope(const module_unload_scope&) = delete;
   module_unload_scope& operator=(const module_unload_scope&) = delete;
 };
-
-// Stops the unwinder for good, before something else takes one of its descriptors:
-// every stack then ends at its first frame with a truncation. Async-signal-safe.
-void stop_unwinder() noexcept;
 
 // A frame's instruction (the interrupted one, or a return address), stack pointer and
 // frame pointer.
