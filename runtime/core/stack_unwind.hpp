@@ -26,9 +26,9 @@ stack_bounds current_stack_bounds() noexcept;
 // Loads libunwind (privately: RTLD_LOCAL, so that its _Unwind_* functions never take
 // the place of libgcc's in the program's exception handling), and notes the memory and
 // executable code of the modules loaded now: the call-frame information libunwind may
-// read, the code a return address may lie in. A module loaded later is not noted (one
-// unloaded could leave a noted range unmapped under a handler reading it): a frame in
-// it ends a stack with a truncation. Idempotent; the first call allocates and takes
+// read, the code a return address may lie in, without a lock. A module loaded later is
+// not noted (one unloaded would leave a noted range unmapped under a handler reading
+// it): the walk reads it only under the loader's lock (below). Idempotent; the first call allocates and takes
 // the loader's lock, so it runs at start-up, before any signal handler or allocation
 // hook may unwind. Returns "" or why stacks cannot be taken (then every unwind gives
 // the stack's first frame and a truncation).
@@ -50,13 +50,16 @@ constexpr uintptr_t truncated_frame = 1;
 // of the thread's stack): memory mapped for as long as the thread runs on it, so no read
 // can fault, however corrupt the stack. A word outside ends the stack with
 // `truncated_frame`, as does a frame that fails its check: its return address must lie
-// in the executable code noted above, right after a call instruction, and its stack
+// in a loaded module's executable code, right after a call instruction, and its stack
 // pointer above the frame before it (toward the stack's base). A stack that reaches its
 // outermost frame (the thread's start: _start or clone, whose call-frame information
 // ends the chain) ends without one; one that fills `depth` ends there (the caller
 // tells). Bounded: at most `depth` frames, each a table look-up and two stack words, or
 // the first time at an address, one libunwind step (a binary search of the module's
-// .eh_frame_hdr, through dl_iterate_phdr).
+// .eh_frame_hdr, through dl_iterate_phdr). A frame in a module loaded after
+// prepare_unwinder (dlopen) is stepped, and its return address checked, inside
+// dl_iterate_phdr's callback for that module: glibc's dlclose unmaps a module under
+// the lock held there, so no read of it can fault; two dl_iterate_phdr calls a frame.
 
 // The mapping of /proc/self/maps that holds `address`, where it is readable and
 // writable (a stack), read by system calls alone ({0, 0}: none): no lock, no

@@ -338,30 +338,26 @@ TEST(LibraryPaths, EveryStackReachesItsThreadsStartWithNoInventedOrRepeatedFrame
   fs::remove_all(dir);
 }
 
-// The profile of late_code_probe run with `args`, sampled at 1 kHz.
-raw_profile late_code_profile(const std::string& args, const fs::path& dir) {
-  fs::create_directories(dir);
-  const std::string path = (dir / "profile.pb.gz").string();
-  const probe_result run =
-      perf::testing::run_probe_program(PERF_LATE_CODE_PROBE, "PERF_SAMPLE_HZ=1000 PERF_PROFILE=" + path, args);
-  EXPECT_EQ(run.status, 0) << run.output;
-  const probe_result raw = perf::testing::go_tool_pprof("-raw " + path, dir);
-  EXPECT_EQ(raw.status, 0) << raw.output;
-  return parse_raw(raw.output);
-}
-
+// Whether the function or the module of `location` holds `part`.
 bool names(const raw_location& location, const std::string& part) {
   return location.function.find(part) != std::string::npos || location.module.find(part) != std::string::npos;
 }
 
-// Of the samples with a frame `through` names, how many have one `reaching` names and
-// end at the thread's start (`_start` or `clone3`), whole; with examples of the others.
-struct chains {
-  uint64_t through = 0, whole = 0;
+// Runs late_code_probe with `args`, sampled at 1 kHz, and expects more than 200 samples
+// with a frame `through` names, at least 95% of them with a frame `reaching` names and
+// ending at the thread's start (`_start` or `clone3`), whole.
+void expect_stacks_through_to(const std::string& args, const std::string& through, const std::string& reaching) {
+  const fs::path dir = fs::temp_directory_path() / ("perf_late_code_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const std::string path = (dir / "profile.pb.gz").string();
+  const probe_result run =
+      perf::testing::run_probe_program(PERF_LATE_CODE_PROBE, "PERF_SAMPLE_HZ=1000 PERF_PROFILE=" + path, args);
+  ASSERT_EQ(run.status, 0) << run.output;
+  const probe_result raw = perf::testing::go_tool_pprof("-raw " + path, dir);
+  ASSERT_EQ(raw.status, 0) << raw.output;
+  const raw_profile profile = parse_raw(raw.output);
+  uint64_t samples = 0, whole = 0;
   std::string examples;
-};
-chains chains_through(const raw_profile& profile, const std::string& through, const std::string& reaching) {
-  chains found;
   for (const auto& [count, ids] : profile.samples) {
     bool in = false, reached = false;
     std::string stack;
@@ -372,12 +368,17 @@ chains chains_through(const raw_profile& profile, const std::string& through, co
       stack += frame.function + " <- ";
     }
     if (!in) continue;
-    found.through += count;
+    samples += count;
     const std::string& root = profile.locations.at(ids.back()).function;
-    if (reached && (root == "_start" || root == "clone3" || root == "clone")) found.whole += count;
-    else if (found.examples.size() < 3000) found.examples += stack + "\n";
+    if (reached && (root == "_start" || root == "clone3" || root == "clone")) whole += count;
+    else if (examples.size() < 3000) examples += stack + "\n";
   }
-  return found;
+  std::printf("%llu samples through %s, %llu of them reach %s and the thread's start\n",
+              static_cast<unsigned long long>(samples), through.c_str(), static_cast<unsigned long long>(whole),
+              reaching.c_str());
+  ASSERT_GT(samples, 200u);
+  EXPECT_GE(static_cast<double>(whole), 0.95 * static_cast<double>(samples)) << examples;
+  fs::remove_all(dir);
 }
 
 // A module loaded after start-up (dlopen), without frame pointers, calling back into
@@ -386,14 +387,7 @@ chains chains_through(const raw_profile& profile, const std::string& through, co
 // modules loaded at start-up were noted): a stack ended at its first frame in the
 // plugin with [truncated].
 TEST(LibraryPaths, AStackThroughAPluginLoadedAfterStartUpReachesMain) {
-  const fs::path dir = fs::temp_directory_path() / ("perf_late_plugin_" + std::to_string(getpid()));
-  const raw_profile profile = late_code_profile(std::string("plugin ") + PERF_LATE_PLUGIN + " 0.5", dir);
-  const chains found = chains_through(profile, "late_plugin", "main");
-  std::printf("%llu samples through the plugin, %llu of them reach main\n",
-              static_cast<unsigned long long>(found.through), static_cast<unsigned long long>(found.whole));
-  ASSERT_GT(found.through, 200u);
-  EXPECT_GE(static_cast<double>(found.whole), 0.95 * static_cast<double>(found.through)) << found.examples;
-  fs::remove_all(dir);
+  expect_stacks_through_to(std::string("plugin ") + PERF_LATE_PLUGIN + " 0.5", "late_plugin", "main");
 }
 
 // A thread started before sampling (re)starts is armed from another thread, found in
@@ -401,14 +395,7 @@ TEST(LibraryPaths, AStackThroughAPluginLoadedAfterStartUpReachesMain) {
 // that holds its stack pointer at its first sample. Before, its every stack was its
 // leaf and [truncated].
 TEST(LibraryPaths, AThreadFoundInProcHasStacksReachingItsStartRoutine) {
-  const fs::path dir = fs::temp_directory_path() / ("perf_early_thread_" + std::to_string(getpid()));
-  const raw_profile profile = late_code_profile("early-thread 0.5", dir);
-  const chains found = chains_through(profile, "early_inner", "early_thread_start");
-  std::printf("%llu samples in early_inner, %llu of them reach the thread's start\n",
-              static_cast<unsigned long long>(found.through), static_cast<unsigned long long>(found.whole));
-  ASSERT_GT(found.through, 200u);
-  EXPECT_GE(static_cast<double>(found.whole), 0.95 * static_cast<double>(found.through)) << found.examples;
-  fs::remove_all(dir);
+  expect_stacks_through_to("early-thread 0.5", "early_inner", "early_thread_start");
 }
 
 #endif  // !defined(__SANITIZE_THREAD__)
