@@ -247,23 +247,44 @@ frame_rule derive_rule(uintptr_t pc, const dl_phdr_info* late) noexcept {
   return rule;
 }
 
-// How many dlclose calls the calling thread is in (module_unload_scope). Between
-// unmapping a module and unlinking it from the loader's list, glibc's dlclose holds the
-// lock dl_iterate_phdr takes, which is recursive: a walk interrupting it there would
-// read the unmapped module's headers in dl_iterate_phdr's callbacks (libunwind's, or
-// the late modules' below). Such a walk derives no rule and reads no module loaded
-// later.
-PERF_DETAIL_TLS unsigned unloading_depth;
+// Nonzero while the calling thread may not search the loader's list of modules
+// (dl_iterate_phdr, directly or through libunwind's derivation of a rule): it is in
+// dlclose (module_unload_scope), which holds the list's lock between unmapping a module
+// and unlinking it, so a nested search would read the unmapped module's headers; or in
+// the walk's own dl_iterate_phdr outside its callback's work, where a signal handler's
+// nested search could meet the recursive lock half taken or half released (its owner
+// not yet set, or already cleared) and wait on itself for ever. Such a walk derives no
+// rule and reads no module loaded later.
+PERF_DETAIL_TLS unsigned no_loader_search;
+
+// libc's dl_iterate_phdr: [start, limit), found when the unwinder is prepared. A walk
+// that meets a frame in it interrupted a search of the loader's list (the program's,
+// libgcc's throwing an exception), perhaps while it takes or releases its lock: that
+// walk searches the list no more.
+uintptr_t loader_search_start = 0, loader_search_limit = 0;
+
+void find_loader_search() {
+  void* libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+  if (libc == nullptr) return;
+  Dl_info info{};
+  void* symbol = nullptr;  // its ElfW(Sym)
+  void* search = dlsym(libc, "dl_iterate_phdr");
+  if (search != nullptr && dladdr1(search, &info, &symbol, RTLD_DL_SYMENT) != 0 && symbol != nullptr) {
+    loader_search_start = reinterpret_cast<uintptr_t>(search);
+    loader_search_limit = loader_search_start + static_cast<const ElfW(Sym)*>(symbol)->st_size;
+  }
+  dlclose(libc);
+}
 
 // The rule of `pc`, in `late` (a module loaded after the unwinder was prepared, the
 // loader's lock held) or in the modules noted then (null). A late module's rules are
 // cached under its address and the loader's count of unloads (dlpi_subs): another
 // module loaded at its addresses after a dlclose never finds them. `kind` unknown: none
-// cached, and the calling thread may not derive it now (unloading_depth).
-frame_rule rule_at(uintptr_t pc, const dl_phdr_info* late) noexcept {
+// cached, and the walk may not search the loader's list now (`may_search`).
+frame_rule rule_at(uintptr_t pc, const dl_phdr_info* late, bool may_search) noexcept {
   const uintptr_t key = late == nullptr ? pc : pc | (late->dlpi_subs & 0x7fff) << 48 | uintptr_t{1} << 63;
   frame_rule rule = cached_rule(key);
-  if (rule.kind != frame_kind::unknown || unloading_depth != 0) return rule;
+  if (rule.kind != frame_kind::unknown || !may_search) return rule;
   rule = derive_rule(pc, late);
   cache_rule(key, rule);
   return rule;
@@ -273,7 +294,7 @@ frame_rule rule_at(uintptr_t pc, const dl_phdr_info* late) noexcept {
 // module whose executable segment holding `address` begins at code_start: glibc's
 // dlclose unlinks a module and unmaps it under the lock the callback runs under, so the
 // module's memory may be read there. Returns false (without calling it) where no
-// module's code holds the address, or the calling thread is in dlclose.
+// module's code holds the address. Only where the walk may search the list.
 template <typename Work>
 bool in_module_holding(uintptr_t address, Work&& work) noexcept {
   struct search {
@@ -281,7 +302,8 @@ bool in_module_holding(uintptr_t address, Work&& work) noexcept {
     Work* work;
     bool found;
   } wanted{address, &work, false};
-  if (unloading_depth != 0) return false;
+  ++no_loader_search;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
   dl_iterate_phdr(
       [](dl_phdr_info* info, size_t, void* argument) {
         auto& sought = *static_cast<search*>(argument);
@@ -291,12 +313,19 @@ bool in_module_holding(uintptr_t address, Work&& work) noexcept {
           if (header.p_type != PT_LOAD || (header.p_flags & PF_X) == 0 || sought.address - start >= header.p_memsz)
             continue;
           sought.found = true;
+          // The lock is held whole here: a handler's nested search only counts it up.
+          --no_loader_search;
+          __atomic_signal_fence(__ATOMIC_SEQ_CST);
           (*sought.work)(*info, start);
+          __atomic_signal_fence(__ATOMIC_SEQ_CST);
+          ++no_loader_search;
           return 1;
         }
         return 0;
       },
       &wanted);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  --no_loader_search;
   return wanted.found;
 }
 
@@ -351,23 +380,28 @@ constexpr uintptr_t red_zone = 0;
 // loaded after start-up, the loader's lock held) or in the modules noted at start-up
 // (null), reading only [low, high) of the stack.
 stepped step_out(frame_registers& frame, uintptr_t rules_pc, const ucontext_t* context, uintptr_t low, uintptr_t high,
-                 const dl_phdr_info* late) noexcept {
-  const frame_rule rule = rule_at(rules_pc, late);
+                 const dl_phdr_info* late, bool may_search) noexcept {
+  const frame_rule rule = rule_at(rules_pc, late, may_search);
   switch (rule.kind) {
     case frame_kind::outermost: return stepped::outermost;
     case frame_kind::standard: return step_by_rule(rule, frame, low, high);
     case frame_kind::other: return step_by_libunwind(frame, rules_pc, context, low, high, late);
-    default: return stepped::failed;  // not derived: the thread is in dlclose
+    default: return stepped::failed;  // not derived: the loader's list may not be searched now
   }
 }
 
 // Whether `pc` is a return address: it lies in a loaded module's executable code,
 // right after a call instruction (read under the loader's lock in a module loaded later).
-bool after_call(uintptr_t pc) noexcept {
+bool after_call(uintptr_t pc, bool may_search) noexcept {
   if (const uintptr_t start = code_start_of(pc)) return follows_call(pc, start);
   bool follows = false;
-  in_module_holding(pc, [&](const dl_phdr_info&, uintptr_t start) { follows = follows_call(pc, start); });
+  if (may_search)
+    in_module_holding(pc, [&](const dl_phdr_info&, uintptr_t start) { follows = follows_call(pc, start); });
   return follows;
+}
+
+bool in_loader_search(uintptr_t pc) noexcept {
+  return pc - loader_search_start < loader_search_limit - loader_search_start;
 }
 
 // Walks out of `frame` (the first: its pc exact; `context` its other registers, or
@@ -378,19 +412,21 @@ bool after_call(uintptr_t pc) noexcept {
 unsigned walk(frame_registers frame, const ucontext_t* context, const stack_bounds& bounds, uintptr_t* frames,
               unsigned count, unsigned depth) noexcept {
   const uintptr_t low = frame.sp - bounds.low > red_zone ? frame.sp - red_zone : bounds.low, high = bounds.high;
+  bool may_search = no_loader_search == 0;
   for (bool first = true; count < depth; first = false) {
+    may_search = may_search && !in_loader_search(frame.pc);
     // A caller's rules are those of its call instruction, which ends at the return address.
     const uintptr_t rules_pc = first ? frame.pc : frame.pc - 1;
     const ucontext_t* registers = first ? context : nullptr;
     const uintptr_t sp = frame.sp;
     stepped result = stepped::failed;
-    if (code_start_of(rules_pc) != 0) result = step_out(frame, rules_pc, registers, low, high, nullptr);
-    else
+    if (code_start_of(rules_pc) != 0) result = step_out(frame, rules_pc, registers, low, high, nullptr, may_search);
+    else if (may_search)
       in_module_holding(rules_pc, [&](const dl_phdr_info& module, uintptr_t) {
-        result = step_out(frame, rules_pc, registers, low, high, &module);
+        result = step_out(frame, rules_pc, registers, low, high, &module, true);
       });
     if (result == stepped::outermost) return count;
-    if (result == stepped::failed || frame.sp <= sp || frame.sp > high || !after_call(frame.pc)) {
+    if (result == stepped::failed || frame.sp <= sp || frame.sp > high || !after_call(frame.pc, may_search)) {
       frames[count++] = truncated_frame;
       return count;
     }
@@ -445,13 +481,13 @@ stack_bounds stack_mapping_holding(uintptr_t address) noexcept {
 }
 
 module_unload_scope::module_unload_scope() noexcept {
-  __atomic_store_n(&unloading_depth, unloading_depth + 1, __ATOMIC_RELAXED);
+  __atomic_store_n(&no_loader_search, no_loader_search + 1, __ATOMIC_RELAXED);
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
 module_unload_scope::~module_unload_scope() {
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  __atomic_store_n(&unloading_depth, unloading_depth - 1, __ATOMIC_RELAXED);
+  __atomic_store_n(&no_loader_search, no_loader_search - 1, __ATOMIC_RELAXED);
 }
 
 frame_registers read_interrupted(const void* ucontext) noexcept {
@@ -485,6 +521,7 @@ stack_bounds current_stack_bounds() noexcept {
 std::string prepare_unwinder() {
   static const std::string problem = [] {
     std::string loaded = load_libunwind();
+    find_loader_search();
     dl_iterate_phdr(note_module, nullptr);
     if (loaded.empty()) __atomic_store_n(&prepared, true, __ATOMIC_RELEASE);
     return loaded;
