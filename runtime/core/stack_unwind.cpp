@@ -247,34 +247,9 @@ frame_rule derive_rule(uintptr_t pc, const dl_phdr_info* late) noexcept {
   return rule;
 }
 
-// Nonzero while the calling thread may not search the loader's list of modules
-// (dl_iterate_phdr, directly or through libunwind's derivation of a rule): it is in
-// dlclose (module_unload_scope), which holds the list's lock between unmapping a module
-// and unlinking it, so a nested search would read the unmapped module's headers; or in
-// the walk's own dl_iterate_phdr outside its callback's work, where a signal handler's
-// nested search could meet the recursive lock half taken or half released (its owner
-// not yet set, or already cleared) and wait on itself for ever. Such a walk derives no
-// rule and reads no module loaded later.
-PERF_DETAIL_TLS unsigned no_loader_search;
-
-// libc's dl_iterate_phdr: [start, limit), found when the unwinder is prepared. A walk
-// that meets a frame in it interrupted a search of the loader's list (the program's,
-// libgcc's throwing an exception), perhaps while it takes or releases its lock: that
-// walk searches the list no more.
-uintptr_t loader_search_start = 0, loader_search_limit = 0;
-
-void find_loader_search() {
-  void* libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
-  if (libc == nullptr) return;
-  Dl_info info{};
-  void* symbol = nullptr;  // its ElfW(Sym)
-  void* search = dlsym(libc, "dl_iterate_phdr");
-  if (search != nullptr && dladdr1(search, &info, &symbol, RTLD_DL_SYMENT) != 0 && symbol != nullptr) {
-    loader_search_start = reinterpret_cast<uintptr_t>(search);
-    loader_search_limit = loader_search_start + static_cast<const ElfW(Sym)*>(symbol)->st_size;
-  }
-  dlclose(libc);
-}
+// Nonzero while the calling thread's walks may not search the loader's list
+// (stack_unwind.hpp, no_loader_search).
+PERF_DETAIL_TLS unsigned searches_barred;
 
 // The rule of `pc`, in `late` (a module loaded after the unwinder was prepared, the
 // loader's lock held) or in the modules noted then (null). A late module's rules are
@@ -302,8 +277,6 @@ bool in_module_holding(uintptr_t address, Work&& work) noexcept {
     Work* work;
     bool found;
   } wanted{address, &work, false};
-  ++no_loader_search;
-  __atomic_signal_fence(__ATOMIC_SEQ_CST);
   dl_iterate_phdr(
       [](dl_phdr_info* info, size_t, void* argument) {
         auto& sought = *static_cast<search*>(argument);
@@ -313,19 +286,12 @@ bool in_module_holding(uintptr_t address, Work&& work) noexcept {
           if (header.p_type != PT_LOAD || (header.p_flags & PF_X) == 0 || sought.address - start >= header.p_memsz)
             continue;
           sought.found = true;
-          // The lock is held whole here: a handler's nested search only counts it up.
-          --no_loader_search;
-          __atomic_signal_fence(__ATOMIC_SEQ_CST);
           (*sought.work)(*info, start);
-          __atomic_signal_fence(__ATOMIC_SEQ_CST);
-          ++no_loader_search;
           return 1;
         }
         return 0;
       },
       &wanted);
-  __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  --no_loader_search;
   return wanted.found;
 }
 
@@ -400,10 +366,6 @@ bool after_call(uintptr_t pc, bool may_search) noexcept {
   return follows;
 }
 
-bool in_loader_search(uintptr_t pc) noexcept {
-  return pc - loader_search_start < loader_search_limit - loader_search_start;
-}
-
 // Walks out of `frame` (the first: its pc exact; `context` its other registers, or
 // null), on the stack `bounds` that holds its stack pointer, appending each caller's
 // checked return address to `frames` (holding `count`) until the outermost frame, a
@@ -412,9 +374,8 @@ bool in_loader_search(uintptr_t pc) noexcept {
 unsigned walk(frame_registers frame, const ucontext_t* context, const stack_bounds& bounds, uintptr_t* frames,
               unsigned count, unsigned depth) noexcept {
   const uintptr_t low = frame.sp - bounds.low > red_zone ? frame.sp - red_zone : bounds.low, high = bounds.high;
-  bool may_search = no_loader_search == 0;
+  const bool may_search = searches_barred == 0;
   for (bool first = true; count < depth; first = false) {
-    may_search = may_search && !in_loader_search(frame.pc);
     // A caller's rules are those of its call instruction, which ends at the return address.
     const uintptr_t rules_pc = first ? frame.pc : frame.pc - 1;
     const ucontext_t* registers = first ? context : nullptr;
@@ -480,14 +441,24 @@ stack_bounds stack_mapping_holding(uintptr_t address) noexcept {
   return found;
 }
 
-module_unload_scope::module_unload_scope() noexcept {
-  __atomic_store_n(&no_loader_search, no_loader_search + 1, __ATOMIC_RELAXED);
+no_loader_search::no_loader_search() noexcept {
+  __atomic_store_n(&searches_barred, searches_barred + 1, __ATOMIC_RELAXED);
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
-module_unload_scope::~module_unload_scope() {
+no_loader_search::~no_loader_search() {
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  __atomic_store_n(&no_loader_search, no_loader_search - 1, __ATOMIC_RELAXED);
+  __atomic_store_n(&searches_barred, searches_barred - 1, __ATOMIC_RELAXED);
+}
+
+loader_lock_held::loader_lock_held() noexcept {
+  __atomic_store_n(&searches_barred, searches_barred - 1, __ATOMIC_RELAXED);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+loader_lock_held::~loader_lock_held() {
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  __atomic_store_n(&searches_barred, searches_barred + 1, __ATOMIC_RELAXED);
 }
 
 frame_registers read_interrupted(const void* ucontext) noexcept {
@@ -521,7 +492,6 @@ stack_bounds current_stack_bounds() noexcept {
 std::string prepare_unwinder() {
   static const std::string problem = [] {
     std::string loaded = load_libunwind();
-    find_loader_search();
     dl_iterate_phdr(note_module, nullptr);
     if (loaded.empty()) __atomic_store_n(&prepared, true, __ATOMIC_RELEASE);
     return loaded;

@@ -83,18 +83,30 @@ unsigned unwind_interrupted(const void* ucontext, const stack_bounds& bounds, ui
 // an allocation.
 unsigned unwind_calling_thread(uintptr_t* frames, unsigned depth) noexcept;
 
-// While one lives, the calling thread is in dlclose (the sampler's dlclose hook makes
-// one around the real dlclose, for every thread, sampled or not): the walks on its
-// stack (its signal handler's, its allocations') derive no rule and read nothing of a
-// module loaded after start-up, which glibc may have unmapped and not yet unlisted
-// under a lock the walk would take recursively. Use it as a local; scopes nest.
-// Async-signal-safe.
-class module_unload_scope {
+// While one lives, the walks on the calling thread's stack (its signal handler's, its
+// allocations') search no list of the loader's (dl_iterate_phdr, directly or by
+// libunwind's derivation of a rule): they derive no rule and read nothing of a module
+// loaded after start-up. Made around dlclose (the sampler's dlclose hook, on every
+// thread), which holds the list's lock between unmapping a module and unlinking it, and
+// around every dl_iterate_phdr (core/loader_search_interpose.cpp), whose recursive lock
+// a handler's nested search could meet half taken or half released and wait on for
+// ever. Use it as a local; scopes nest. Async-signal-safe.
+class no_loader_search {
  public:
-  module_unload_scope() noexcept;
-  ~module_unload_scope();
-  module_unload_scope(const module_unload_scope&) = delete;
-  module_unload_scope& operator=(const module_unload_scope&) = delete;
+  no_loader_search() noexcept;
+  ~no_loader_search();
+  no_loader_search(const no_loader_search&) = delete;
+  no_loader_search& operator=(const no_loader_search&) = delete;
+};
+
+// Inside a no_loader_search around dl_iterate_phdr, while its callback runs: the lock
+// is held whole, so a nested search (which counts it up) is safe again.
+class loader_lock_held {
+ public:
+  loader_lock_held() noexcept;
+  ~loader_lock_held();
+  loader_lock_held(const loader_lock_held&) = delete;
+  loader_lock_held& operator=(const loader_lock_held&) = delete;
 };
 
 // A frame's instruction (the interrupted one, or a return address), stack pointer and

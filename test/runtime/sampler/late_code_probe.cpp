@@ -3,10 +3,14 @@
 //   late_code_probe plugin PLUGIN seconds   loads PLUGIN (late_plugin.cpp) and calls
 //       through it into measured code for `seconds` of CPU time, then loads, calls and
 //       unloads it 200 times, sampled all along; says "plugin done" on stderr
+//   late_code_probe searching-plugin PLUGIN seconds   calls through PLUGIN into code
+//       that allocates and searches the loader's list (dl_iterate_phdr), as an
+//       exception's unwinding does, for `seconds` of CPU time; says "searching done"
 //   late_code_probe early-thread seconds    starts a thread while sampling is stopped,
 //       then samples again: the thread is found in /proc/self/task, armed from the main
 //       thread, and spins 3 calls deep in measured code for `seconds` of its CPU time
 #include <dlfcn.h>
+#include <link.h>
 #include <pthread.h>
 #include <time.h>
 
@@ -15,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #include "perf/measure.hpp"
 #include "sampler/sampler.hpp"
@@ -54,6 +59,24 @@ plugin_function open_plugin(const char* path, void*& library) {
   auto* run = reinterpret_cast<plugin_function>(dlsym(library, "plugin_run"));
   if (run == nullptr) std::exit(1);
   return run;
+}
+
+// The program's code the plugin calls back: an allocation (walked by the heap sampler
+// through the plugin's frame) and a search of the loader's list.
+__attribute__((noinline)) uint64_t searching_callback(uint64_t state) {
+  std::vector<uint64_t> values(16, state);
+  int modules = 0;
+  dl_iterate_phdr([](dl_phdr_info*, size_t, void* count) { return ++*static_cast<int*>(count), 0; }, &modules);
+  return mix(values[3] + static_cast<uint64_t>(modules), 200);
+}
+
+int run_searching_plugin(const char* path, double seconds) {
+  void* library = nullptr;
+  const plugin_function run = open_plugin(path, library);
+  for (const double end = thread_seconds() + seconds; thread_seconds() < end;)
+    sink.fetch_add(run(searching_callback, 20), std::memory_order_relaxed);
+  std::fprintf(stderr, "searching done\n");
+  return dlclose(library) == 0 ? 0 : 1;
 }
 
 int run_plugin(const char* path, double seconds) {
@@ -109,7 +132,9 @@ int run_early_thread(double seconds) {
 
 int main(int argc, char** argv) {
   if (argc == 4 && std::strcmp(argv[1], "plugin") == 0) return run_plugin(argv[2], std::atof(argv[3]));
+  if (argc == 4 && std::strcmp(argv[1], "searching-plugin") == 0)
+    return run_searching_plugin(argv[2], std::atof(argv[3]));
   if (argc == 3 && std::strcmp(argv[1], "early-thread") == 0) return run_early_thread(std::atof(argv[2]));
-  std::fprintf(stderr, "usage: late_code_probe plugin PLUGIN seconds | early-thread seconds\n");
+  std::fprintf(stderr, "usage: late_code_probe plugin|searching-plugin PLUGIN seconds | early-thread seconds\n");
   return 2;
 }

@@ -410,4 +410,18 @@ TEST(LibraryPaths, APluginLoadedAndUnloadedWhileSampledLeavesTheProgramRunning) 
   EXPECT_NE(run.output.find("plugin done"), std::string::npos) << run.output;
 }
 
+// Samples at 10 kHz and every sampled allocation walked through a plugin's frames,
+// while the code under them searches the loader's list (dl_iterate_phdr, as libgcc
+// does for every frame an exception unwinds): a walk searching the list from a handler
+// that interrupted a search taking or releasing its recursive lock would wait on its
+// own thread for ever (heap_sample_bench hung so, its allocations' walks searching the
+// list for the plugin's frames). The program ends.
+TEST(LibraryPaths, WalksThroughAPluginNeverWaitOnTheLoadersLockTheirThreadHolds) {
+  const perf::testing::probe_result run = perf::testing::run_probe_program(
+      std::string("timeout 60 ") + PERF_LATE_CODE_PROBE, "PERF_SAMPLE_HZ=10000 PERF_HEAP_SAMPLE=64",
+      std::string("searching-plugin ") + PERF_LATE_PLUGIN + " 2");
+  EXPECT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("searching done"), std::string::npos) << run.output;
+}
+
 }  // namespace

@@ -48,7 +48,7 @@ function(perf_add_sampler_tests label runtime)
   # Code met after sampling started: a plugin loaded later, a thread found in /proc.
   add_executable(late_code_probe_${label} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/late_code_probe.cpp
     ${PERF_SANITIZER_OPTIONS})
-  target_link_libraries(late_code_probe_${label} PRIVATE ${runtime} ${CMAKE_DL_LIBS})
+  target_link_libraries(late_code_probe_${label} PRIVATE perf_alloc_${label} ${runtime} ${CMAKE_DL_LIBS})
   target_compile_options(late_code_probe_${label} PRIVATE ${PERF_WARNINGS} -O2 -fomit-frame-pointer ${flags})
   target_link_options(late_code_probe_${label} PRIVATE ${flags})
 
