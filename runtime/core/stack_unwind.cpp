@@ -1,11 +1,9 @@
 #include "core/stack_unwind.hpp"
 
 #include <dlfcn.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
-#include <sys/stat.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -59,6 +57,7 @@ struct step_start {
   uintptr_t sp, fp;           // the stack and frame pointers
   const ucontext_t* context;  // every register of the interrupted frame, or null: the others unknown
   uintptr_t low, high;        // the stack words a real step may read: [low, high)
+  const dl_phdr_info* late;   // a module loaded later whose memory may be read too (the loader's lock held), or null
 };
 
 // A probe's made-up stack and frame pointers, far apart, and what it reads near them:
@@ -89,6 +88,16 @@ bool in_modules(uintptr_t address) noexcept {
   return false;
 }
 
+// Whether the word at `address` lies in a loaded segment of `module`.
+bool in_module(const dl_phdr_info& module, uintptr_t address) noexcept {
+  for (unsigned h = 0; h < module.dlpi_phnum; ++h) {
+    const ElfW(Phdr)& header = module.dlpi_phdr[h];
+    const uintptr_t start = module.dlpi_addr + header.p_vaddr;
+    if (header.p_type == PT_LOAD && word_within(address, start, start + header.p_memsz)) return true;
+  }
+  return false;
+}
+
 // libunwind's every memory read: a probe's made-up stack, a real step's stack words in
 // [low, high), the modules' memory; anything else is refused, never read.
 int read_memory(unw_addr_space_t, unw_word_t address, unw_word_t* value, int write, void* argument) {
@@ -99,7 +108,8 @@ int read_memory(unw_addr_space_t, unw_word_t address, unw_word_t* value, int wri
     return 0;
   }
   const bool on_stack = !start.probe && word_within(address, start.low, start.high);
-  if (!on_stack && !in_modules(address)) return -UNW_EINVAL;
+  if (!on_stack && !in_modules(address) && (start.late == nullptr || !in_module(*start.late, address)))
+    return -UNW_EINVAL;
   *value = *reinterpret_cast<const unw_word_t*>(address);
   return 0;
 }
@@ -162,29 +172,6 @@ std::string load_libunwind() {
   return {};
 }
 
-// libunwind's pipe (stack_unwind.hpp), ascending; {-1, -1} where it was not found.
-int pipe_descriptors[2] = {-1, -1};
-
-// The `count` lowest descriptor numbers not in use, ascending, into `free_numbers`.
-void lowest_free_descriptors(int* free_numbers, unsigned count) {
-  for (int descriptor = 0; count != 0; ++descriptor)
-    if (fcntl(descriptor, F_GETFD) == -1 && errno == EBADF) *free_numbers++ = descriptor, --count;
-}
-
-bool is_pipe(int descriptor) {
-  struct stat status {};
-  return fstat(descriptor, &status) == 0 && S_ISFIFO(status.st_mode);
-}
-
-// Notes libunwind's pipe, made as it is initialized (get_accessors, in load_libunwind:
-// pipe2 takes the two lowest free numbers, `expected`, found before).
-void note_pipe(const int (&expected)[2]) {
-  if (is_pipe(expected[0]) && is_pipe(expected[1])) {
-    pipe_descriptors[0] = expected[0];
-    pipe_descriptors[1] = expected[1];
-  }
-}
-
 // The executable code of the modules loaded when the unwinder was prepared: [start,
 // limit) ranges, published by `code_count` (release), read by handlers without a lock.
 constexpr unsigned code_capacity = 256;
@@ -229,8 +216,8 @@ int note_module(dl_phdr_info* info, size_t, void*) {
 // and where it lies says which register the CFA is taken from; the return address and
 // frame pointer it gives back name the words they were read from. A rule that reads
 // memory for its CFA, or needs other registers, is none of the standard ones.
-frame_rule derive_rule(uintptr_t pc) noexcept {
-  step_start start{true, pc, probe_sp, probe_fp, nullptr, 0, 0};
+frame_rule derive_rule(uintptr_t pc, const dl_phdr_info* late) noexcept {
+  step_start start{true, pc, probe_sp, probe_fp, nullptr, 0, 0, late};
   unw_cursor_t cursor;
   frame_rule rule{};
   rule.kind = frame_kind::other;
@@ -260,12 +247,52 @@ frame_rule derive_rule(uintptr_t pc) noexcept {
   return rule;
 }
 
-frame_rule rule_at(uintptr_t pc) noexcept {
-  frame_rule rule = cached_rule(pc);
-  if (rule.kind != frame_kind::unknown) return rule;
-  rule = derive_rule(pc);
-  cache_rule(pc, rule);
+// Nonzero while the calling thread's walks may not search the loader's list
+// (stack_unwind.hpp, no_loader_search).
+PERF_DETAIL_TLS unsigned searches_barred;
+
+// The rule of `pc`, in `late` (a module loaded after the unwinder was prepared, the
+// loader's lock held) or in the modules noted then (null). A late module's rules are
+// cached under its address and the loader's count of unloads (dlpi_subs): another
+// module loaded at its addresses after a dlclose never finds them. `kind` unknown: none
+// cached, and the walk may not search the loader's list now (`may_search`).
+frame_rule rule_at(uintptr_t pc, const dl_phdr_info* late, bool may_search) noexcept {
+  const uintptr_t key = late == nullptr ? pc : pc | (late->dlpi_subs & 0x7fff) << 48 | uintptr_t{1} << 63;
+  frame_rule rule = cached_rule(key);
+  if (rule.kind != frame_kind::unknown || !may_search) return rule;
+  rule = derive_rule(pc, late);
+  cache_rule(key, rule);
   return rule;
+}
+
+// Calls `work(module, code_start)` inside dl_iterate_phdr's callback for the loaded
+// module whose executable segment holding `address` begins at code_start: glibc's
+// dlclose unlinks a module and unmaps it under the lock the callback runs under, so the
+// module's memory may be read there. Returns false (without calling it) where no
+// module's code holds the address. Only where the walk may search the list.
+template <typename Work>
+bool in_module_holding(uintptr_t address, Work&& work) noexcept {
+  struct search {
+    uintptr_t address;
+    Work* work;
+    bool found;
+  } wanted{address, &work, false};
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* argument) {
+        auto& sought = *static_cast<search*>(argument);
+        for (unsigned h = 0; h < info->dlpi_phnum; ++h) {
+          const ElfW(Phdr)& header = info->dlpi_phdr[h];
+          const uintptr_t start = info->dlpi_addr + header.p_vaddr;
+          if (header.p_type != PT_LOAD || (header.p_flags & PF_X) == 0 || sought.address - start >= header.p_memsz)
+            continue;
+          sought.found = true;
+          (*sought.work)(*info, start);
+          return 1;
+        }
+        return 0;
+      },
+      &wanted);
+  return wanted.found;
 }
 
 // The word at `address` into `value`, if it lies in [low, high).
@@ -291,8 +318,8 @@ stepped step_by_rule(const frame_rule& rule, frame_registers& frame, uintptr_t l
 // [low, high) of the stack and the modules: a rule of another form (a CFA read from the
 // stack, registers other than these three, which only the interrupted frame has).
 stepped step_by_libunwind(frame_registers& frame, uintptr_t rules_pc, const ucontext_t* context, uintptr_t low,
-                          uintptr_t high) noexcept {
-  step_start start{false, rules_pc, frame.sp, frame.fp, context, low, high};
+                          uintptr_t high, const dl_phdr_info* late) noexcept {
+  step_start start{false, rules_pc, frame.sp, frame.fp, context, low, high, late};
   unw_cursor_t cursor;
   if (unwind.init_remote(&cursor, space, &start) != 0) return stepped::failed;
   const int result = unwind.step(&cursor);
@@ -315,6 +342,30 @@ constexpr uintptr_t red_zone = 128;
 constexpr uintptr_t red_zone = 0;
 #endif
 
+// Steps from `frame` to its caller by the rules at `rules_pc`, in `late` (a module
+// loaded after start-up, the loader's lock held) or in the modules noted at start-up
+// (null), reading only [low, high) of the stack.
+stepped step_out(frame_registers& frame, uintptr_t rules_pc, const ucontext_t* context, uintptr_t low, uintptr_t high,
+                 const dl_phdr_info* late, bool may_search) noexcept {
+  const frame_rule rule = rule_at(rules_pc, late, may_search);
+  switch (rule.kind) {
+    case frame_kind::outermost: return stepped::outermost;
+    case frame_kind::standard: return step_by_rule(rule, frame, low, high);
+    case frame_kind::other: return step_by_libunwind(frame, rules_pc, context, low, high, late);
+    default: return stepped::failed;  // not derived: the loader's list may not be searched now
+  }
+}
+
+// Whether `pc` is a return address: it lies in a loaded module's executable code,
+// right after a call instruction (read under the loader's lock in a module loaded later).
+bool after_call(uintptr_t pc, bool may_search) noexcept {
+  if (const uintptr_t start = code_start_of(pc)) return follows_call(pc, start);
+  bool follows = false;
+  if (may_search)
+    in_module_holding(pc, [&](const dl_phdr_info&, uintptr_t start) { follows = follows_call(pc, start); });
+  return follows;
+}
+
 // Walks out of `frame` (the first: its pc exact; `context` its other registers, or
 // null), on the stack `bounds` that holds its stack pointer, appending each caller's
 // checked return address to `frames` (holding `count`) until the outermost frame, a
@@ -323,18 +374,20 @@ constexpr uintptr_t red_zone = 0;
 unsigned walk(frame_registers frame, const ucontext_t* context, const stack_bounds& bounds, uintptr_t* frames,
               unsigned count, unsigned depth) noexcept {
   const uintptr_t low = frame.sp - bounds.low > red_zone ? frame.sp - red_zone : bounds.low, high = bounds.high;
+  const bool may_search = searches_barred == 0;
   for (bool first = true; count < depth; first = false) {
     // A caller's rules are those of its call instruction, which ends at the return address.
     const uintptr_t rules_pc = first ? frame.pc : frame.pc - 1;
-    const frame_rule rule = rule_at(rules_pc);
-    if (rule.kind == frame_kind::outermost) return count;
+    const ucontext_t* registers = first ? context : nullptr;
     const uintptr_t sp = frame.sp;
-    const stepped result = rule.kind == frame_kind::standard
-                               ? step_by_rule(rule, frame, low, high)
-                               : step_by_libunwind(frame, rules_pc, first ? context : nullptr, low, high);
+    stepped result = stepped::failed;
+    if (code_start_of(rules_pc) != 0) result = step_out(frame, rules_pc, registers, low, high, nullptr, may_search);
+    else if (may_search)
+      in_module_holding(rules_pc, [&](const dl_phdr_info& module, uintptr_t) {
+        result = step_out(frame, rules_pc, registers, low, high, &module, true);
+      });
     if (result == stepped::outermost) return count;
-    const uintptr_t start = result == stepped::caller ? code_start_of(frame.pc) : 0;
-    if (start == 0 || frame.sp <= sp || frame.sp > high || !follows_call(frame.pc, start)) {
+    if (result == stepped::failed || frame.sp <= sp || frame.sp > high || !after_call(frame.pc, may_search)) {
       frames[count++] = truncated_frame;
       return count;
     }
@@ -343,10 +396,14 @@ unsigned walk(frame_registers frame, const ucontext_t* context, const stack_boun
   return count;
 }
 
-// The stack mapping that holds `address` ({0, 0}: none), read from /proc/self/maps by
-// system calls alone: no allocation, no lock (a thread's allocation may come from inside
-// pthread_getattr_np, which holds the thread's lock).
-stack_bounds mapping_holding(uintptr_t address) noexcept {
+// The calling thread's stack, as far as the walks of its own stack need: the mapping
+// that held its stack pointer when last found (found again when the stack pointer
+// lies outside it: the main thread's stack grew, or the thread runs on another stack).
+PERF_DETAIL_TLS stack_bounds own_stack;
+
+}  // namespace
+
+stack_bounds stack_mapping_holding(uintptr_t address) noexcept {
   const int descriptor = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
   if (descriptor < 0) return {};
   char buffer[4096];
@@ -384,25 +441,25 @@ stack_bounds mapping_holding(uintptr_t address) noexcept {
   return found;
 }
 
-// The calling thread's stack, as far as the walks of its own stack need: the mapping
-// that held its stack pointer when last found (found again when the stack pointer
-// lies outside it: the main thread's stack grew, or the thread runs on another stack).
-PERF_DETAIL_TLS stack_bounds own_stack;
-
-}  // namespace
-
-unsigned unwinder_descriptors(int (&descriptors)[2]) noexcept {
-  if (pipe_descriptors[0] < 0) return 0;
-  descriptors[0] = pipe_descriptors[0];
-  descriptors[1] = pipe_descriptors[1];
-  return 2;
+no_loader_search::no_loader_search() noexcept {
+  __atomic_store_n(&searches_barred, searches_barred + 1, __ATOMIC_RELAXED);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
-bool is_unwinder_descriptor(int descriptor) noexcept {
-  return descriptor >= 0 && (descriptor == pipe_descriptors[0] || descriptor == pipe_descriptors[1]);
+no_loader_search::~no_loader_search() {
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  __atomic_store_n(&searches_barred, searches_barred - 1, __ATOMIC_RELAXED);
 }
 
-void stop_unwinder() noexcept { __atomic_store_n(&prepared, false, __ATOMIC_RELEASE); }
+loader_lock_held::loader_lock_held() noexcept {
+  __atomic_store_n(&searches_barred, searches_barred - 1, __ATOMIC_RELAXED);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+loader_lock_held::~loader_lock_held() {
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  __atomic_store_n(&searches_barred, searches_barred + 1, __ATOMIC_RELAXED);
+}
 
 frame_registers read_interrupted(const void* ucontext) noexcept {
   const auto& registers = static_cast<const ucontext_t*>(ucontext)->uc_mcontext;
@@ -434,14 +491,9 @@ stack_bounds current_stack_bounds() noexcept {
 
 std::string prepare_unwinder() {
   static const std::string problem = [] {
-    int pipe_numbers[2];
-    lowest_free_descriptors(pipe_numbers, 2);
     std::string loaded = load_libunwind();
     dl_iterate_phdr(note_module, nullptr);
-    if (loaded.empty()) {
-      note_pipe(pipe_numbers);
-      __atomic_store_n(&prepared, true, __ATOMIC_RELEASE);
-    }
+    if (loaded.empty()) __atomic_store_n(&prepared, true, __ATOMIC_RELEASE);
     return loaded;
   }();
   return problem;
@@ -470,7 +522,7 @@ __attribute__((noinline)) unsigned unwind_calling_thread(uintptr_t* frames, unsi
 #elif defined(__aarch64__)
   asm volatile("adr %0, .\n\tmov %1, sp\n\tmov %2, x29" : "=r"(here.pc), "=r"(here.sp), "=r"(here.fp));
 #endif
-  if (here.sp < own_stack.low || here.sp >= own_stack.high) own_stack = mapping_holding(here.sp);
+  if (here.sp < own_stack.low || here.sp >= own_stack.high) own_stack = stack_mapping_holding(here.sp);
   if (!__atomic_load_n(&prepared, __ATOMIC_ACQUIRE) || here.sp < own_stack.low || here.sp >= own_stack.high) {
     frames[0] = truncated_frame;
     return 1;

@@ -26,9 +26,9 @@ stack_bounds current_stack_bounds() noexcept;
 // Loads libunwind (privately: RTLD_LOCAL, so that its _Unwind_* functions never take
 // the place of libgcc's in the program's exception handling), and notes the memory and
 // executable code of the modules loaded now: the call-frame information libunwind may
-// read, the code a return address may lie in. A module loaded later is not noted (one
-// unloaded could leave a noted range unmapped under a handler reading it): a frame in
-// it ends a stack with a truncation. Idempotent; the first call allocates and takes
+// read, the code a return address may lie in, without a lock. A module loaded later is
+// not noted (one unloaded would leave a noted range unmapped under a handler reading
+// it): the walk reads it only under the loader's lock (below). Idempotent; the first call allocates and takes
 // the loader's lock, so it runs at start-up, before any signal handler or allocation
 // hook may unwind. Returns "" or why stacks cannot be taken (then every unwind gives
 // the stack's first frame and a truncation).
@@ -50,13 +50,22 @@ constexpr uintptr_t truncated_frame = 1;
 // of the thread's stack): memory mapped for as long as the thread runs on it, so no read
 // can fault, however corrupt the stack. A word outside ends the stack with
 // `truncated_frame`, as does a frame that fails its check: its return address must lie
-// in the executable code noted above, right after a call instruction, and its stack
+// in a loaded module's executable code, right after a call instruction, and its stack
 // pointer above the frame before it (toward the stack's base). A stack that reaches its
 // outermost frame (the thread's start: _start or clone, whose call-frame information
 // ends the chain) ends without one; one that fills `depth` ends there (the caller
 // tells). Bounded: at most `depth` frames, each a table look-up and two stack words, or
 // the first time at an address, one libunwind step (a binary search of the module's
-// .eh_frame_hdr, through dl_iterate_phdr).
+// .eh_frame_hdr, through dl_iterate_phdr). A frame in a module loaded after
+// prepare_unwinder (dlopen) is stepped, and its return address checked, inside
+// dl_iterate_phdr's callback for that module: glibc's dlclose unmaps a module under
+// the lock held there, so no read of it can fault; two dl_iterate_phdr calls a frame.
+
+// The mapping of /proc/self/maps that holds `address`, where it is readable and
+// writable (a stack), read by system calls alone ({0, 0}: none): no lock, no
+// allocation, so it may run in a signal handler or inside an allocation (which may come
+// from inside pthread_getattr_np, holding the thread's lock). Async-signal-safe.
+stack_bounds stack_mapping_holding(uintptr_t address) noexcept;
 
 // Fills `frames` with the interrupted instruction of a signal handler's `ucontext`
 // argument, then the return addresses of its callers, innermost first; returns how
@@ -74,16 +83,31 @@ unsigned unwind_interrupted(const void* ucontext, const stack_bounds& bounds, ui
 // an allocation.
 unsigned unwind_calling_thread(uintptr_t* frames, unsigned depth) noexcept;
 
-// libunwind's own descriptors: the pipe through which it checks that an address is
-// mapped (it writes the address's byte into it and reads it back), found when the
-// unwinder is prepared. Fills `descriptors` in ascending order; returns how many (0
-// or 2). Async-signal-safe.
-unsigned unwinder_descriptors(int (&descriptors)[2]) noexcept;
-bool is_unwinder_descriptor(int descriptor) noexcept;
+// While one lives, the walks on the calling thread's stack (its signal handler's, its
+// allocations') search no list of the loader's (dl_iterate_phdr, directly or by
+// libunwind's derivation of a rule): they derive no rule and read nothing of a module
+// loaded after start-up. Made around dlclose (the sampler's dlclose hook, on every
+// thread), which holds the list's lock between unmapping a module and unlinking it, and
+// around every dl_iterate_phdr (core/loader_search_interpose.cpp), whose recursive lock
+// a handler's nested search could meet half taken or half released and wait on for
+// ever. Use it as a local; scopes nest. Async-signal-safe.
+class no_loader_search {
+ public:
+  no_loader_search() noexcept;
+  ~no_loader_search();
+  no_loader_search(const no_loader_search&) = delete;
+  no_loader_search& operator=(const no_loader_search&) = delete;
+};
 
-// Stops the unwinder for good, before something else takes one of its descriptors:
-// every stack then ends at its first frame with a truncation. Async-signal-safe.
-void stop_unwinder() noexcept;
+// Inside a no_loader_search around dl_iterate_phdr, while its callback runs: the lock
+// is held whole, so a nested search (which counts it up) is safe again.
+class loader_lock_held {
+ public:
+  loader_lock_held() noexcept;
+  ~loader_lock_held();
+  loader_lock_held(const loader_lock_held&) = delete;
+  loader_lock_held& operator=(const loader_lock_held&) = delete;
+};
 
 // A frame's instruction (the interrupted one, or a return address), stack pointer and
 // frame pointer.

@@ -21,6 +21,7 @@ int chosen_signal = 0;
 bool taken_over = false;  // atomic: the program installed its own handler on chosen_signal
 PERF_DETAIL_TLS uintptr_t thread_stack_low;
 PERF_DETAIL_TLS uintptr_t thread_stack_high;
+PERF_DETAIL_TLS bool thread_stack_sought;  // its bounds were looked for in /proc/self/maps
 PERF_DETAIL_TLS bool thread_paused;
 PERF_DETAIL_TLS uint32_t thread_id;  // 0: not known yet
 
@@ -60,6 +61,12 @@ void give_signal_to_program() noexcept {
 }  // namespace
 
 void record_sample(const void* ucontext, uint32_t tid, uint64_t weight) noexcept {
+  // A thread armed from another (found in /proc) never read its stack's bounds: the
+  // mapping holding its stack pointer at its first sample is its stack.
+  if (thread_stack_high == 0 && !thread_stack_sought) {
+    thread_stack_sought = true;
+    set_thread_stack(stack_mapping_holding(read_interrupted(ucontext).sp));
+  }
   uintptr_t frames[max_sample_depth];
   const stack_bounds bounds{thread_stack_low, thread_stack_high};
   const unsigned depth = unwind_interrupted(ucontext, bounds, frames, walk_depth);

@@ -338,6 +338,90 @@ TEST(LibraryPaths, EveryStackReachesItsThreadsStartWithNoInventedOrRepeatedFrame
   fs::remove_all(dir);
 }
 
+// Whether the function or the module of `location` holds `part`.
+bool names(const raw_location& location, const std::string& part) {
+  return location.function.find(part) != std::string::npos || location.module.find(part) != std::string::npos;
+}
+
+// Runs late_code_probe with `args`, sampled at 1 kHz, and expects more than 200 samples
+// with a frame `through` names, at least 95% of them with a frame `reaching` names and
+// ending at the thread's start (`_start` or `clone3`), whole.
+void expect_stacks_through_to(const std::string& args, const std::string& through, const std::string& reaching) {
+  const fs::path dir = fs::temp_directory_path() / ("perf_late_code_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const std::string path = (dir / "profile.pb.gz").string();
+  const probe_result run =
+      perf::testing::run_probe_program(PERF_LATE_CODE_PROBE, "PERF_SAMPLE_HZ=1000 PERF_PROFILE=" + path, args);
+  ASSERT_EQ(run.status, 0) << run.output;
+  const probe_result raw = perf::testing::go_tool_pprof("-raw " + path, dir);
+  ASSERT_EQ(raw.status, 0) << raw.output;
+  const raw_profile profile = parse_raw(raw.output);
+  uint64_t samples = 0, whole = 0;
+  std::string examples;
+  for (const auto& [count, ids] : profile.samples) {
+    bool in = false, reached = false;
+    std::string stack;
+    for (int id : ids) {
+      const raw_location& frame = profile.locations.at(id);
+      in |= names(frame, through);
+      reached |= names(frame, reaching);
+      stack += frame.function + " <- ";
+    }
+    if (!in) continue;
+    samples += count;
+    const std::string& root = profile.locations.at(ids.back()).function;
+    if (reached && (root == "_start" || root == "clone3" || root == "clone")) whole += count;
+    else if (examples.size() < 3000) examples += stack + "\n";
+  }
+  std::printf("%llu samples through %s, %llu of them reach %s and the thread's start\n",
+              static_cast<unsigned long long>(samples), through.c_str(), static_cast<unsigned long long>(whole),
+              reaching.c_str());
+  ASSERT_GT(samples, 200u);
+  EXPECT_GE(static_cast<double>(whole), 0.95 * static_cast<double>(samples)) << examples;
+  fs::remove_all(dir);
+}
+
+// A module loaded after start-up (dlopen), without frame pointers, calling back into
+// the program's measured code: its frames are walked through, from the program's code
+// under it and from its own, up to main. Before, its rules were never derived (only the
+// modules loaded at start-up were noted): a stack ended at its first frame in the
+// plugin with [truncated].
+TEST(LibraryPaths, AStackThroughAPluginLoadedAfterStartUpReachesMain) {
+  expect_stacks_through_to(std::string("plugin ") + PERF_LATE_PLUGIN + " 0.5", "late_plugin", "main");
+}
+
+// A thread started before sampling (re)starts is armed from another thread, found in
+// /proc/self/task: it never read its stack's bounds, and gets them from the mapping
+// that holds its stack pointer at its first sample. Before, its every stack was its
+// leaf and [truncated].
+TEST(LibraryPaths, AThreadFoundInProcHasStacksReachingItsStartRoutine) {
+  expect_stacks_through_to("early-thread 0.5", "early_inner", "early_thread_start");
+}
+
 #endif  // !defined(__SANITIZE_THREAD__)
+
+// Loaded, called and unloaded 200 times while every thread is sampled at 1 kHz: no
+// walk reads the code or unwind tables of a module dlclose is unmapping (under TSan
+// too, where the samples arrive late).
+TEST(LibraryPaths, APluginLoadedAndUnloadedWhileSampledLeavesTheProgramRunning) {
+  const perf::testing::probe_result run = perf::testing::run_probe_program(
+      PERF_LATE_CODE_PROBE, "PERF_SAMPLE_HZ=1000", std::string("plugin ") + PERF_LATE_PLUGIN + " 0.1");
+  EXPECT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("plugin done"), std::string::npos) << run.output;
+}
+
+// Samples at 10 kHz and every sampled allocation walked through a plugin's frames,
+// while the code under them searches the loader's list (dl_iterate_phdr, as libgcc
+// does for every frame an exception unwinds): a walk searching the list from a handler
+// that interrupted a search taking or releasing its recursive lock would wait on its
+// own thread for ever (heap_sample_bench hung so, its allocations' walks searching the
+// list for the plugin's frames). The program ends.
+TEST(LibraryPaths, WalksThroughAPluginNeverWaitOnTheLoadersLockTheirThreadHolds) {
+  const perf::testing::probe_result run = perf::testing::run_probe_program(
+      std::string("timeout 60 ") + PERF_LATE_CODE_PROBE, "PERF_SAMPLE_HZ=10000 PERF_HEAP_SAMPLE=64",
+      std::string("searching-plugin ") + PERF_LATE_PLUGIN + " 2");
+  EXPECT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("searching done"), std::string::npos) << run.output;
+}
 
 }  // namespace

@@ -203,7 +203,7 @@ __attribute__((noinline)) void qsort_down(std::vector<uint32_t>& values, int dep
 
 // About 0.3 s of the thread's CPU in the C library's qsort, from ever-changing depths of
 // the stack: new return addresses for the unwinder, on stack pages libunwind has not
-// checked yet (it checks them through its pipe).
+// derived yet.
 __attribute__((noinline)) void qsort_rounds() {
   std::vector<uint32_t> values(4096);
   uint64_t state = sink;
@@ -220,11 +220,10 @@ __attribute__((noinline)) void qsort_rounds() {
 }
 
 // A thread that closes every descriptor it did not open (as a daemon does) and opens
-// files, which take the numbers of the sampler's events and of the unwinder's pipe,
-// then is sampled through qsort; its exit releases its sampling source. The files stay
-// open, and empty: the sampler closes only its own events, and the unwinder reads and
-// writes only its own pipe (before, libunwind wrote bytes of memory into a file that
-// took its pipe's number, or closed it).
+// files, which take the numbers of the sampler's events and of libunwind's pipe, then
+// is sampled through qsort; its exit releases its sampling source. The files stay open,
+// and empty: the sampler closes only its own events, and the unwinder never uses the
+// pipe (once, libunwind wrote bytes of memory into a file that took its number).
 int reused_descriptors() {
   constexpr int files = 16;
   int opened[files] = {};

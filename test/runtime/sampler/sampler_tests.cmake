@@ -12,6 +12,9 @@ add_library(sample_stress_plugin MODULE ${CMAKE_CURRENT_LIST_DIR}/stress_plugin.
 add_executable(seccomp_exec ${CMAKE_CURRENT_LIST_DIR}/seccomp_exec.cpp)
 target_compile_options(seccomp_exec PRIVATE ${PERF_WARNINGS})
 target_compile_options(sample_stress_plugin PRIVATE -fno-omit-frame-pointer)
+# A plugin without frame pointers that the late-code probe loads after sampling started.
+add_library(late_plugin MODULE ${CMAKE_CURRENT_LIST_DIR}/late_plugin.cpp)
+target_compile_options(late_plugin PRIVATE ${PERF_WARNINGS} -O2 -fomit-frame-pointer)
 
 # speedscope's importer, the real reader of the folded stacks: npm's speedscope
 # 1.25.0 (scripts/setup.sh), run by node. Not found, the test that needs it fails saying so.
@@ -42,6 +45,13 @@ function(perf_add_sampler_tests label runtime)
   target_compile_options(library_paths_probe_${label} PRIVATE ${PERF_WARNINGS} -O2 -fomit-frame-pointer ${flags})
   target_link_options(library_paths_probe_${label} PRIVATE ${flags})
 
+  # Code met after sampling started: a plugin loaded later, a thread found in /proc.
+  add_executable(late_code_probe_${label} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/late_code_probe.cpp
+    ${PERF_SANITIZER_OPTIONS})
+  target_link_libraries(late_code_probe_${label} PRIVATE perf_alloc_${label} ${runtime} ${CMAKE_DL_LIBS})
+  target_compile_options(late_code_probe_${label} PRIVATE ${PERF_WARNINGS} -O2 -fomit-frame-pointer ${flags})
+  target_link_options(late_code_probe_${label} PRIVATE ${flags})
+
   set(dir ${CMAKE_CURRENT_FUNCTION_LIST_DIR})
   add_executable(sampler_tests_${label} ${dir}/sampling_test.cpp ${dir}/sample_table_test.cpp ${dir}/stack_unwind_test.cpp
     ${dir}/linker_stubs_test.cpp ${dir}/exported_symbols_test.cpp
@@ -55,8 +65,10 @@ function(perf_add_sampler_tests label runtime)
     PERF_GO="${PERF_GO}" PERF_STRESS_PROBE="$<TARGET_FILE:sample_stress_${label}>"
     PERF_STRESS_PLUGIN="$<TARGET_FILE:sample_stress_plugin>" PERF_SPEEDSCOPE_BUNDLE="${PERF_SPEEDSCOPE_BUNDLE}"
     PERF_SPEEDSCOPE_IMPORT="${dir}/speedscope_import.mjs" PERF_SAMPLE_PROBE_SOURCE="${dir}/sample_probe.cpp"
-    PERF_SECCOMP_EXEC="$<TARGET_FILE:seccomp_exec>" PERF_LIBRARY_PATHS_PROBE="$<TARGET_FILE:library_paths_probe_${label}>")
-  add_dependencies(sampler_tests_${label} seccomp_exec sample_probe_${label} sample_stress_${label} library_paths_probe_${label})
+    PERF_SECCOMP_EXEC="$<TARGET_FILE:seccomp_exec>" PERF_LIBRARY_PATHS_PROBE="$<TARGET_FILE:library_paths_probe_${label}>"
+    PERF_LATE_CODE_PROBE="$<TARGET_FILE:late_code_probe_${label}>" PERF_LATE_PLUGIN="$<TARGET_FILE:late_plugin>")
+  add_dependencies(sampler_tests_${label} seccomp_exec sample_probe_${label} sample_stress_${label} library_paths_probe_${label}
+    late_code_probe_${label} late_plugin)
   gtest_discover_tests(sampler_tests_${label} TEST_PREFIX "${label}." DISCOVERY_MODE PRE_TEST
     PROPERTIES ENVIRONMENT PERF_REPORT=off LABELS ${label})
 

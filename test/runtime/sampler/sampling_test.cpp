@@ -42,10 +42,10 @@ TEST_F(Sampling, TheSummaryNamesTheSourceThatSampled) {
 
 // A program that closes the sampler's event descriptors and opens files under their
 // numbers keeps its files: a thread's exit releases its source only while the
-// descriptor is still the event. The unwinder's pipe is kept open (the program's close
-// of it leaves it), so its files get other numbers, and libunwind, checking memory
-// through its pipe as it steps through qsort, neither writes into them nor reads from
-// them nor closes them.
+// descriptor is still the event. libunwind's pipe, which the program closes too and
+// whose numbers its files may take, is never used by the unwinder (its address space's
+// reads are the runtime's, checked: core/stack_unwind.hpp): stepping through qsort, it
+// neither writes into the files nor reads from them nor closes them.
 TEST_F(Sampling, FilesOpenedUnderTheNumbersOfClosedEventsStayOpen) {
   const probe_result run = run_sample_probe("PERF_SAMPLE_HZ=1000", "reused-descriptors 0.1");
   EXPECT_EQ(run.status, 0) << run.output;

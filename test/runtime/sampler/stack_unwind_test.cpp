@@ -1,11 +1,9 @@
 #include "core/stack_unwind.hpp"
 
 #include <dlfcn.h>
-#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -289,32 +287,6 @@ TEST(StackUnwind, ACorruptFrameEndsTheStackWithoutReadingThroughIt) {
   }
 }
 #endif
-
-// libunwind checks memory through a pipe of its own: a program that closes every
-// descriptor it did not open leaves the pipe open (close and close_range pass over
-// it), so its files never take the pipe's numbers, where libunwind would write bytes
-// of memory into them, read their bytes, or close them.
-TEST(StackUnwind, TheProgramsCloseLeavesTheUnwindersPipeOpen) {
-  ASSERT_EQ(prepare_unwinder(), "");
-  int pipe[2];
-  ASSERT_EQ(unwinder_descriptors(pipe), 2u);
-  EXPECT_EQ(close(pipe[0]), 0);
-  EXPECT_EQ(close_range(static_cast<unsigned>(pipe[0]), static_cast<unsigned>(pipe[1]), 0), 0);
-  for (const int descriptor : pipe) {
-    struct stat status {};
-    ASSERT_EQ(fstat(descriptor, &status), 0) << descriptor;
-    EXPECT_TRUE(S_ISFIFO(status.st_mode)) << descriptor;
-  }
-  // A descriptor beside them is closed as asked.
-  const int beside = open("/dev/null", O_RDONLY);
-  ASSERT_GE(beside, 0);
-  const auto low = static_cast<unsigned>(std::min(beside, pipe[0])),
-             high = static_cast<unsigned>(std::max(beside, pipe[1]));
-  EXPECT_EQ(close_range(low, high, 0), 0);
-  EXPECT_EQ(fcntl(beside, F_GETFD), -1);
-  EXPECT_NE(fcntl(pipe[0], F_GETFD), -1);
-  EXPECT_NE(fcntl(pipe[1], F_GETFD), -1);
-}
 
 }  // namespace
 }  // namespace perf::runtime
