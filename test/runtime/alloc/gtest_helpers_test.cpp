@@ -166,6 +166,44 @@ TEST(AllocGtestStacks, AFailureNamesTheLineThatAllocated) {
   pushed = {};
 }
 
+// Grows `pushed` from a function of the test's own, one frame below the test body,
+// at push_line.
+constexpr int push_line = __LINE__ + 2;
+__attribute__((noinline)) void push_one() {
+  pushed.push_back(5);
+  asm volatile("");  // the call stays a call, not a tail jump: the test body keeps its frame
+}
+
+// The whole stack of a failing budget, past the allocating line and the test body,
+// names only the test's code: never the runtime's (perf's namespace, libperfrt,
+// libperfalloc, the symbolizer's libbacktrace and zlib, whose first use is this very
+// message) nor the C++ library's frames between, which fold into "...". GoogleTest's
+// frames under the test body fold too, down to main (gtest_main's, without debug
+// information: no file), where the walk ends.
+TEST(AllocGtestStacks, TheWholeStackRunsFromTheAllocatingLineToTheTestBodyAndNamesNoRuntimeCode) {
+  pushed = std::vector<int>();  // no capacity left from the tests before
+  ::testing::TestPartResultArray failures;
+  int line;
+  {
+    ::testing::ScopedFakeTestPartResultReporter reporter(
+        ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &failures);
+    line = __LINE__ + 1;
+    EXPECT_NO_ALLOCATION(push_one());
+  }
+  ASSERT_EQ(failures.size(), 1);
+  const std::string message = failures.GetTestPartResult(0).message();
+  const std::string stack = message.substr(message.find("\n    at "));
+  for (const char* runtime_code : {"perf::", "libperf", "backtrace_", "elf_", "inflate", "zlib"})
+    EXPECT_EQ(stack.find(runtime_code), std::string::npos) << runtime_code << " in\n" << message;
+  const std::string file = __FILE__;
+  EXPECT_EQ(stack, "\n    at (anonymous namespace)::push_one() (" + file + ":" + std::to_string(push_line) +
+                       ")\n    at (anonymous namespace)::AllocGtestStacks_"
+                       "TheWholeStackRunsFromTheAllocatingLineToTheTestBodyAndNamesNoRuntimeCode_Test::TestBody() (" +
+                       file + ":" + std::to_string(line) + ")\n    ...\n    at main")
+      << message;
+  pushed = {};
+}
+
 // A budget of 256 bytes holds a request of 256 bytes, whatever block it gets.
 TEST(AllocGtestStacks, TheByteBudgetCountsTheBytesAskedFor) {
   EXPECT_ALLOCATIONS_AT_MOST(256, perf::testing::sink = static_cast<char*>(std::malloc(256)));
