@@ -30,9 +30,11 @@ inline probe_result go_tool_pprof(const std::string& args, const std::filesystem
   return run_command("HOME=" + home.string() + " timeout 120 " PERF_GO " tool pprof " + args);
 }
 
-// A row of `go tool pprof -top`: its flat value as printed and the function's name.
+// A row of `go tool pprof -top`: its flat value as printed, its cumulative share of
+// the total (percent) and the function's name.
 struct pprof_top_row {
   std::string flat;
+  double cum_percent = 0;
   std::string name;
 };
 
@@ -49,6 +51,7 @@ inline std::vector<pprof_top_row> pprof_top_rows(const std::string& output) {
     pprof_top_row row;
     std::string flat_percent, sum, cum, cum_percent;
     if (!(fields >> row.flat >> flat_percent >> sum >> cum >> cum_percent)) break;
+    row.cum_percent = std::stod(cum_percent);  // "50.25%": the number before the sign
     std::getline(fields >> std::ws, row.name);
     rows.push_back(row);
   }
