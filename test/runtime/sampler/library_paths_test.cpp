@@ -274,14 +274,21 @@ std::string short_name(std::string demangled_name) {
 
 bool is_loader(const std::string& module) { return module.find("ld-linux") != std::string::npos; }
 
-TEST(LibraryPaths, EveryStackReachesItsThreadsStartWithNoInventedOrRepeatedFrame) {
-  const fs::path dir = fs::temp_directory_path() / ("perf_library_paths_" + std::to_string(getpid()));
+// library_paths_probe sampled at 1 kHz for 0.6 s of CPU time a thread, its profile
+// written in `dir` and read by `go tool pprof PPROF_ARGS`: pprof's output, or the
+// probe's when the probe fails.
+probe_result library_paths_profile(const fs::path& dir, const std::string& pprof_args) {
   fs::create_directories(dir);
   const std::string path = (dir / "profile.pb.gz").string();
   const probe_result run =
       perf::testing::run_probe_program(PERF_LIBRARY_PATHS_PROBE, "PERF_SAMPLE_HZ=1000 PERF_PROFILE=" + path, "0.6");
-  ASSERT_EQ(run.status, 0) << run.output;
-  const probe_result raw = perf::testing::go_tool_pprof("-raw " + path, dir);
+  if (run.status != 0) return run;
+  return perf::testing::go_tool_pprof(pprof_args + " " + path, dir);
+}
+
+TEST(LibraryPaths, EveryStackReachesItsThreadsStartWithNoInventedOrRepeatedFrame) {
+  const fs::path dir = fs::temp_directory_path() / ("perf_library_paths_" + std::to_string(getpid()));
+  const probe_result raw = library_paths_profile(dir, "-raw");
   ASSERT_EQ(raw.status, 0) << raw.output;
   const raw_profile profile = parse_raw(raw.output);
 
@@ -354,12 +361,7 @@ bool is_lazy_binding(const std::string& function) {
 // check_match at 12.5% cumulative, above most of its own functions.
 TEST(LibraryPaths, GoToolPprofTopCumPutsTheThreadsStartsFirstAndTheLoaderNowhereAboveTheProgram) {
   const fs::path dir = fs::temp_directory_path() / ("perf_library_paths_cum_" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  const std::string path = (dir / "profile.pb.gz").string();
-  const probe_result run =
-      perf::testing::run_probe_program(PERF_LIBRARY_PATHS_PROBE, "PERF_SAMPLE_HZ=1000 PERF_PROFILE=" + path, "0.6");
-  ASSERT_EQ(run.status, 0) << run.output;
-  const probe_result top = perf::testing::go_tool_pprof("-top -cum -nodefraction=0 -nodecount=100000 " + path, dir);
+  const probe_result top = library_paths_profile(dir, "-top -cum -nodefraction=0 -nodecount=100000");
   ASSERT_EQ(top.status, 0) << top.output;
   std::map<std::string, double> cum;
   for (const perf::testing::pprof_top_row& row : perf::testing::pprof_top_rows(top.output))
