@@ -1,6 +1,6 @@
 #!/bin/sh
 # The sampler's flame graph against Linux perf's, on one run of the same program
-# (docs/sampler.md, "Against Linux perf"):
+# (docs/sampler.md, "The stack walk"):
 #
 #   bench/flame_against_perf.sh [BUILD_DIR [SECONDS [FRAMES]]]
 #
@@ -14,9 +14,8 @@
 # inclusive share (the samples whose stack holds it) in perf's stacks and in the
 # sampler's, and the difference (perf also samples the loader's start-up and the
 # runtime's work at exit, outside run_paths: about 2 points at 3 s, 5 at 1 s). Exits 1
-# if a difference exceeds 5 points, 2 if perf
-# cannot record (not installed, or kernel.perf_event_paranoid above 1 for a user
-# without CAP_PERFMON).
+# if a difference exceeds 5 points, 2 if perf cannot record (not installed, or
+# kernel.perf_event_paranoid above 1 for a user without CAP_PERFMON).
 #
 # Needs linux-perf, python3 and a build with the tests (ninja library_paths_probe_plain).
 set -eu
