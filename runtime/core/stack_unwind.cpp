@@ -88,14 +88,21 @@ bool in_modules(uintptr_t address) noexcept {
   return false;
 }
 
-// Whether the word at `address` lies in a loaded segment of `module`.
-bool in_module(const dl_phdr_info& module, uintptr_t address) noexcept {
+// The loaded segment of `module` that holds the `size` bytes at `address`, or null.
+const ElfW(Phdr) * loaded_segment(const dl_phdr_info& module, uintptr_t address, uintptr_t size) noexcept {
   for (unsigned h = 0; h < module.dlpi_phnum; ++h) {
     const ElfW(Phdr)& header = module.dlpi_phdr[h];
     const uintptr_t start = module.dlpi_addr + header.p_vaddr;
-    if (header.p_type == PT_LOAD && word_within(address, start, start + header.p_memsz)) return true;
+    if (header.p_type == PT_LOAD && address >= start && header.p_memsz >= size &&
+        address - start <= header.p_memsz - size)
+      return &header;
   }
-  return false;
+  return nullptr;
+}
+
+// Whether the word at `address` lies in a loaded segment of `module`.
+bool in_module(const dl_phdr_info& module, uintptr_t address) noexcept {
+  return loaded_segment(module, address, sizeof(uintptr_t)) != nullptr;
 }
 
 // libunwind's every memory read: a probe's made-up stack, a real step's stack words in
@@ -280,16 +287,11 @@ bool in_module_holding(uintptr_t address, Work&& work) noexcept {
   dl_iterate_phdr(
       [](dl_phdr_info* info, size_t, void* argument) {
         auto& sought = *static_cast<search*>(argument);
-        for (unsigned h = 0; h < info->dlpi_phnum; ++h) {
-          const ElfW(Phdr)& header = info->dlpi_phdr[h];
-          const uintptr_t start = info->dlpi_addr + header.p_vaddr;
-          if (header.p_type != PT_LOAD || (header.p_flags & PF_X) == 0 || sought.address - start >= header.p_memsz)
-            continue;
-          sought.found = true;
-          (*sought.work)(*info, start);
-          return 1;
-        }
-        return 0;
+        const ElfW(Phdr)* segment = loaded_segment(*info, sought.address, 1);
+        if (segment == nullptr || (segment->p_flags & PF_X) == 0) return 0;
+        sought.found = true;
+        (*sought.work)(*info, info->dlpi_addr + segment->p_vaddr);
+        return 1;
       },
       &wanted);
   return wanted.found;
