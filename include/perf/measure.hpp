@@ -123,15 +123,15 @@ PERF_DETAIL_OUT_OF_LINE thread_state* begin_timed(thread_state* thread, site& s,
 // null; else it draws the site's next countdown where the site is sampled
 // (slot::period), before the clock read.
 //
-// begin() and end() are called, not inlined, and so is the fast path, inside
-// begin() (unless PERF_INLINE_FAST_PATH, below): a measured function then grows by
-// two calls and a test, not by the scope's whole bookkeeping, so the compiler inlines
-// it where it did without the scope. Inlined, the scope made small functions too large
+// begin() and end() are called, not inlined: a measured function then grows by two
+// calls and a test, not by the scope's whole bookkeeping, so the compiler inlines it
+// where it did without the scope. Inlined, the scope made small functions too large
 // to inline, and GCC's flow-sensitive warnings then saw code the plain build never has
 // (-Wstringop-overflow on a copy into a small buffer, in a function compiled on its
 // own instead of in its caller): an instrumented build printed warnings its plain
-// build does not (lit/warning_free_build.test). Even the fast path alone, inlined,
-// is enough to do that.
+// build does not (lit/warning_free_build.test). Even the fast path alone, inlined as
+// C++, is enough to do that; written in `asm inline` (PERF_DETAIL_ASM_FAST_PATH), it
+// is not, and the scopes take it inline (PERF_DETAIL_INLINE_FAST_PATH, below).
 //
 // The timed path is a function of its own (begin_timed) so that the fast path saves
 // no register: in one function, GCC pushed the six that the timed path uses before the
@@ -244,15 +244,16 @@ class constexpr_scope {
 }  // namespace detail
 }  // namespace perf
 
-// PERF_INLINE_FAST_PATH: defined to 1 before this header is included (or with
-// -DPERF_INLINE_FAST_PATH=1), every scope of the translation unit inlines adaptive
-// timing's fast path, so that an untimed call costs a few instructions and no call:
-// a leveldb-like memtable measured runs at 0.91x its plain speed instead of 0.85x
-// (docs/performance.md, "Adaptive timing"). The price: a measured function grows by
-// the fast path, so the compiler may no longer inline it where it did, and GCC's
-// flow-sensitive warnings (-Wstringop-overflow and the like) may then see it
-// compiled on its own and warn where the plain build did not. Off by default.
-#if defined(PERF_INLINE_FAST_PATH) && PERF_INLINE_FAST_PATH
+// Whether the scopes inline adaptive timing's fast path, so that an untimed call costs
+// a few instructions and no call (docs/performance.md, "Adaptive timing"): always where
+// the fast path is written in assembly (PERF_DETAIL_ASM_FAST_PATH: x86-64, GCC 9 or
+// Clang 14 and later), which the inliner counts as one instruction. Elsewhere only with
+// PERF_INLINE_FAST_PATH defined to 1 before this header is included (or
+// -DPERF_INLINE_FAST_PATH=1): the fast path is then C++, a measured function grows by
+// it, so the compiler may no longer inline it where it did, and GCC's flow-sensitive
+// warnings (-Wstringop-overflow and the like) may then see it compiled on its own and
+// warn where the plain build did not.
+#if (defined(PERF_INLINE_FAST_PATH) && PERF_INLINE_FAST_PATH) || PERF_DETAIL_ASM_FAST_PATH
 #define PERF_DETAIL_INLINE_FAST_PATH true
 #else
 #define PERF_DETAIL_INLINE_FAST_PATH false

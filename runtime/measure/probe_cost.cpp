@@ -28,11 +28,13 @@ namespace {
 // The site the calibration measures on, its key read as the real probe reads it.
 constinit detail::site calibration_site = {"perf.probe_calibration", "", 0, detail::site_key(1, 1)};
 
-// measure.hpp's begin<true, true>, called as PERF_MEASURE calls it (out of line),
-// on the calibration block (calibration_block_in_place): adaptive timing's fast path first.
+// measure.hpp's begin<true, true, FastPath>, called as PERF_MEASURE calls it (out of
+// line), on the calibration block (calibration_block_in_place): adaptive timing's fast
+// path first unless the scope took it inline (begin_scope).
+template <bool FastPath>
 __attribute__((noinline)) detail::thread_state* calibration_begin(detail::frame& f) noexcept {
   detail::thread_state* thread = detail::current_thread;
-  if (detail::untimed_call(thread, calibration_site)) return nullptr;
+  if (FastPath && detail::untimed_call(thread, calibration_site)) return nullptr;
   const unsigned key = __atomic_load_n(&calibration_site.key, __ATOMIC_RELAXED);
   if (PERF_DETAIL_UNLIKELY(thread == nullptr || key == 0)) return nullptr;
   uint64_t probe_offset = thread->probe_offset;
@@ -45,11 +47,15 @@ __attribute__((noinline)) detail::thread_state* calibration_begin(detail::frame&
   return thread;
 }
 
-// An empty function measured exactly as PERF_MEASURE measures one (basic_scope):
-// untimed while the site's countdown is above 1, sampled while its period is not 0.
+// An empty function measured exactly as PERF_MEASURE measures one (basic_scope and
+// begin_scope, the fast path where they take it): untimed while the site's countdown is
+// above 1, sampled while its period is not 0.
 __attribute__((noinline)) void measured_empty_function() {
   detail::frame f;
-  detail::thread_state* const thread = calibration_begin(f);
+  detail::thread_state* const thread =
+      PERF_DETAIL_INLINE_FAST_PATH
+          ? (detail::untimed_call(detail::current_thread, calibration_site) ? nullptr : calibration_begin<false>(f))
+          : calibration_begin<true>(f);
   __asm__ __volatile__("");
   if (thread != nullptr) detail::end<true>(thread, f);
 }

@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <thread>
@@ -312,6 +313,56 @@ __attribute__((noinline)) constexpr int adaptive_constexpr(int x) {
   return x + 1;
 }
 static_assert(time_all_constexpr(1) == 2 && time_all_constexpr_no_ticks(1) == 2 && adaptive_constexpr(1) == 2);
+
+// The fast path (untimed_call: assembly on x86-64, C++ elsewhere) writes exactly what its
+// contract says, and nothing when the call is to be timed.
+TEST(AdaptiveTiming, TheFastPathCountsAnUntimedCallCreditsItsCallerAndWritesNothingElse) {
+  fake_thread thread;
+  thread.slots.resize(300);  // an id above 255: the id is read in 16 bits, not 8
+  thread.state.slots = thread.slots.data();
+  constexpr unsigned id = 258, row = 7;
+  const detail::site s = {"site", "", 1, detail::site_key(id, row)};
+  detail::slot& target = thread.slots[id];
+  target.countdown = 3;
+  target.untimed = 40;
+  target.untimed_estimate = 1234;
+  thread.state.callee_time = 1000;
+  thread.state.credited = 2000;
+  thread.state.credit_site = 5;
+  thread.state.probes_finished = 3000;
+  thread.state.probe_untimed = 77;
+  const std::vector<detail::slot> slots_before = thread.slots;
+
+  ASSERT_TRUE(detail::untimed_call(&thread.state, s));
+  EXPECT_EQ(target.countdown, 2u);
+  EXPECT_EQ(target.untimed, 41u);
+  EXPECT_EQ(thread.state.callee_time, 2234u);
+  EXPECT_EQ(thread.state.credited, 3234u);
+  EXPECT_EQ(thread.state.credit_site, id);
+  EXPECT_EQ(thread.state.probes_finished, 3077u);
+  for (unsigned other = 0; other < thread.slots.size(); ++other) {
+    if (other == id) continue;
+    EXPECT_EQ(std::memcmp(&thread.slots[other], &slots_before[other], sizeof(detail::slot)), 0) << "slot " << other;
+  }
+
+  // A countdown of 1 (this call is timed), a busy thread, an unregistered site, no block:
+  // the call goes on to begin_timed, nothing written.
+  ASSERT_TRUE(detail::untimed_call(&thread.state, s));
+  EXPECT_EQ(target.countdown, 1u);
+  const detail::thread_state state_before = thread.state;
+  const detail::slot target_before = target;
+  EXPECT_FALSE(detail::untimed_call(&thread.state, s));
+  target.countdown = 9;
+  thread.state.busy = 1;
+  EXPECT_FALSE(detail::untimed_call(&thread.state, s));
+  thread.state.busy = 0;
+  const detail::site unregistered = {"unregistered", "", 2, 0};
+  EXPECT_FALSE(detail::untimed_call(&thread.state, unregistered));
+  EXPECT_FALSE(detail::untimed_call(nullptr, s));
+  target.countdown = target_before.countdown;
+  EXPECT_EQ(std::memcmp(&target, &target_before, sizeof(detail::slot)), 0);
+  EXPECT_EQ(std::memcmp(&thread.state, &state_before, sizeof(detail::thread_state)), 0);
+}
 
 // Where a caller's untimed callees were credited more than the call took, the excess is
 // charged to the last of its own untimed callees, never to an untimed call nested in one
