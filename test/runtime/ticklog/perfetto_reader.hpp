@@ -24,6 +24,7 @@ namespace perf::testing {
 struct perfetto_trace {
   std::map<std::string, uint64_t> slices, ticks;  // by name
   std::map<std::string, uint64_t> notes;          // the runtime's (category "perf"), by text
+  std::map<std::string, uint64_t> note_times;     // the time of the last of each note, by text
   uint64_t lost_in_notes = 0;                     // the sum of the notes' `lost`
   std::set<std::string> threads;                  // the thread tracks' names
   uint64_t tracks = 0;                            // thread tracks
@@ -31,6 +32,9 @@ struct perfetto_trace {
   // Per thread track name, the slices' [begin, end] times in nanoseconds, by name
   // (end UINT64_MAX: not ended).
   std::map<std::string, std::map<std::string, std::vector<std::pair<uint64_t, uint64_t>>>> spans;
+  // Per thread track name, the slices whose begin says they were open at a crash (the
+  // debug annotation `crash`), by name.
+  std::map<std::string, std::map<std::string, uint64_t>> open_at_crash;
   // Per thread track name, the ticks' times and values, by label.
   std::map<std::string, std::map<std::string, std::vector<std::pair<uint64_t, int64_t>>>> tick_values;
 };
@@ -154,8 +158,10 @@ inline perfetto_trace read_perfetto_trace(const std::filesystem::path& path) {
     if (type == 1) {
       ++trace.slices[name];
       open[track].push_back({name, time});
+      if (argument == "crash") ++trace.open_at_crash[thread][name];
     } else if (type == 3 && categories[sequence][category] == "perf") {
       ++trace.notes[name];
+      trace.note_times[name] = time;
       if (argument == "lost") trace.lost_in_notes += static_cast<uint64_t>(argument_value);
     } else if (type == 3) {
       ++trace.ticks[name];

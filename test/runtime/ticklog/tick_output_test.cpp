@@ -266,18 +266,7 @@ TEST_F(TickOutput, DumpTicksWritesWhatIsLoggedSoFar) {
   EXPECT_EQ(lines[1].n, "2");
 }
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool sanitized = true;  // the sanitizer's own handler, chained after ours, ends the program
-#else
-constexpr bool sanitized = false;
-#endif
-
-void expect_killed_by(int status, int signal) {
-  if (sanitized) EXPECT_NE(status, 0);
-  else
-    // Killed by `signal`, as the shell that ran it reports that.
-    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 128 + signal) << "status " << status;
-}
+using perf::testing::expect_killed_by;
 
 // What a probe run in `mode`, which must die of `signal`, left at PERF_TICKLOG=`path`:
 // the first line and the events.

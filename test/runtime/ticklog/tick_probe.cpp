@@ -12,6 +12,10 @@
 //                        blocks; then main crashes as in `segv`
 //   tick_probe segv-named
 //                        a thread named rk-worker-1 ticks 1..3 "before" and crashes as in `segv`
+//   tick_probe segv-trace
+//                        threads named crash-1 and crash-2 each call task(1..3), then block inside scope
+//                        `blocked`; then a thread named crash-3 calls task(1..3), then outer { middle { crashing:
+//                        a write to a read-only page, as in `segv` } }
 //   tick_probe overflow  ticks 1..3 "before", then a recursion without end
 //   tick_probe churn     70 threads, one after the other, each ticks 1..3 and exits
 //   tick_probe abort     ticks 1..3, then abort()
@@ -98,6 +102,41 @@ __attribute__((noinline)) int recurse(int depth) {
   logged.get_future().wait();
   for (int i = 1; i <= 10; ++i) perf::tick(i, "before");
   crash();
+}
+
+// Blocks for good inside a measured scope, once `ready` is told so.
+[[noreturn]] void blocked(std::promise<void>& ready) {
+  PERF_MEASURE("blocked");
+  ready.set_value();
+  for (;;) pause();
+}
+
+[[noreturn]] void middle() {
+  PERF_MEASURE("middle");
+  crash();
+}
+
+[[noreturn]] void outer() {
+  PERF_MEASURE("outer");
+  middle();
+}
+
+// Crashes on the third of three measured threads while the other two are inside a scope.
+[[noreturn]] void crash_on_third_thread() {
+  std::promise<void> ready[2];
+  for (int t = 0; t < 2; ++t)
+    std::thread([t, &ready] {
+      pthread_setname_np(pthread_self(), ("crash-" + std::to_string(t + 1)).c_str());
+      for (int i = 1; i <= 3; ++i) task(i);
+      blocked(ready[t]);
+    }).detach();
+  for (std::promise<void>& r : ready) r.get_future().wait();
+  std::thread([] {
+    pthread_setname_np(pthread_self(), "crash-3");
+    for (int i = 1; i <= 3; ++i) task(i);
+    outer();
+  }).join();
+  std::abort();
 }
 
 void inner_call() { PERF_MEASURE("inner_call"); }
@@ -248,6 +287,8 @@ int main(int argc, char** argv) {
       for (int i = 1; i <= 3; ++i) perf::tick(i, "before");
       crash();
     }).join();
+  } else if (mode == "segv-trace") {
+    crash_on_third_thread();
   } else if (mode == "segv-threads") {
     crash_beside_threads();
   } else if (mode == "overflow") {
