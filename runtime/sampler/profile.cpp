@@ -255,22 +255,43 @@ std::vector<source_frame> symbolize_return_address(uintptr_t address) {
   return known_location(symbols, modules, {address, true}).frames;
 }
 
-symbolized_stacks symbolize_return_address_stacks(const std::vector<std::vector<uintptr_t>>& stacks) {
+namespace {
+
+// symbolize_return_address_stacks(), the first address of each stack the interrupted
+// instruction where `interrupted`, and truncation marks left out.
+symbolized_stacks symbolize_stacks(const std::vector<std::vector<uintptr_t>>& stacks, bool interrupted) {
   symbolized_stacks result;
   result.modules = loaded_modules();
   symbolizer& symbols = shared_symbolizer();
   const std::lock_guard<std::mutex> lock(symbols.mutex);
   refresh(symbols, result.modules.size());
-  std::map<uintptr_t, uint32_t> location_index;
+  std::map<std::pair<uintptr_t, bool>, uint32_t> location_index;
   for (const std::vector<uintptr_t>& stack : stacks) {
     std::vector<uint32_t>& locations = result.stacks.emplace_back();
-    for (uintptr_t address : stack) {
-      auto [at, inserted] = location_index.emplace(address, static_cast<uint32_t>(result.locations.size()));
-      if (inserted) result.locations.push_back(known_location(symbols, result.modules, {address, true}));
+    for (size_t i = 0; i < stack.size(); ++i) {
+      if (interrupted && stack[i] == truncated_frame) continue;
+      const auto key = std::make_pair(stack[i], !interrupted || i != 0);
+      auto [at, inserted] = location_index.emplace(key, static_cast<uint32_t>(result.locations.size()));
+      if (inserted) result.locations.push_back(known_location(symbols, result.modules, key));
       locations.push_back(at->second);
     }
   }
   return result;
+}
+
+}  // namespace
+
+symbolized_stacks symbolize_return_address_stacks(const std::vector<std::vector<uintptr_t>>& stacks) {
+  return symbolize_stacks(stacks, false);
+}
+
+std::vector<std::vector<std::string>> sampled_stack_functions(const std::vector<std::vector<uintptr_t>>& stacks) {
+  const symbolized_stacks symbolized = symbolize_stacks(stacks, true);
+  std::vector<std::vector<std::string>> functions(stacks.size());
+  for (size_t s = 0; s < stacks.size(); ++s)
+    for (const uint32_t location : symbolized.stacks[s])
+      for (const source_frame& frame : symbolized.locations[location].frames) functions[s].push_back(frame.function);
+  return functions;
 }
 
 const source_frame& most_interesting_frame(const profile& p, const profile_stack& stack) {

@@ -61,6 +61,7 @@ void perfetto_sequence::add_track(long pid, long tid, const std::string& name) {
   protobuf_writer interned;
   interned.bytes_field(interned_fields::event_categories, interned_string(category_iid, "measured").bytes());
   interned.bytes_field(interned_fields::event_categories, interned_string(note_category_iid, "perf").bytes());
+  interned.bytes_field(interned_fields::event_categories, interned_string(sample_category_iid, "sample").bytes());
   packet.bytes_field(packet_fields::interned_data, interned.bytes());
   append_packet(out_, packet);
 }
@@ -113,31 +114,49 @@ void perfetto_sequence::slice_end(uint64_t ns) {
   else append_timed_packet(ns, end_tail_);
 }
 
+namespace {
+
+// A debug annotation `name` with the integer `value`.
+std::string int_annotation(const char* name, int64_t value) {
+  protobuf_writer annotation;
+  annotation.bytes_field(annotation_fields::name, name);
+  annotation.varint_field(annotation_fields::int_value, static_cast<uint64_t>(value));
+  return annotation.bytes();
+}
+
+}  // namespace
+
 void perfetto_sequence::tick(uint64_t ns, const event_copy& logged) {
   const std::string_view label =
       logged.label_length != 0 ? std::string_view(logged.label, logged.label_length) : "tick";
-  instant(ns, label, false, "n", logged.value);
+  instant(ns, label, 0, int_annotation("n", logged.value));
 }
 
 void perfetto_sequence::note(uint64_t ns, const std::string& text, const char* argument, uint64_t count) {
-  instant(ns, text, true, argument, static_cast<int64_t>(count));
+  instant(ns, text, note_category_iid, int_annotation(argument, static_cast<int64_t>(count)));
 }
 
-void perfetto_sequence::instant(uint64_t ns, std::string_view name, bool perf_note, const char* argument,
-                                int64_t value) {
+void perfetto_sequence::sample(uint64_t ns, const timed_sample& taken) {
+  std::string stack;
+  for (const std::string& function : taken.functions) (stack += function) += '\n';
+  if (!stack.empty()) stack.pop_back();
+  protobuf_writer annotation;
+  annotation.bytes_field(annotation_fields::name, "stack");
+  annotation.bytes_field(annotation_fields::string_value, stack);
+  instant(ns, taken.functions.empty() ? "?" : taken.functions.front(), sample_category_iid, annotation.bytes());
+}
+
+void perfetto_sequence::instant(uint64_t ns, std::string_view name, uint64_t category, const std::string& annotation) {
   if (label_iids_.size() >= max_interned_labels) add_track(pid_, tid_, name_);
   protobuf_writer event;
   event.varint_field(event_fields::type, event_fields::instant);
   event.varint_field(event_fields::track_uuid, track_);
-  if (perf_note) event.varint_field(event_fields::category_iids, note_category_iid);
+  if (category != 0) event.varint_field(event_fields::category_iids, category);
   auto at = label_iids_.find(name);
   const bool fresh = at == label_iids_.end();
   if (fresh) at = label_iids_.emplace(std::string(name), next_iid_++).first;
   event.varint_field(event_fields::name_iid, at->second);
-  protobuf_writer annotation;
-  annotation.bytes_field(annotation_fields::name, argument);
-  annotation.varint_field(annotation_fields::int_value, static_cast<uint64_t>(value));
-  event.bytes_field(event_fields::debug_annotations, annotation.bytes());
+  event.bytes_field(event_fields::debug_annotations, annotation);
   protobuf_writer interned;
   if (fresh) interned.bytes_field(interned_fields::event_names, interned_string(at->second, at->first).bytes());
   add_event_packet(ns, event.bytes(), interned.bytes());

@@ -35,6 +35,9 @@ struct perfetto_trace {
   // Per thread track name, the slices whose begin says they were open at a crash (the
   // debug annotation `crash`), by name.
   std::map<std::string, std::map<std::string, uint64_t>> open_at_crash;
+  // Per thread track name, the sampler's samples (category "sample"): their times and
+  // stacks (the debug annotation `stack`: functions innermost first, one a line).
+  std::map<std::string, std::vector<std::pair<uint64_t, std::string>>> samples;
   // Per thread track name, the ticks' times and values, by label.
   std::map<std::string, std::map<std::string, std::vector<std::pair<uint64_t, int64_t>>>> tick_values;
 };
@@ -121,7 +124,7 @@ inline perfetto_trace read_perfetto_trace(const std::filesystem::path& path) {
     }
     if (event.empty()) return;
     uint64_t type = 0, name_iid = 0, category = 0, track = 0;
-    std::string argument;
+    std::string argument, argument_text;
     int64_t argument_value = 0;
     for_each_field(event, [&](unsigned field, uint64_t value, std::string_view data) {
       if (field == 9) type = value;
@@ -132,6 +135,7 @@ inline perfetto_trace read_perfetto_trace(const std::filesystem::path& path) {
         for_each_field(data, [&](unsigned f, uint64_t v, std::string_view text) {
           if (f == 10) argument = text;
           if (f == 4) argument_value = static_cast<int64_t>(v);
+          if (f == 6) argument_text = text;
         });
     });
     if (thread_of_track.count(track) == 0) {
@@ -163,6 +167,8 @@ inline perfetto_trace read_perfetto_trace(const std::filesystem::path& path) {
       ++trace.notes[name];
       trace.note_times[name] = time;
       if (argument == "lost") trace.lost_in_notes += static_cast<uint64_t>(argument_value);
+    } else if (type == 3 && categories[sequence][category] == "sample") {
+      trace.samples[thread].push_back({time, argument_text});
     } else if (type == 3) {
       ++trace.ticks[name];
       trace.tick_values[thread][name].push_back({time, argument_value});

@@ -33,6 +33,9 @@
 //                        and wait; 1.05 s later main calls stall() (a 20 ms sleep) 3 times, 200 ms apart, after each of
 //                        which a thread named steady calls inner_call() 100 times every 200 us for 150 ms (at most a
 //                        million events a second)
+//   tick_probe stall-sampled
+//                        a thread named spinner calls spin_step() (spinning_work(): 1 ms of arithmetic) until
+//                        main, 100 ms in, has called stall() (a 20 ms sleep) and slept 100 ms more
 //   tick_probe abort-fsize
 //                        files limited to 4096 bytes (SIGXFSZ ignored), 1000 ticks "filler", abort()
 #include <pthread.h>
@@ -205,6 +208,34 @@ void stall() {
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
 }
 
+// 1 ms of arithmetic, the clock read every 4,096 steps: a sample of it lands here.
+__attribute__((noinline)) void spinning_work() {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(1);
+  volatile uint64_t sum = 0;
+  do
+    for (int i = 0; i < 4096; ++i) sum = sum + static_cast<uint64_t>(i);
+  while (std::chrono::steady_clock::now() < end);
+}
+
+void spin_step() {
+  PERF_MEASURE("spin_step");
+  spinning_work();
+}
+
+// A stall of main's while a thread spins: what the sampler takes meanwhile.
+void run_sampled_stall() {
+  std::atomic<bool> done{false};
+  std::thread spinner([&done] {
+    pthread_setname_np(pthread_self(), "spinner");
+    while (!done.load(std::memory_order_relaxed)) spin_step();
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  stall();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  done = true;
+  spinner.join();
+}
+
 // Rings full of events a second before each stall, which a capture with a window of
 // a second reads to find the scopes open at its start, and a thread that logs
 // steadily after each stall, while the capture is taken.
@@ -267,6 +298,8 @@ int main(int argc, char** argv) {
     for (int i = 0; i < 100; ++i) perf::tick(i);
   } else if (mode == "stall") {
     run_stall();
+  } else if (mode == "stall-sampled") {
+    run_sampled_stall();
   } else if (mode == "capture-stream") {
     run_capture_stream(argc > 2 ? std::atoi(argv[2]) : 12);
   } else if (mode == "stream") {
