@@ -21,7 +21,7 @@ sample_table* target_table = nullptr;  // set once, before the handler is instal
 unsigned walk_depth = 0;
 int chosen_signal = 0;
 detail::clock_source sample_time_clock;  // the runtime's clock, set once before the handler is installed
-bool taken_over = false;  // atomic: the program installed its own handler on chosen_signal
+bool taken_over = false;                 // atomic: the program installed its own handler on chosen_signal
 PERF_DETAIL_TLS uintptr_t thread_stack_low;
 PERF_DETAIL_TLS uintptr_t thread_stack_high;
 PERF_DETAIL_TLS bool thread_stack_sought;  // its bounds were looked for in /proc/self/maps

@@ -18,8 +18,8 @@
 #include "core/startup.hpp"
 #include "core/warnings.hpp"
 #include "ticklog/internal/crash_cause.hpp"
-#include "ticklog/internal/write_error_text.hpp"
 #include "ticklog/internal/tick_lines.hpp"
+#include "ticklog/internal/write_error_text.hpp"
 #include "ticklog/rings.hpp"
 #include "ticklog/ticklog_config.hpp"
 

@@ -208,8 +208,7 @@ class crash_sequence {
   }
   // An instant named `name`, of the runtime's category when `note`, with the integer
   // debug annotation `argument`.
-  void instant(uint64_t ns, const char* name, size_t length, bool note, const char* argument,
-               int64_t value) noexcept {
+  void instant(uint64_t ns, const char* name, size_t length, bool note, const char* argument, int64_t value) noexcept {
     const uint64_t iid = next_label_iid_++;
     part_writer event;
     event.varint_field(event_fields::type, event_fields::instant);

@@ -50,8 +50,8 @@ constexpr unsigned iid = 1, file_name = 2, function_name = 3, line_number = 4;
 constexpr uint64_t key(unsigned field, unsigned wire_type) { return uint64_t{field} << 3 | wire_type; }
 
 constexpr uint64_t process_track = 1;
-constexpr uint64_t category_iid = 1;       // "measured", every slice's
-constexpr uint64_t note_category_iid = 2;  // "perf", the runtime's own notes
+constexpr uint64_t category_iid = 1;         // "measured", every slice's
+constexpr uint64_t note_category_iid = 2;    // "perf", the runtime's own notes
 constexpr uint64_t sample_category_iid = 3;  // "sample", the sampler's samples in a capture
 
 }  // namespace perf::runtime
