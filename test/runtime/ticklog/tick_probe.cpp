@@ -25,6 +25,8 @@
 //                        and aborts; the parent waits for it and exits
 //   tick_probe stream    4 threads named stream-1..4, each 20,000 x outer_call { inner_call, inner_call }:
 //                        120,000 events a thread, more than a default ring holds
+//   tick_probe stream-segv
+//                        as `stream`, then main crashes as in `segv` (the crash trace's cost, docs/timeline.md)
 //   tick_probe stall     3 threads named worker-1..3 call work() (5 us, then a 20 us sleep) until main has
 //                        called handle(i) for i 0..29,999; handle(i) calls parse_step(), then works 2 us, or
 //                        ticks i and stalls 20 ms where i % 10,000 is 9,999
@@ -320,6 +322,9 @@ int main(int argc, char** argv) {
       for (int i = 1; i <= 3; ++i) perf::tick(i, "before");
       crash();
     }).join();
+  } else if (mode == "stream-segv") {
+    run_stream();
+    crash();
   } else if (mode == "segv-trace") {
     crash_on_third_thread();
   } else if (mode == "segv-threads") {
