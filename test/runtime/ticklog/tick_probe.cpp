@@ -37,7 +37,8 @@
 //                        million events a second)
 //   tick_probe stall-sampled
 //                        a thread named spinner calls spin_step() (spinning_work(): 1 ms of arithmetic) until
-//                        main, 100 ms in, has called stall() (a 20 ms sleep) and slept 100 ms more
+//                        main, 100 ms in, has twice called long_stall() (a sleep until spinner has had 30 ms
+//                        of processor time, and at least 100 ms) and slept 100 ms more
 //   tick_probe abort-fsize
 //                        files limited to 4096 bytes (SIGXFSZ ignored), 1000 ticks "filler", abort()
 #include <pthread.h>
@@ -224,6 +225,21 @@ void spin_step() {
   spinning_work();
 }
 
+// Sleeps until `spinner` has had 30 ms of processor time, and at least 100 ms: a stall
+// that a loaded machine lengthens rather than one it samples less.
+void long_stall(clockid_t spinner) {
+  PERF_MEASURE("long_stall");
+  const auto cpu_ms = [spinner] {
+    timespec now{};
+    clock_gettime(spinner, &now);
+    return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
+  };
+  const double until = cpu_ms() + 30;
+  const auto at_least = std::chrono::steady_clock::now() + std::chrono::milliseconds(100);
+  while (cpu_ms() < until || std::chrono::steady_clock::now() < at_least)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+}
+
 // A stall of main's while a thread spins: what the sampler takes meanwhile.
 void run_sampled_stall() {
   std::atomic<bool> done{false};
@@ -231,9 +247,13 @@ void run_sampled_stall() {
     pthread_setname_np(pthread_self(), "spinner");
     while (!done.load(std::memory_order_relaxed)) spin_step();
   });
+  clockid_t spinner_clock{};
+  if (pthread_getcpuclockid(spinner.native_handle(), &spinner_clock) != 0) std::abort();
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  stall();
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  for (int i = 0; i < 2; ++i) {
+    long_stall(spinner_clock);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
   done = true;
   spinner.join();
 }
