@@ -398,6 +398,5 @@ TEST_F(Capture, TheSamplesTakenInTheWindowAreInTheCaptureOnTheirThread) {
       }
   }
 }
-}
 
 }  // namespace

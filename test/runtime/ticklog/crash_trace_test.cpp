@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "probe_runner.hpp"
+#include "ticklog/crash_probe.hpp"
 #include "ticklog/perfetto_reader.hpp"
 #include "ticklog/protoc_decode.hpp"
 
@@ -17,19 +18,14 @@ namespace {
 
 namespace fs = std::filesystem;
 using CrashTrace = perf::testing::ProbeTest;
-using perf::testing::expect_killed_by;
 
 // Three measured threads; the third crashes inside outer { middle { crashing } } while
 // the other two block inside `blocked`.
 TEST_F(CrashTrace, ACrashLeavesEveryThreadsEventsAsAPerfettoTraceWithItsOpenSlicesEndedAtTheCrash) {
   const fs::path path = dir / "run.pftrace";
-  const perf::testing::probe_result result =
-      perf::testing::run_probe_program(PERF_TICK_PROBE, "PERF_REPORT=off PERF_TRACE=" + path.string(), "segv-trace");
-  expect_killed_by(result.status, SIGSEGV);
-  long tid = 0;
-  char address[32] = {};
-  ASSERT_EQ(std::sscanf(result.output.c_str(), "tick_probe: thread %ld writes to %31s", &tid, address), 2)
-      << result.output;
+  const auto [result, tid, address] =
+      perf::testing::run_crashing_probe("PERF_REPORT=off PERF_TRACE=" + path.string(), "segv-trace");
+  ASSERT_NE(tid, 0);
   EXPECT_NE(result.output.find("perf: the crash trace is in '" + path.string() + "'\n"), std::string::npos)
       << result.output;
   // The plain dump goes where it went before (stderr without PERF_TICKLOG).
@@ -82,8 +78,7 @@ TEST_F(CrashTrace, ACrashLeavesEveryThreadsEventsAsAPerfettoTraceWithItsOpenSlic
 TEST_F(CrashTrace, AJsonTraceGetsNoCrashTrace) {
   const fs::path path = dir / "run.json";
   const perf::testing::probe_result result =
-      perf::testing::run_probe_program(PERF_TICK_PROBE, "PERF_REPORT=off PERF_TRACE=" + path.string(), "segv-trace");
-  expect_killed_by(result.status, SIGSEGV);
+      perf::testing::run_crashing_probe("PERF_REPORT=off PERF_TRACE=" + path.string(), "segv-trace").result;
   EXPECT_FALSE(fs::exists(path));
   EXPECT_EQ(result.output.find("crash trace"), std::string::npos) << result.output;
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "probe_runner.hpp"
+#include "ticklog/crash_probe.hpp"
 
 namespace {
 
@@ -301,13 +302,9 @@ TEST_F(TickOutput, ACrashDumpsTheLastEventsToTheTicklogPathAndTheSignalStillKill
 // address, and one line on stderr says where the record is.
 TEST_F(TickOutput, ACrashRecordNamesTheFaultingThreadAndAddressAndStderrSaysWhereItIs) {
   const fs::path path = dir / "crash.txt";
-  const perf::testing::probe_result result =
-      perf::testing::run_probe_program(PERF_TICK_PROBE, "PERF_REPORT=off PERF_TICKLOG=" + path.string(), "segv-named");
-  expect_killed_by(result.status, SIGSEGV);
-  long tid = 0;
-  char address[32] = {};
-  ASSERT_EQ(std::sscanf(result.output.c_str(), "tick_probe: thread %ld writes to %31s", &tid, address), 2)
-      << result.output;
+  const auto [result, tid, address] =
+      perf::testing::run_crashing_probe("PERF_REPORT=off PERF_TICKLOG=" + path.string(), "segv-named");
+  ASSERT_NE(tid, 0);
   const std::string cause = "SIGSEGV on thread " + std::to_string(tid) + " (rk-worker-1), faulting address " + address;
   // Then the shell that ran the probe says how it died.
   const std::string expected = "tick_probe: thread " + std::to_string(tid) + " writes to " + address +
