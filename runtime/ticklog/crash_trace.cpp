@@ -10,14 +10,15 @@
 // Everything here is async-signal-safe: no allocation, no lock, no stdio. The memory
 // is mapped at start-up: a copy of one ring's events (24 bytes each, up to
 // max_copied_events) and the bytes encoded and not yet written (out_capacity),
-// resident only once a crash writes the trace; each packet is encoded on the
-// handler's stack and in static scratch of fixed size. A ring is copied before it is
-// encoded, with the rings' protocol (read_events), so that what another thread logs
-// meanwhile tears nothing.
+// resident only once a crash writes the trace; each packet is encoded in fixed arrays
+// on the handler's stack (about 7 KiB, and 8 KiB for the paths), a track's interned
+// sites in a static bitmap (8 KiB). A ring is copied before it is encoded, with the
+// rings' protocol (read_events), so that what another thread logs meanwhile tears
+// nothing.
 //
 // The file: `<path>.tmp.<pid>.crash` in the same directory, renamed over the path
-// once whole (a FIFO, a device or a named descriptor written in place, as
-// write_file does).
+// once whole (a FIFO, a device, a named descriptor or a symbolic link written in
+// place: the link stays a link, as write_file leaves it).
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -74,9 +75,11 @@ enum role : uint64_t { left_out, begins, open, ends, ends_cut, tick };
 role role_of(const detail::tick_event& e) { return static_cast<role>((e.meta >> 16) & 0xff); }
 void set_role(detail::tick_event& e, role r) { e.meta = (e.meta & ~(uint64_t{0xff} << 16)) | uint64_t{r} << 16; }
 
-// Text laid out in a fixed array (cut at its end): the note's and a track's name.
+// Text laid out in a fixed array of `N` bytes (cut at its end): the note, a track's
+// name, a path.
+template <size_t N>
 struct fixed_text {
-  char bytes[256];
+  char bytes[N];
   size_t size = 0;
   void text(const char* s) noexcept {
     for (; *s != '\0' && size < sizeof bytes; ++s) bytes[size++] = *s;
@@ -132,16 +135,16 @@ class crash_output {
 
 // The name of the living thread `tid` (its /proc/self/task/<tid>/comm), or "thread
 // <tid>" for one that has exited.
-fixed_text thread_name_of(long tid) noexcept {
-  fixed_text path;
+fixed_text<64> thread_name_of(long tid) noexcept {
+  fixed_text<64> path;
   path.text("/proc/self/task/");
   path.number(static_cast<uint64_t>(tid));
   path.text("/comm");
   path.bytes[path.size < sizeof path.bytes ? path.size : sizeof path.bytes - 1] = '\0';
-  fixed_text name;
+  fixed_text<64> name;
   const int fd = ::open(path.bytes, O_RDONLY | O_CLOEXEC);
   if (fd >= 0) {
-    const ssize_t n = ::read(fd, name.bytes, 64);
+    const ssize_t n = ::read(fd, name.bytes, sizeof name.bytes);
     ::close(fd);
     if (n > 0) name.size = static_cast<size_t>(n);
     while (name.size > 0 && name.bytes[name.size - 1] == '\n') --name.size;
@@ -156,7 +159,7 @@ fixed_text thread_name_of(long tid) noexcept {
 // One thread's sequence of the trace.
 class crash_sequence {
  public:
-  crash_sequence(crash_output& out, uint64_t n, long pid, const fixed_text& name, long tid) noexcept
+  crash_sequence(crash_output& out, uint64_t n, long pid, const fixed_text<64>& name, long tid) noexcept
       : out_(out), sequence_(perfetto_sequence_id(n)), track_(perfetto_thread_track(n)) {
     static uint64_t cleared[max_sites / 64];  // one sequence at a time
     interned_ = cleared;
@@ -262,7 +265,7 @@ struct crash_moment {
   uint64_t origin;  // the clock value of the trace's 0
   uint64_t time;    // of the crash
   double ticks_per_ns;
-  fixed_text cause;  // "perf: SIGSEGV on thread ..."
+  fixed_text<256> cause;  // "perf: SIGSEGV on thread ..."
   int signal;
   uint64_t ns(uint64_t ticks) const noexcept { return perfetto_time_ns(ticks, origin, ticks_per_ns); }
 };
@@ -425,27 +428,26 @@ void write_crash_trace(int signal, const siginfo_t* info) noexcept {
   crash.signal = signal;
   crash.cause.text("perf: ");
   write_crash_cause(crash.cause, signal, info);
-  // A FIFO, device or named descriptor is written in place; a regular file (or none
-  // yet) through a temporary file renamed over it; anything else is left alone.
-  char temporary[sizeof trace_pattern + 48] = {};
+  // A FIFO, device, named descriptor or symbolic link is written in place (the link
+  // stays a link); a regular file (or none yet) through a temporary file renamed over
+  // it; anything else is left alone.
+  fixed_text<sizeof trace_pattern + 48> temporary;
   int fd = named_descriptor(path);
   bool opened = false;
   if (fd < 0) {
     struct stat status;
-    const bool exists = ::stat(path, &status) == 0;
-    if (exists && (S_ISCHR(status.st_mode) || S_ISFIFO(status.st_mode))) {
-      fd = ::open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);  // a FIFO without a reader: no wait
+    const bool exists = ::lstat(path, &status) == 0;
+    if (exists && (S_ISCHR(status.st_mode) || S_ISFIFO(status.st_mode) || S_ISLNK(status.st_mode))) {
+      // O_NONBLOCK: a FIFO without a reader fails rather than waits.
+      fd = ::open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
       if (fd >= 0) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     } else if (!exists || S_ISREG(status.st_mode)) {
-      fixed_text name;
-      name.text(path);
-      name.text(".tmp.");
-      name.number(static_cast<uint64_t>(crash.pid));
-      name.text(".crash");
-      if (name.size < sizeof name.bytes && name.size < sizeof temporary) {
-        __builtin_memcpy(temporary, name.bytes, name.size);
-        fd = ::open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL | O_CLOEXEC | O_NOCTTY, 0644);
-      }
+      temporary.text(path);
+      temporary.text(".tmp.");
+      temporary.number(static_cast<uint64_t>(crash.pid));
+      temporary.text(".crash");
+      temporary.bytes[temporary.size] = '\0';  // room: the path is shorter than trace_pattern
+      fd = ::open(temporary.bytes, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0644);
     }
     opened = fd >= 0;
   }
@@ -455,12 +457,12 @@ void write_crash_trace(int signal, const siginfo_t* info) noexcept {
   const bool written = out.flush();
   if (opened) ::close(fd);
   if (!written) {
-    if (temporary[0] != '\0') ::unlink(temporary);
+    if (temporary.size != 0) ::unlink(temporary.bytes);
     say("perf: the crash trace to '", path, "' is not written: ");
     return say(write_error_text(out.error()), "", "\n");
   }
-  if (temporary[0] != '\0' && ::rename(temporary, path) != 0) {
-    ::unlink(temporary);
+  if (temporary.size != 0 && ::rename(temporary.bytes, path) != 0) {
+    ::unlink(temporary.bytes);
     return say("perf: the crash trace cannot be renamed to '", path, "'\n");
   }
   say("perf: the crash trace is in '", path, "'\n");

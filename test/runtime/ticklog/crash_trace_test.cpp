@@ -83,4 +83,16 @@ TEST_F(CrashTrace, AJsonTraceGetsNoCrashTrace) {
   EXPECT_EQ(result.output.find("crash trace"), std::string::npos) << result.output;
 }
 
+// A PERF_TRACE that is a symbolic link is written through: the link stays a link.
+TEST_F(CrashTrace, ALinkIsWrittenThroughAndStaysALink) {
+  const fs::path target = dir / "target.pftrace", link = dir / "run.pftrace";
+  fs::create_symlink(target, link);
+  perf::testing::run_crashing_probe("PERF_REPORT=off PERF_TRACE_STREAM=off PERF_TRACE=" + link.string(), "segv-trace");
+  EXPECT_TRUE(fs::is_symlink(link));
+  int status = 0;
+  const std::string decoded = perf::testing::protoc_decode(target, &status);
+  ASSERT_EQ(status, 0) << decoded;
+  EXPECT_NE(decoded.find("thread_name: \"crash-3\""), std::string::npos) << decoded;
+}
+
 }  // namespace
