@@ -20,17 +20,27 @@ struct timed_sample {
   std::vector<std::string> functions;
 };
 
-// The samples taken from clock value `from` to `to` (both included) that the reader
-// still holds, oldest first.
-using timed_samples_reader = std::vector<timed_sample> (*)(uint64_t from, uint64_t to);
+// Who keeps samples with their times (the sampler).
+struct timed_samples_source {
+  // The samples taken from clock value `from` to `to` (both included) that the source
+  // still holds, oldest first.
+  std::vector<timed_sample> (*read)(uint64_t from, uint64_t to);
+  // Readies what `read` needs to be quick (the symbolizer), in the background: returns
+  // at once.
+  void (*prepare)();
+};
 
-// Makes `reader` the one read_timed_samples asks. Call it only from a
+// Makes `source` the one read_timed_samples asks. Call it only from a
 // PERF_RUNTIME_ON_START function (core/startup.hpp).
-void set_timed_samples_reader(timed_samples_reader reader);
+void set_timed_samples_source(const timed_samples_source& source);
 
-// The samples from `from` to `to`; none when no reader is set (the sampler is off).
-// Any thread; allocates.
+// The samples from `from` to `to`; none without a source (the sampler is off). Any
+// thread; allocates.
 std::vector<timed_sample> read_timed_samples(uint64_t from, uint64_t to);
+
+// Has the source ready itself in the background for reads to come (once captures are
+// armed); nothing without a source.
+void prepare_timed_samples();
 
 }  // namespace perf::runtime
 

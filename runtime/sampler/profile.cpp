@@ -37,6 +37,10 @@ struct symbolizer {
   std::map<std::string, std::vector<exported_function>> exported;    // by module path, read when first needed
 };
 
+// The symbolizer has answered a first question: libbacktrace has read every module's
+// symbols and debug information. Atomic.
+bool symbols_read = false;
+
 symbolizer& shared_symbolizer() {
   static symbolizer* const shared = new symbolizer;
   return *shared;
@@ -121,6 +125,7 @@ profile_location symbolize(symbolizer& symbols, const std::vector<loaded_module>
     backtrace_syminfo(state, pc, add_symbol, ignore_error, &by_symbol);
     if (location.frames.empty()) location.frames = std::move(symbol);
     else if (!symbol.empty()) location.frames.back().function = std::move(symbol.front().function);
+    __atomic_store_n(&symbols_read, true, __ATOMIC_RELEASE);
   }
   const std::string module_path = module != nullptr ? module->path : "";
   for (source_frame& frame : location.frames) {
@@ -293,6 +298,8 @@ std::vector<std::vector<std::string>> sampled_stack_functions(const std::vector<
       for (const source_frame& frame : symbolized.locations[location].frames) functions[s].push_back(frame.function);
   return functions;
 }
+
+bool symbolizer_ready() noexcept { return __atomic_load_n(&symbols_read, __ATOMIC_ACQUIRE); }
 
 const source_frame& most_interesting_frame(const profile& p, const profile_stack& stack) {
   if (const source_frame* frame = innermost_program_frame(p.locations, stack.locations)) return *frame;

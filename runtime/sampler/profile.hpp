@@ -77,6 +77,10 @@ struct symbolized_stacks {
 };
 symbolized_stacks symbolize_return_address_stacks(const std::vector<std::vector<uintptr_t>>& stacks);
 
+// Whether the symbolizer has read the modules' symbols and debug information (its
+// first address symbolized, by anyone): symbolizing is quick from then on. Lock-free.
+bool symbolizer_ready() noexcept;
+
 // The functions of each of `stacks` (a sample's frames: the interrupted instruction,
 // then return addresses; truncation marks left out), inlined ones included, innermost
 // first, as a profile names them. Any thread; allocates.

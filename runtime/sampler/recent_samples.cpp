@@ -1,10 +1,17 @@
 #include "sampler/recent_samples.hpp"
 
+#include <fmt/format.h>
+#include <pthread.h>
+
 #include <algorithm>
 #include <string>
+#include <thread>
 
+#include "core/runtime_thread.hpp"
+#include "core/stack_unwind.hpp"
 #include "perf/detail/atomic.hpp"
 #include "sampler/profile.hpp"
+#include "sampler/sampler.hpp"
 
 namespace perf::runtime {
 namespace {
@@ -51,11 +58,26 @@ std::vector<timed_sample> recent_samples_between(uint64_t from, uint64_t to) {
     found.push_back(std::move(sample));
     stacks.push_back(std::move(frames));
   }
-  std::vector<std::vector<std::string>> functions = sampled_stack_functions(stacks);
-  for (size_t i = 0; i < found.size(); ++i) found[i].functions = std::move(functions[i]);
+  if (symbolizer_ready()) {
+    std::vector<std::vector<std::string>> functions = sampled_stack_functions(stacks);
+    for (size_t i = 0; i < found.size(); ++i) found[i].functions = std::move(functions[i]);
+  } else {
+    for (size_t i = 0; i < found.size(); ++i)
+      for (const uintptr_t frame : stacks[i])
+        if (frame != truncated_frame) found[i].functions.push_back(fmt::format("{:#x}", frame));
+  }
   std::stable_sort(found.begin(), found.end(),
                    [](const timed_sample& a, const timed_sample& b) { return a.time < b.time; });
   return found;
+}
+
+void prepare_symbols_in_background() {
+  std::thread([] {
+    pthread_setname_np(pthread_self(), "perf-symbols");
+    block_asynchronous_signals();
+    const sampling_pause runtime_work;
+    symbolize_return_address(reinterpret_cast<uintptr_t>(&prepare_symbols_in_background));
+  }).detach();
 }
 
 }  // namespace perf::runtime

@@ -29,9 +29,15 @@ constexpr unsigned recent_sample_depth = 32;
 void keep_recent_sample(uint64_t time, uint32_t tid, const uintptr_t* frames, unsigned depth) noexcept;
 
 // The samples kept from `from` to `to` (clock values, both included), oldest first,
-// their frames symbolized; a slot being rewritten while it is read is left out. A
-// core/timed_samples.hpp reader. Any thread; allocates.
+// their frames symbolized once the symbolizer is ready (symbolizer_ready(),
+// profile.hpp), else named by address ("0x55d0c1a2b3c4"), so that a read never waits
+// for the symbolizer's start (hundreds of milliseconds); a slot being rewritten while
+// it is read is left out. core/timed_samples.hpp's `read`. Any thread; allocates.
 std::vector<timed_sample> recent_samples_between(uint64_t from, uint64_t to);
+
+// Starts a thread of the runtime's (`perf-symbols`) that readies the symbolizer and
+// ends. core/timed_samples.hpp's `prepare`.
+void prepare_symbols_in_background();
 
 }  // namespace perf::runtime
 

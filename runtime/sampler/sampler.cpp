@@ -37,7 +37,7 @@ PERF_RUNTIME_ON_START(start_sampler) {
   }
   add_exit_quiet(stop_sampling);
   add_exit_output(write_profile_at_exit);
-  set_timed_samples_reader(recent_samples_between);
+  set_timed_samples_source({recent_samples_between, prepare_symbols_in_background});
 }
 
 }  // namespace

@@ -37,7 +37,8 @@
 //                        million events a second)
 //   tick_probe stall-sampled
 //                        a thread named spinner calls spin_step() (spinning_work(): 1 ms of arithmetic) until
-//                        main, 100 ms in, has twice called long_stall() (a sleep until spinner has had 30 ms
+//                        main, 100 ms in, has written the profile to /dev/null (the symbolizer readied) and
+//                        twice called long_stall() (a sleep until spinner has had 30 ms
 //                        of processor time, and at least 100 ms) and slept 100 ms more
 //   tick_probe abort-fsize
 //                        files limited to 4096 bytes (SIGXFSZ ignored), 1000 ticks "filler", abort()
@@ -250,6 +251,9 @@ void run_sampled_stall() {
   clockid_t spinner_clock{};
   if (pthread_getcpuclockid(spinner.native_handle(), &spinner_clock) != 0) std::abort();
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // The symbolizer ready before the stalls, as it is once a program has run for a
+  // while: a capture names its samples' functions then (by address before).
+  perf::write_profile("/dev/null");
   for (int i = 0; i < 2; ++i) {
     long_stall(spinner_clock);
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
