@@ -439,7 +439,7 @@ void write_crash_trace(int signal, const siginfo_t* info) noexcept {
     const bool exists = ::lstat(path, &status) == 0;
     if (exists && (S_ISCHR(status.st_mode) || S_ISFIFO(status.st_mode) || S_ISLNK(status.st_mode))) {
       // O_NONBLOCK: a FIFO without a reader fails rather than waits.
-      fd = ::open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+      fd = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0644);
       if (fd >= 0) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     } else if (!exists || S_ISREG(status.st_mode)) {
       temporary.text(path);
