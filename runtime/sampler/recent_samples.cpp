@@ -33,7 +33,7 @@ void keep_recent_sample(uint64_t time, uint32_t tid, const uintptr_t* frames, un
   const uint64_t number = __atomic_fetch_add(&taken, 1, __ATOMIC_RELAXED);
   slot& s = slots[number % recent_sample_slots];
   __atomic_store_n(&s.sequence, 2 * number + 1, __ATOMIC_RELAXED);
-  __atomic_thread_fence(__ATOMIC_RELEASE);  // the odd number before any field
+  detail::store_store_barrier();  // the odd number before any field
   if (depth > recent_sample_depth) depth = recent_sample_depth;
   detail::store_relaxed(s.time, time);
   detail::store_relaxed(s.tid, tid);
@@ -53,7 +53,7 @@ std::vector<timed_sample> recent_samples_between(uint64_t from, uint64_t to) {
     sample.tid = detail::load_relaxed(s.tid);
     std::vector<uintptr_t> frames(std::min(detail::load_relaxed(s.depth), recent_sample_depth));
     for (size_t i = 0; i < frames.size(); ++i) frames[i] = detail::load_relaxed(s.frames[i]);
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);  // the fields before the number is read again
+    detail::load_load_barrier();  // the fields before the number is read again
     if (__atomic_load_n(&s.sequence, __ATOMIC_RELAXED) != before || sample.time < from || sample.time > to) continue;
     found.push_back(std::move(sample));
     stacks.push_back(std::move(frames));
