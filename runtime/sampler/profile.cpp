@@ -37,6 +37,10 @@ struct symbolizer {
   std::map<std::string, std::vector<exported_function>> exported;    // by module path, read when first needed
 };
 
+// The symbolizer has answered a first question: libbacktrace has read every module's
+// symbols and debug information. Atomic.
+bool symbols_read = false;
+
 symbolizer& shared_symbolizer() {
   static symbolizer* const shared = new symbolizer;
   return *shared;
@@ -121,6 +125,7 @@ profile_location symbolize(symbolizer& symbols, const std::vector<loaded_module>
     backtrace_syminfo(state, pc, add_symbol, ignore_error, &by_symbol);
     if (location.frames.empty()) location.frames = std::move(symbol);
     else if (!symbol.empty()) location.frames.back().function = std::move(symbol.front().function);
+    __atomic_store_n(&symbols_read, true, __ATOMIC_RELEASE);
   }
   const std::string module_path = module != nullptr ? module->path : "";
   for (source_frame& frame : location.frames) {
@@ -255,23 +260,46 @@ std::vector<source_frame> symbolize_return_address(uintptr_t address) {
   return known_location(symbols, modules, {address, true}).frames;
 }
 
-symbolized_stacks symbolize_return_address_stacks(const std::vector<std::vector<uintptr_t>>& stacks) {
+namespace {
+
+// symbolize_return_address_stacks(), the first address of each stack the interrupted
+// instruction where `interrupted`, and truncation marks left out.
+symbolized_stacks symbolize_stacks(const std::vector<std::vector<uintptr_t>>& stacks, bool interrupted) {
   symbolized_stacks result;
   result.modules = loaded_modules();
   symbolizer& symbols = shared_symbolizer();
   const std::lock_guard<std::mutex> lock(symbols.mutex);
   refresh(symbols, result.modules.size());
-  std::map<uintptr_t, uint32_t> location_index;
+  std::map<std::pair<uintptr_t, bool>, uint32_t> location_index;
   for (const std::vector<uintptr_t>& stack : stacks) {
     std::vector<uint32_t>& locations = result.stacks.emplace_back();
-    for (uintptr_t address : stack) {
-      auto [at, inserted] = location_index.emplace(address, static_cast<uint32_t>(result.locations.size()));
-      if (inserted) result.locations.push_back(known_location(symbols, result.modules, {address, true}));
+    for (size_t i = 0; i < stack.size(); ++i) {
+      if (interrupted && stack[i] == truncated_frame) continue;
+      const auto key = std::make_pair(stack[i], !interrupted || i != 0);
+      auto [at, inserted] = location_index.emplace(key, static_cast<uint32_t>(result.locations.size()));
+      if (inserted) result.locations.push_back(known_location(symbols, result.modules, key));
       locations.push_back(at->second);
     }
   }
   return result;
 }
+
+}  // namespace
+
+symbolized_stacks symbolize_return_address_stacks(const std::vector<std::vector<uintptr_t>>& stacks) {
+  return symbolize_stacks(stacks, false);
+}
+
+std::vector<std::vector<std::string>> sampled_stack_functions(const std::vector<std::vector<uintptr_t>>& stacks) {
+  const symbolized_stacks symbolized = symbolize_stacks(stacks, true);
+  std::vector<std::vector<std::string>> functions(stacks.size());
+  for (size_t s = 0; s < stacks.size(); ++s)
+    for (const uint32_t location : symbolized.stacks[s])
+      for (const source_frame& frame : symbolized.locations[location].frames) functions[s].push_back(frame.function);
+  return functions;
+}
+
+bool symbolizer_ready() noexcept { return __atomic_load_n(&symbols_read, __ATOMIC_ACQUIRE); }
 
 const source_frame& most_interesting_frame(const profile& p, const profile_stack& stack) {
   if (const source_frame* frame = innermost_program_frame(p.locations, stack.locations)) return *frame;

@@ -77,6 +77,15 @@ struct symbolized_stacks {
 };
 symbolized_stacks symbolize_return_address_stacks(const std::vector<std::vector<uintptr_t>>& stacks);
 
+// Whether the symbolizer has read the modules' symbols and debug information (its
+// first address symbolized, by anyone): symbolizing is quick from then on. Lock-free.
+bool symbolizer_ready() noexcept;
+
+// The functions of each of `stacks` (a sample's frames: the interrupted instruction,
+// then return addresses; truncation marks left out), inlined ones included, innermost
+// first, as a profile names them. Any thread; allocates.
+std::vector<std::vector<std::string>> sampled_stack_functions(const std::vector<std::vector<uintptr_t>>& stacks);
+
 // The sample's "most interesting element": the innermost frame in the program's own
 // code (perf's and the libraries' frames passed over, the inlined ones included), or
 // the innermost frame when the whole stack is someone else's.

@@ -2,15 +2,17 @@
 // when the program blocks that signal or takes it over. Everything the handler does is
 // async-signal-safe: it unwinds the interrupted stack (core/stack_unwind.hpp), reads the thread's
 // innermost measured function enclosing the interrupted code, and adds the stack to a
-// lock-free table.
+// lock-free table, and with its time to the ring of recent samples.
 #include <errno.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "core/settings.hpp"
 #include "core/signals.hpp"
 #include "perf/detail/thread_state.hpp"
 #include "sampler/internal/sampling.hpp"
+#include "sampler/recent_samples.hpp"
 
 namespace perf::runtime {
 namespace {
@@ -18,7 +20,8 @@ namespace {
 sample_table* target_table = nullptr;  // set once, before the handler is installed
 unsigned walk_depth = 0;
 int chosen_signal = 0;
-bool taken_over = false;  // atomic: the program installed its own handler on chosen_signal
+detail::clock_source sample_time_clock;  // the runtime's clock, set once before the handler is installed
+bool taken_over = false;                 // atomic: the program installed its own handler on chosen_signal
 PERF_DETAIL_TLS uintptr_t thread_stack_low;
 PERF_DETAIL_TLS uintptr_t thread_stack_high;
 PERF_DETAIL_TLS bool thread_stack_sought;  // its bounds were looked for in /proc/self/maps
@@ -74,11 +77,13 @@ void record_sample(const void* ucontext, uint32_t tid, uint64_t weight) noexcept
   if (const detail::thread_state* thread = detail::current_thread)
     site = detail::enclosing_site(*thread, read_interrupted(ucontext).sp, bounds.low, bounds.high);
   target_table->add(tid, site, frames, depth, weight);
+  keep_recent_sample(detail::clock_now(sample_time_clock), tid, frames, depth);
 }
 
 int install_sample_handler(sample_table* table, unsigned depth, int wanted_signal) {
   target_table = table;
   walk_depth = depth;
+  sample_time_clock = current_settings().clock;
   const private_signal_user sampler{on_sample, calling_thread_blocks_sample_signal, give_signal_to_program};
   const int signal = add_private_signal_handler(wanted_signal, sampler);
   __atomic_store_n(&chosen_signal, signal, __ATOMIC_RELEASE);

@@ -5,9 +5,11 @@
 
 #include "core/settled_config.hpp"
 #include "core/startup.hpp"
+#include "core/timed_samples.hpp"
 #include "core/uncounted_allocations.hpp"
 #include "core/warnings.hpp"
 #include "perf/sampler.hpp"
+#include "sampler/recent_samples.hpp"
 
 namespace perf::runtime {
 namespace {
@@ -35,6 +37,7 @@ PERF_RUNTIME_ON_START(start_sampler) {
   }
   add_exit_quiet(stop_sampling);
   add_exit_output(write_profile_at_exit);
+  set_timed_samples_source({recent_samples_between, prepare_symbols_in_background});
 }
 
 }  // namespace

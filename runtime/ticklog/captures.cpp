@@ -10,6 +10,8 @@
 
 #include "core/output_file.hpp"
 #include "core/runtime_thread.hpp"
+#include "core/thread_name.hpp"
+#include "core/timed_samples.hpp"
 #include "perf/detail/atomic.hpp"
 #include "ticklog/internal/perfetto_trace.hpp"
 #include "ticklog/internal/spans.hpp"
@@ -119,6 +121,14 @@ tick_view capture_taker::read_window(const capture_work& work) const {
         __atomic_load_n(&record.ring.written, __ATOMIC_RELAXED) < written)
       continue;
     if (!thread.contents.events.empty()) view.threads.push_back(std::move(thread));
+  }
+  // The samples taken in the window; a sampled thread that logged nothing in it gets
+  // a track of its own.
+  view.samples = read_timed_samples(work.from, work.to);
+  for (const timed_sample& sample : view.samples) {
+    const auto has_track = [&](const thread_ticks& thread) { return thread.tid == sample.tid; };
+    if (std::none_of(view.threads.begin(), view.threads.end(), has_track))
+      view.threads.push_back({sample.tid, thread_name(sample.tid), {}});
   }
   return view;
 }

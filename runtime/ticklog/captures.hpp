@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "core/sites.hpp"
+#include "core/timed_samples.hpp"
 #include "ticklog/capture_config.hpp"
 #include "ticklog/rings.hpp"
 #include "ticklog/ticklog.hpp"
@@ -66,7 +67,11 @@ class capture_taker {
   // machine delayed, which would otherwise crowd out the slow call after them.
   static constexpr size_t max_waiting = 16;
 
-  capture_taker(const capture_config& config, double ticks_per_ns) : config_(config), ticks_per_ns_(ticks_per_ns) {}
+  // Has the sampler ready its symbolizer meanwhile, so that the captures name their
+  // samples' functions (core/timed_samples.hpp).
+  capture_taker(const capture_config& config, double ticks_per_ns) : config_(config), ticks_per_ns_(ticks_per_ns) {
+    prepare_timed_samples();
+  }
   ~capture_taker();
   capture_taker(const capture_taker&) = delete;
   capture_taker& operator=(const capture_taker&) = delete;

@@ -3,9 +3,7 @@
 // lock, only write(2) and friends; the rings are read as they are.
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -19,7 +17,9 @@
 #include "core/sites.hpp"
 #include "core/startup.hpp"
 #include "core/warnings.hpp"
+#include "ticklog/internal/crash_cause.hpp"
 #include "ticklog/internal/tick_lines.hpp"
+#include "ticklog/internal/write_error_text.hpp"
 #include "ticklog/rings.hpp"
 #include "ticklog/ticklog_config.hpp"
 
@@ -62,18 +62,6 @@ ring_record* earliest() {
   return best;
 }
 
-// What a failed write's errno means, without strerror (which is not async-signal-safe).
-const char* write_error_text(int error) {
-  switch (error) {
-    case ENOSPC: return "no space left on device";
-    case EFBIG: return "file too large";
-    case EDQUOT: return "disk quota exceeded";
-    case EIO: return "input/output error";
-    case EPIPE: return "broken pipe";
-  }
-  return "write error";
-}
-
 // The descriptor for the dump at `path` (%p expanded into it), or -1 for stderr:
 // the descriptor `path` names (named_descriptor), or the file opened (a link
 // followed, a device or FIFO in place). A FIFO without a reader, a socket or a file
@@ -114,36 +102,12 @@ void report_cut_short(int fd, const char* path, int error) noexcept {
     write_all(STDERR_FILENO, part, std::strlen(part));
 }
 
-// What killed the process, on which thread: "SIGSEGV on thread 4242 (worker),
-// faulting address 0x7f3a5c000000" for a fault (si_addr: the address for SIGSEGV and
-// SIGBUS, the instruction for SIGFPE and SIGILL), "SIGABRT on thread 4242 (main),
-// sent by pid 4242" for a signal sent (abort, raise, kill). The handler runs on the
-// thread the signal was delivered to, the faulting one for a fault.
-void write_cause(tick_line_writer& out, int signal, const siginfo_t* info) noexcept {
-  char name[16] = {};
-  ::prctl(PR_GET_NAME, name);
-  out.text(fatal_signal_name(signal));
-  out.text(" on thread ");
-  out.number(static_cast<uint64_t>(::syscall(SYS_gettid)));
-  out.text(" (");
-  out.text(name);
-  out.text(")");
-  if (info == nullptr) return;
-  if (info->si_code > 0) {
-    out.text(", faulting address ");
-    out.hex(reinterpret_cast<uintptr_t>(info->si_addr));
-  } else {
-    out.text(", sent by pid ");
-    out.number(static_cast<uint64_t>(info->si_pid));
-  }
-}
-
 // One line on stderr saying where the record of a crash went (a file, or a descriptor
 // other than stderr), so that a process dying of a signal does not leave it unseen.
 void say_where_written(int signal, const siginfo_t* info, const char* path) noexcept {
   tick_line_writer note(STDERR_FILENO);
   note.text("perf: ");
-  write_cause(note, signal, info);
+  write_crash_cause(note, signal, info);
   note.text(": the crash record is in '");
   note.text(path);
   note.text("'\n");
@@ -168,7 +132,7 @@ void dump(int signal, const siginfo_t* info) noexcept {
   out.text(" each) of ");
   out.count(threads, "thread");
   out.text("\n# ");
-  write_cause(out, signal, info);
+  write_crash_cause(out, signal, info);
   out.text("\n");
   out.column_headings();
   auto ns = [&](uint64_t ticks) { return static_cast<uint64_t>(static_cast<double>(ticks) / ticks_per_ns + 0.5); };

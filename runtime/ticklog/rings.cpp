@@ -157,12 +157,14 @@ event_copy copy_of(const tick_event& event, const uint64_t* label) noexcept {
 
 namespace {
 
-// Event `at` of `ring` into `event`, and its label's words into `label` if it has one.
+// Event `at` of `ring` into `event`, and its label's words into `label` (unless null)
+// if it has one.
 void load_event(const tick_ring& ring, uint64_t at, tick_event& event, uint64_t* label) noexcept {
   const tick_event& stored = ring.events[at];
   event.time = load_relaxed(stored.time);
   event.value = load_relaxed(stored.value);
   event.meta = load_relaxed(stored.meta);
+  if (label == nullptr) return;
   const unsigned length = label_length_of(event);
   const uint64_t* words = ring.labels + at * detail::label_words;
   for (unsigned i = 0; i * 8 < length; ++i) label[i] = load_relaxed(words[i]);
@@ -193,16 +195,21 @@ uint64_t whole_from(const tick_ring& ring, uint64_t after, bool quiescent) {
 
 }  // namespace
 
-uint64_t read_events(const tick_ring& ring, uint64_t from, uint64_t to, event_batch& out) {
-  out.events.resize(to - from);
-  if (out.labels.size() < (to - from) * detail::label_words) out.labels.resize((to - from) * detail::label_words);
+uint64_t read_events(const tick_ring& ring, uint64_t from, uint64_t to, detail::tick_event* events,
+                     uint64_t* labels) noexcept {
   for (uint64_t index = from; index < to; ++index) {
     const uint64_t i = index - from;
-    load_event(ring, index & ring.mask, out.events[i], out.labels.data() + i * detail::label_words);
+    load_event(ring, index & ring.mask, events[i], labels != nullptr ? labels + i * detail::label_words : nullptr);
   }
   detail::load_load_barrier();
   const uint64_t valid_from = whole_from(ring, __atomic_load_n(&ring.written, __ATOMIC_RELAXED), false);
   return std::min(to - from, valid_from > from ? valid_from - from : 0);
+}
+
+uint64_t read_events(const tick_ring& ring, uint64_t from, uint64_t to, event_batch& out) {
+  out.events.resize(to - from);
+  if (out.labels.size() < (to - from) * detail::label_words) out.labels.resize((to - from) * detail::label_words);
+  return read_events(ring, from, to, out.events.data(), out.labels.data());
 }
 
 ring_contents copy_window(const tick_ring& ring, uint64_t from, uint64_t to, uint64_t margin, bool quiescent) {

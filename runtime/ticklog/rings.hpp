@@ -128,6 +128,10 @@ struct event_batch {
 // append; returns how many of the first ones may have been overwritten meanwhile,
 // which are to be thrown away.
 uint64_t read_events(const detail::tick_ring& ring, uint64_t from, uint64_t to, event_batch& out);
+// The same into `events` and `labels` (room for to - from events each; `labels` may be
+// null: no label read). Async-signal-safe: for the crash's trace.
+uint64_t read_events(const detail::tick_ring& ring, uint64_t from, uint64_t to, detail::tick_event* events,
+                     uint64_t* labels) noexcept;
 
 // The events `ring` holds with a time from `from` to `to` (clock values), and the
 // enters of the scopes open at `from` from one `margin` before it and the exits of

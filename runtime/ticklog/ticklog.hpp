@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/sites.hpp"
+#include "core/timed_samples.hpp"
 #include "ticklog/rings.hpp"
 
 namespace perf::runtime {
@@ -27,6 +28,9 @@ struct thread_ticks {
 struct tick_view {
   std::vector<site_info> sites;  // index = site id
   std::vector<thread_ticks> threads;
+  // The sampler's samples taken meanwhile, oldest first: a capture's (captures.hpp),
+  // none elsewhere. Each sample's thread is among `threads`.
+  std::vector<timed_sample> samples;
 };
 
 // The tick logs of every thread; `caller` (may be null) is the calling thread's

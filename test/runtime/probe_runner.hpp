@@ -59,6 +59,18 @@ inline void make_character_device(const std::filesystem::path& path, unsigned ma
       << "mknod " << path << ": " << std::strerror(errno) << " (the test needs to run as root)";
 }
 
+// Expects a probe's `status` (as run_probe_program gives it) to say it was killed by
+// `signal`, as the shell that ran it reports that; under a sanitizer, whose own
+// handler, chained after the runtime's, ends the program, only that it failed.
+inline void expect_killed_by(int status, int signal) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  (void)signal;
+  EXPECT_NE(status, 0);
+#else
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 128 + signal) << "status " << status;
+#endif
+}
+
 // A test with a fresh directory of its own, removed afterwards.
 class ProbeTest : public ::testing::Test {
  protected:

@@ -3,51 +3,10 @@
 #include <cerrno>
 
 #include "report_format/protobuf_writer.hpp"
+#include "ticklog/internal/perfetto_fields.hpp"
 
 namespace perf::runtime {
 namespace {
-
-// Field numbers of Perfetto's trace schema, by message.
-namespace trace_fields {
-constexpr unsigned packet = 1;
-}
-namespace packet_fields {
-constexpr unsigned timestamp = 8, sequence_id = 10, track_event = 11, interned_data = 12, sequence_flags = 13,
-                   track_descriptor = 60;
-constexpr uint64_t incremental_state_cleared = 1, needs_incremental_state = 2;
-}  // namespace packet_fields
-namespace track_fields {
-constexpr unsigned uuid = 1, process = 3, thread = 4, parent_uuid = 5;
-}
-namespace process_fields {
-constexpr unsigned pid = 1, process_name = 6;
-}
-namespace thread_fields {
-constexpr unsigned pid = 1, tid = 2, thread_name = 5;
-}
-namespace event_fields {
-constexpr unsigned category_iids = 3, debug_annotations = 4, type = 9, name_iid = 10, track_uuid = 11,
-                   source_location_iid = 34;
-constexpr uint64_t slice_begin = 1, slice_end = 2, instant = 3;
-}  // namespace event_fields
-namespace annotation_fields {
-constexpr unsigned int_value = 4, string_value = 6, name = 10;
-}
-namespace interned_fields {
-constexpr unsigned event_categories = 1, event_names = 2, source_locations = 4;
-}
-namespace name_fields {  // EventCategory and EventName
-constexpr unsigned iid = 1, name = 2;
-}
-namespace location_fields {
-constexpr unsigned iid = 1, file_name = 2, function_name = 3, line_number = 4;
-}
-
-uint64_t key(unsigned field, unsigned wire_type) { return uint64_t{field} << 3 | wire_type; }
-
-constexpr uint64_t process_track = 1;
-constexpr uint64_t category_iid = 1;       // "measured", every slice's
-constexpr uint64_t note_category_iid = 2;  // "perf", the runtime's own notes
 
 void append_packet(std::string& out, const protobuf_writer& packet) {
   protobuf_writer wrapper;
@@ -102,6 +61,7 @@ void perfetto_sequence::add_track(long pid, long tid, const std::string& name) {
   protobuf_writer interned;
   interned.bytes_field(interned_fields::event_categories, interned_string(category_iid, "measured").bytes());
   interned.bytes_field(interned_fields::event_categories, interned_string(note_category_iid, "perf").bytes());
+  interned.bytes_field(interned_fields::event_categories, interned_string(sample_category_iid, "sample").bytes());
   packet.bytes_field(packet_fields::interned_data, interned.bytes());
   append_packet(out_, packet);
 }
@@ -154,31 +114,49 @@ void perfetto_sequence::slice_end(uint64_t ns) {
   else append_timed_packet(ns, end_tail_);
 }
 
+namespace {
+
+// A debug annotation `name` with the integer `value`.
+std::string int_annotation(const char* name, int64_t value) {
+  protobuf_writer annotation;
+  annotation.bytes_field(annotation_fields::name, name);
+  annotation.varint_field(annotation_fields::int_value, static_cast<uint64_t>(value));
+  return annotation.bytes();
+}
+
+}  // namespace
+
 void perfetto_sequence::tick(uint64_t ns, const event_copy& logged) {
   const std::string_view label =
       logged.label_length != 0 ? std::string_view(logged.label, logged.label_length) : "tick";
-  instant(ns, label, false, "n", logged.value);
+  instant(ns, label, 0, int_annotation("n", logged.value));
 }
 
 void perfetto_sequence::note(uint64_t ns, const std::string& text, const char* argument, uint64_t count) {
-  instant(ns, text, true, argument, static_cast<int64_t>(count));
+  instant(ns, text, note_category_iid, int_annotation(argument, static_cast<int64_t>(count)));
 }
 
-void perfetto_sequence::instant(uint64_t ns, std::string_view name, bool perf_note, const char* argument,
-                                int64_t value) {
+void perfetto_sequence::sample(uint64_t ns, const timed_sample& taken) {
+  std::string stack;
+  for (const std::string& function : taken.functions) (stack += function) += '\n';
+  if (!stack.empty()) stack.pop_back();
+  protobuf_writer annotation;
+  annotation.bytes_field(annotation_fields::name, "stack");
+  annotation.bytes_field(annotation_fields::string_value, stack);
+  instant(ns, taken.functions.empty() ? "?" : taken.functions.front(), sample_category_iid, annotation.bytes());
+}
+
+void perfetto_sequence::instant(uint64_t ns, std::string_view name, uint64_t category, const std::string& annotation) {
   if (label_iids_.size() >= max_interned_labels) add_track(pid_, tid_, name_);
   protobuf_writer event;
   event.varint_field(event_fields::type, event_fields::instant);
   event.varint_field(event_fields::track_uuid, track_);
-  if (perf_note) event.varint_field(event_fields::category_iids, note_category_iid);
+  if (category != 0) event.varint_field(event_fields::category_iids, category);
   auto at = label_iids_.find(name);
   const bool fresh = at == label_iids_.end();
   if (fresh) at = label_iids_.emplace(std::string(name), next_iid_++).first;
   event.varint_field(event_fields::name_iid, at->second);
-  protobuf_writer annotation;
-  annotation.bytes_field(annotation_fields::name, argument);
-  annotation.varint_field(annotation_fields::int_value, static_cast<uint64_t>(value));
-  event.bytes_field(event_fields::debug_annotations, annotation.bytes());
+  event.bytes_field(event_fields::debug_annotations, annotation);
   protobuf_writer interned;
   if (fresh) interned.bytes_field(interned_fields::event_names, interned_string(at->second, at->first).bytes());
   add_event_packet(ns, event.bytes(), interned.bytes());

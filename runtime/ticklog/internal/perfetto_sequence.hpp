@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/sites.hpp"
+#include "core/timed_samples.hpp"
 #include "ticklog/rings.hpp"
 
 namespace perf::runtime {
@@ -61,9 +62,14 @@ class perfetto_sequence {
   // The runtime's note `text` (category "perf"), with the number `count` as the
   // debug annotation `argument`.
   void note(uint64_t ns, const std::string& text, const char* argument, uint64_t count);
+  // A sample of the sampler's: an instant of category "sample" named by its innermost
+  // function ("?" for a stack without any), its functions innermost first, one a line,
+  // as the debug annotation `stack`.
+  void sample(uint64_t ns, const timed_sample& taken);
 
  private:
-  void instant(uint64_t ns, std::string_view name, bool perf_note, const char* argument, int64_t value);
+  // An instant named `name`, of category `category` (0: none), with `annotation`.
+  void instant(uint64_t ns, std::string_view name, uint64_t category, const std::string& annotation);
   // A packet's bytes after its timestamp (its sequence, flags and event) kept for every
   // event of one kind: copied with one move of fixed size, the packet with one append.
   struct kept_tail {

@@ -17,7 +17,14 @@ std::string format_perfetto_trace(const tick_view& view, double ticks_per_ns, lo
     const thread_ticks& thread = view.threads[t];
     perfetto_sequence sequence(out, t, view.sites);
     sequence.add_track(pid, thread.tid, thread.name);
+    // The thread's samples go between its events, by time.
+    auto next_sample = view.samples.begin();
+    const auto samples_before = [&](uint64_t time) {
+      for (; next_sample != view.samples.end() && next_sample->time < time; ++next_sample)
+        if (next_sample->tid == thread.tid) sequence.sample(ns(next_sample->time), *next_sample);
+    };
     const std::vector<event_copy>& events = thread.contents.events;
+    if (!events.empty()) samples_before(events.front().time);
     if (thread.contents.dropped != 0 && !events.empty())
       sequence.note(ns(events.front().time), late_start_note(thread.contents), "dropped", thread.contents.dropped);
     const std::vector<span_role> roles = span_roles(events);
@@ -26,6 +33,7 @@ std::string format_perfetto_trace(const tick_view& view, double ticks_per_ns, lo
     for (size_t i = events.size(); i-- > 0;)
       if (roles[i].kind == span_role::ends_cut) sequence.slice_begin(ns(events.front().time), events[i].site, true);
     for (size_t i = 0; i < events.size(); ++i) {
+      samples_before(events[i].time);
       switch (roles[i].kind) {
         case span_role::begins:
         case span_role::open: sequence.slice_begin(ns(events[i].time), events[i].site, false); break;
@@ -35,6 +43,7 @@ std::string format_perfetto_trace(const tick_view& view, double ticks_per_ns, lo
         case span_role::left_out: break;
       }
     }
+    samples_before(UINT64_MAX);
   }
   return out;
 }

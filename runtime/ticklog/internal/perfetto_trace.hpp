@@ -5,7 +5,9 @@
 // read; begun at the first event kept, with the debug annotation `cut`, when its
 // enter was overwritten), an instant event per tick with its value as the debug
 // annotation `n`, and where a thread's ring dropped older events, the same note as the
-// JSON's at its first event kept (category "perf", the count as `dropped`).
+// JSON's at its first event kept (category "perf", the count as `dropped`). A
+// capture's samples (tick_view::samples) are instants of category "sample" on their
+// thread's track, between its events by time.
 #ifndef PERF_RUNTIME_TICKLOG_INTERNAL_PERFETTO_TRACE_HPP
 #define PERF_RUNTIME_TICKLOG_INTERNAL_PERFETTO_TRACE_HPP
 

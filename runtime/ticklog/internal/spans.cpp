@@ -39,6 +39,7 @@ uint64_t first_event_time(const tick_view& view) {
   uint64_t first = std::numeric_limits<uint64_t>::max();
   for (const thread_ticks& thread : view.threads)
     if (!thread.contents.events.empty()) first = std::min(first, thread.contents.events.front().time);
+  if (!view.samples.empty()) first = std::min(first, view.samples.front().time);
   return first;
 }
 

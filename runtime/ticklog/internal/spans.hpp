@@ -33,8 +33,8 @@ struct span_role {
 // first); an exit that matches neither is left out, so that spans always nest.
 std::vector<span_role> span_roles(const std::vector<event_copy>& events);
 
-// The clock value of the earliest event `view` holds, which both traces count their
-// times from (the largest value when it holds none).
+// The clock value of the earliest event or sample `view` holds, which both traces
+// count their times from (the largest value when it holds none).
 uint64_t first_event_time(const tick_view& view);
 
 // What a trace says at the first event kept of a thread whose ring overwrote

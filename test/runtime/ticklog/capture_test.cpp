@@ -362,4 +362,41 @@ TEST(TailThreshold, ASteadyFunctionHasNoCallBeyondItsP50) {
   EXPECT_EQ(beyond, 0u);
 }
 
+// The sampler's samples taken in a capture's window are in it, on their thread's
+// track: a thread that spins while main stalls until the spinner has had 30 ms of
+// processor time, sampled at 1 kHz of it by timers (30 samples, fewer only where the
+// kernel merges a late timer's signals into one).
+TEST_F(Capture, TheSamplesTakenInTheWindowAreInTheCaptureOnTheirThread) {
+  const perf::testing::probe_result run = perf::testing::run_probe_program(
+      PERF_TICK_PROBE,
+      "PERF_REPORT=off PERF_SAMPLE_HZ=1000 PERF_SAMPLE_SOURCE=timer PERF_CAPTURE='long_stall>10ms' PERF_CAPTURE_DIR=" +
+          dir.string(),
+      "stall-sampled");
+  ASSERT_EQ(run.status, 0) << run.output;
+  const std::vector<fs::path> files = capture_files(dir);
+  ASSERT_EQ(files.size(), 2u);
+  for (const fs::path& file : files) {
+    SCOPED_TRACE(file.string());
+    int status = 0;
+    const std::string text = perf::testing::protoc_decode(file, &status);
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << text;
+    const perf::testing::perfetto_trace trace = perf::testing::read_perfetto_trace(file);
+    // The window: the stall whole (it began more than PERF_CAPTURE_WINDOW's 10 ms
+    // before its end).
+    std::pair<uint64_t, uint64_t> window{0, 0};
+    for (const auto& [thread, slices] : trace.spans)
+      if (slices.count("long_stall") != 0) window = slices.at("long_stall").at(0);
+    ASSERT_GT(window.second, window.first);
+    ASSERT_EQ(trace.samples.count("spinner"), 1u) << text;
+    const auto& spinning = trace.samples.at("spinner");
+    EXPECT_GE(spinning.size(), 3u);
+    for (const auto& [time, stack] : spinning) EXPECT_NE(stack.find("spinning_work"), std::string::npos) << stack;
+    for (const auto& [thread, samples] : trace.samples)
+      for (const auto& [time, stack] : samples) {
+        EXPECT_GE(time, window.first) << thread << "\n" << stack;
+        EXPECT_LE(time, window.second) << thread << "\n" << stack;
+      }
+  }
+}
+
 }  // namespace

@@ -24,6 +24,7 @@ namespace perf::testing {
 struct perfetto_trace {
   std::map<std::string, uint64_t> slices, ticks;  // by name
   std::map<std::string, uint64_t> notes;          // the runtime's (category "perf"), by text
+  std::map<std::string, uint64_t> note_times;     // the time of the last of each note, by text
   uint64_t lost_in_notes = 0;                     // the sum of the notes' `lost`
   std::set<std::string> threads;                  // the thread tracks' names
   uint64_t tracks = 0;                            // thread tracks
@@ -31,6 +32,12 @@ struct perfetto_trace {
   // Per thread track name, the slices' [begin, end] times in nanoseconds, by name
   // (end UINT64_MAX: not ended).
   std::map<std::string, std::map<std::string, std::vector<std::pair<uint64_t, uint64_t>>>> spans;
+  // Per thread track name, the slices whose begin says they were open at a crash (the
+  // debug annotation `crash`), by name.
+  std::map<std::string, std::map<std::string, uint64_t>> open_at_crash;
+  // Per thread track name, the sampler's samples (category "sample"): their times and
+  // stacks (the debug annotation `stack`: functions innermost first, one a line).
+  std::map<std::string, std::vector<std::pair<uint64_t, std::string>>> samples;
   // Per thread track name, the ticks' times and values, by label.
   std::map<std::string, std::map<std::string, std::vector<std::pair<uint64_t, int64_t>>>> tick_values;
 };
@@ -117,7 +124,7 @@ inline perfetto_trace read_perfetto_trace(const std::filesystem::path& path) {
     }
     if (event.empty()) return;
     uint64_t type = 0, name_iid = 0, category = 0, track = 0;
-    std::string argument;
+    std::string argument, argument_text;
     int64_t argument_value = 0;
     for_each_field(event, [&](unsigned field, uint64_t value, std::string_view data) {
       if (field == 9) type = value;
@@ -128,6 +135,7 @@ inline perfetto_trace read_perfetto_trace(const std::filesystem::path& path) {
         for_each_field(data, [&](unsigned f, uint64_t v, std::string_view text) {
           if (f == 10) argument = text;
           if (f == 4) argument_value = static_cast<int64_t>(v);
+          if (f == 6) argument_text = text;
         });
     });
     if (thread_of_track.count(track) == 0) {
@@ -154,9 +162,13 @@ inline perfetto_trace read_perfetto_trace(const std::filesystem::path& path) {
     if (type == 1) {
       ++trace.slices[name];
       open[track].push_back({name, time});
+      if (argument == "crash") ++trace.open_at_crash[thread][name];
     } else if (type == 3 && categories[sequence][category] == "perf") {
       ++trace.notes[name];
+      trace.note_times[name] = time;
       if (argument == "lost") trace.lost_in_notes += static_cast<uint64_t>(argument_value);
+    } else if (type == 3 && categories[sequence][category] == "sample") {
+      trace.samples[thread].push_back({time, argument_text});
     } else if (type == 3) {
       ++trace.ticks[name];
       trace.tick_values[thread][name].push_back({time, argument_value});

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "probe_runner.hpp"
+#include "ticklog/crash_probe.hpp"
 
 namespace {
 
@@ -266,18 +267,7 @@ TEST_F(TickOutput, DumpTicksWritesWhatIsLoggedSoFar) {
   EXPECT_EQ(lines[1].n, "2");
 }
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool sanitized = true;  // the sanitizer's own handler, chained after ours, ends the program
-#else
-constexpr bool sanitized = false;
-#endif
-
-void expect_killed_by(int status, int signal) {
-  if (sanitized) EXPECT_NE(status, 0);
-  else
-    // Killed by `signal`, as the shell that ran it reports that.
-    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 128 + signal) << "status " << status;
-}
+using perf::testing::expect_killed_by;
 
 // What a probe run in `mode`, which must die of `signal`, left at PERF_TICKLOG=`path`:
 // the first line and the events.
@@ -312,13 +302,9 @@ TEST_F(TickOutput, ACrashDumpsTheLastEventsToTheTicklogPathAndTheSignalStillKill
 // address, and one line on stderr says where the record is.
 TEST_F(TickOutput, ACrashRecordNamesTheFaultingThreadAndAddressAndStderrSaysWhereItIs) {
   const fs::path path = dir / "crash.txt";
-  const perf::testing::probe_result result =
-      perf::testing::run_probe_program(PERF_TICK_PROBE, "PERF_REPORT=off PERF_TICKLOG=" + path.string(), "segv-named");
-  expect_killed_by(result.status, SIGSEGV);
-  long tid = 0;
-  char address[32] = {};
-  ASSERT_EQ(std::sscanf(result.output.c_str(), "tick_probe: thread %ld writes to %31s", &tid, address), 2)
-      << result.output;
+  const auto [result, tid, address] =
+      perf::testing::run_crashing_probe("PERF_REPORT=off PERF_TICKLOG=" + path.string(), "segv-named");
+  ASSERT_NE(tid, 0);
   const std::string cause = "SIGSEGV on thread " + std::to_string(tid) + " (rk-worker-1), faulting address " + address;
   // Then the shell that ran the probe says how it died.
   const std::string expected = "tick_probe: thread " + std::to_string(tid) + " writes to " + address +

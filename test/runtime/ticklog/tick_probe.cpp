@@ -12,6 +12,10 @@
 //                        blocks; then main crashes as in `segv`
 //   tick_probe segv-named
 //                        a thread named rk-worker-1 ticks 1..3 "before" and crashes as in `segv`
+//   tick_probe segv-trace
+//                        threads named crash-1 and crash-2 each call task(1..3), then block inside scope
+//                        `blocked`; then a thread named crash-3 calls task(1..3), then outer { middle { crashing:
+//                        a write to a read-only page, as in `segv` } }
 //   tick_probe overflow  ticks 1..3 "before", then a recursion without end
 //   tick_probe churn     70 threads, one after the other, each ticks 1..3 and exits
 //   tick_probe abort     ticks 1..3, then abort()
@@ -21,6 +25,8 @@
 //                        and aborts; the parent waits for it and exits
 //   tick_probe stream    4 threads named stream-1..4, each 20,000 x outer_call { inner_call, inner_call }:
 //                        120,000 events a thread, more than a default ring holds
+//   tick_probe stream-segv
+//                        as `stream`, then main crashes as in `segv` (the crash trace's cost, docs/timeline.md)
 //   tick_probe stall     3 threads named worker-1..3 call work() (5 us, then a 20 us sleep) until main has
 //                        called handle(i) for i 0..29,999; handle(i) calls parse_step(), then works 2 us, or
 //                        ticks i and stalls 20 ms where i % 10,000 is 9,999
@@ -29,6 +35,11 @@
 //                        and wait; 1.05 s later main calls stall() (a 20 ms sleep) 3 times, 200 ms apart, after each of
 //                        which a thread named steady calls inner_call() 100 times every 200 us for 150 ms (at most a
 //                        million events a second)
+//   tick_probe stall-sampled
+//                        a thread named spinner calls spin_step() (spinning_work(): 1 ms of arithmetic) until
+//                        main, 100 ms in, has written the profile to /dev/null (the symbolizer readied) and
+//                        twice called long_stall() (a sleep until spinner has had 30 ms
+//                        of processor time, and at least 100 ms) and slept 100 ms more
 //   tick_probe abort-fsize
 //                        files limited to 4096 bytes (SIGXFSZ ignored), 1000 ticks "filler", abort()
 #include <pthread.h>
@@ -100,6 +111,41 @@ __attribute__((noinline)) int recurse(int depth) {
   crash();
 }
 
+// Blocks for good inside a measured scope, once `ready` is told so.
+[[noreturn]] void blocked(std::promise<void>& ready) {
+  PERF_MEASURE("blocked");
+  ready.set_value();
+  for (;;) pause();
+}
+
+[[noreturn]] void middle() {
+  PERF_MEASURE("middle");
+  crash();
+}
+
+[[noreturn]] void outer() {
+  PERF_MEASURE("outer");
+  middle();
+}
+
+// Crashes on the third of three measured threads while the other two are inside a scope.
+[[noreturn]] void crash_on_third_thread() {
+  std::promise<void> ready[2];
+  for (int t = 0; t < 2; ++t)
+    std::thread([t, &ready] {
+      pthread_setname_np(pthread_self(), ("crash-" + std::to_string(t + 1)).c_str());
+      for (int i = 1; i <= 3; ++i) task(i);
+      blocked(ready[t]);
+    }).detach();
+  for (std::promise<void>& r : ready) r.get_future().wait();
+  std::thread([] {
+    pthread_setname_np(pthread_self(), "crash-3");
+    for (int i = 1; i <= 3; ++i) task(i);
+    outer();
+  }).join();
+  std::abort();
+}
+
 void inner_call() { PERF_MEASURE("inner_call"); }
 
 void outer_call() {
@@ -166,6 +212,56 @@ void stall() {
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
 }
 
+// 1 ms of arithmetic, the clock read every 4,096 steps: a sample of it lands here.
+__attribute__((noinline)) void spinning_work() {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(1);
+  volatile uint64_t sum = 0;
+  do
+    for (int i = 0; i < 4096; ++i) sum = sum + static_cast<uint64_t>(i);
+  while (std::chrono::steady_clock::now() < end);
+}
+
+void spin_step() {
+  PERF_MEASURE("spin_step");
+  spinning_work();
+}
+
+// Sleeps until `spinner` has had 30 ms of processor time, and at least 100 ms: a stall
+// that a loaded machine lengthens rather than one it samples less.
+void long_stall(clockid_t spinner) {
+  PERF_MEASURE("long_stall");
+  const auto cpu_ms = [spinner] {
+    timespec now{};
+    clock_gettime(spinner, &now);
+    return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
+  };
+  const double until = cpu_ms() + 30;
+  const auto at_least = std::chrono::steady_clock::now() + std::chrono::milliseconds(100);
+  while (cpu_ms() < until || std::chrono::steady_clock::now() < at_least)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+}
+
+// A stall of main's while a thread spins: what the sampler takes meanwhile.
+void run_sampled_stall() {
+  std::atomic<bool> done{false};
+  std::thread spinner([&done] {
+    pthread_setname_np(pthread_self(), "spinner");
+    while (!done.load(std::memory_order_relaxed)) spin_step();
+  });
+  clockid_t spinner_clock{};
+  if (pthread_getcpuclockid(spinner.native_handle(), &spinner_clock) != 0) std::abort();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // The symbolizer ready before the stalls, as it is once a program has run for a
+  // while: a capture names its samples' functions then (by address before).
+  perf::write_profile("/dev/null");
+  for (int i = 0; i < 2; ++i) {
+    long_stall(spinner_clock);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  done = true;
+  spinner.join();
+}
+
 // Rings full of events a second before each stall, which a capture with a window of
 // a second reads to find the scopes open at its start, and a thread that logs
 // steadily after each stall, while the capture is taken.
@@ -228,6 +324,8 @@ int main(int argc, char** argv) {
     for (int i = 0; i < 100; ++i) perf::tick(i);
   } else if (mode == "stall") {
     run_stall();
+  } else if (mode == "stall-sampled") {
+    run_sampled_stall();
   } else if (mode == "capture-stream") {
     run_capture_stream(argc > 2 ? std::atoi(argv[2]) : 12);
   } else if (mode == "stream") {
@@ -248,6 +346,11 @@ int main(int argc, char** argv) {
       for (int i = 1; i <= 3; ++i) perf::tick(i, "before");
       crash();
     }).join();
+  } else if (mode == "stream-segv") {
+    run_stream();
+    crash();
+  } else if (mode == "segv-trace") {
+    crash_on_third_thread();
   } else if (mode == "segv-threads") {
     crash_beside_threads();
   } else if (mode == "overflow") {
