@@ -21,6 +21,7 @@
 #include "perf/detail/clock.hpp"
 #include "perf/detail/compiler.hpp"
 #include "perf/detail/thread_state.hpp"
+#include "perf/detail/usdt.hpp"
 
 namespace perf {
 namespace detail {
@@ -109,6 +110,8 @@ PERF_DETAIL_OUT_OF_LINE thread_state* begin_timed(thread_state* thread, site& s,
       probe_offset -= thread->probe_sampled_extra;
     }
   }
+  // Before the clock read that opens the activation: a tracer's cost stays out of it.
+  if (PERF_DETAIL_UNLIKELY(*usdt_enter_semaphore != 0)) usdt_enter(*thread, site_id(key));
   open<Logged>(*thread, key, f, stack, probe_offset);
   return thread;
 }
@@ -167,6 +170,7 @@ PERF_DETAIL_OUT_OF_LINE void end(thread_state* thread, frame& f) noexcept {
   begin_busy(*thread);
   if (PERF_DETAIL_LIKELY(holds(*thread, f))) {
     if (Logged && thread->ring != nullptr) log_scope_event(*thread->ring, now, event_kind::exit, f.site);
+    if (PERF_DETAIL_UNLIKELY(*usdt_exit_semaphore != 0)) usdt_exit(*thread, f.site, f.start, now);
     finish(*thread, f, now, TimeAll ? pending_time_all_bit : 0);
   } else {
     count_switched_call(f.site);
