@@ -34,8 +34,8 @@ __attribute__((noinline)) void usdt_sampled_leaf() {
 // What the kernel does for a tracer that attaches to perf:exit, and undoes after.
 class raised_exit_semaphore {
  public:
-  raised_exit_semaphore() { ++semaphore(); }
-  ~raised_exit_semaphore() { --semaphore(); }
+  raised_exit_semaphore() { semaphore() = static_cast<unsigned short>(semaphore() + 1); }
+  ~raised_exit_semaphore() { semaphore() = static_cast<unsigned short>(semaphore() - 1); }
   raised_exit_semaphore(const raised_exit_semaphore&) = delete;
   raised_exit_semaphore& operator=(const raised_exit_semaphore&) = delete;
 
