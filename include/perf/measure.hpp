@@ -94,7 +94,8 @@ PERF_DETAIL_ALWAYS_INLINE void open(thread_state& thread, unsigned key, frame& f
 // begin()'s timed path: opens an activation of `s` on `thread` (the calling
 // thread's block, or null before its first measured call), `stack` being the measured
 // function's stack pointer and `code` an address in its code (what register_site
-// records), or returns null as begin() says.
+// records), or returns null as begin() says. Fires the USDT probe perf:enter first
+// where a tracer raised its semaphore (perf/detail/usdt.hpp).
 template <bool Logged, bool Sampled>
 PERF_DETAIL_OUT_OF_LINE thread_state* begin_timed(thread_state* thread, site& s, frame& f, uintptr_t stack,
                                                   const void* code) noexcept {
@@ -153,7 +154,8 @@ PERF_DETAIL_OUT_OF_LINE thread_state* begin(site& s, frame& f) noexcept {
 }
 
 // Closes the activation opened by open<Logged>() or begin<Logged, Sampled>() (nothing
-// when begin() returned null); `TimeAll` for a site that times every call. Its
+// when begin() returned null), firing perf:exit where a tracer raised its semaphore
+// (perf/detail/usdt.hpp); `TimeAll` for a site that times every call. Its
 // bookkeeping is busy (begin_busy): a signal handler's measured call in the middle of
 // it records nothing.
 //
