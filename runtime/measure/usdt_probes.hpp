@@ -1,4 +1,4 @@
-// The USDT probes' side in the runtime (perf/detail/usdt.hpp; docs/timeline.md, "USDT").
+// The USDT probes' side in the runtime (perf/detail/usdt.hpp; docs/timeline.md, "USDT probes").
 #ifndef PERF_RUNTIME_MEASURE_USDT_PROBES_HPP
 #define PERF_RUNTIME_MEASURE_USDT_PROBES_HPP
 

@@ -1,6 +1,6 @@
 # cmake -DREADELF=... -DMODULE=<ELF file> -P check_usdt_notes.cmake: MODULE's notes
 # (readelf -n) hold perf:enter (site id, name, clock) and perf:exit (site id, name,
-# clock, nanoseconds), each once, each with a semaphore (docs/timeline.md, "USDT").
+# clock, nanoseconds), each once, each with a semaphore (docs/timeline.md, "USDT probes").
 execute_process(COMMAND ${READELF} -n ${MODULE} OUTPUT_VARIABLE notes RESULT_VARIABLE status)
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "readelf -n ${MODULE} failed: ${status}")

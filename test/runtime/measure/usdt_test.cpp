@@ -1,5 +1,5 @@
 // The USDT probes perf:enter and perf:exit (perf/detail/usdt.hpp; docs/timeline.md,
-// "USDT"): a real tracer, bpftrace, attached to a running program counts exactly the
+// "USDT probes"): a real tracer, bpftrace, attached to a running program counts exactly the
 // calls it made while attached; and while a tracer is attached (its semaphore raised,
 // as the kernel raises it), a sampled site is timed on every call, so that every call
 // passes the probes.

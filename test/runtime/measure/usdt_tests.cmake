@@ -1,4 +1,4 @@
-# The USDT probes (docs/timeline.md, "USDT"): their ELF notes, read by readelf, and
+# The USDT probes (docs/timeline.md, "USDT probes"): their ELF notes, read by readelf, and
 # bpftrace attached to a running program (usdt_test.cpp, skipped where BPF is refused).
 
 # The program bpftrace attaches to: linked with the shared libperfrt, as a program
