@@ -135,8 +135,8 @@ struct child {
 TEST(Usdt, BpftraceCountsExactlyTheCallsMadeWhileItIsAttached) {
   const perf::testing::probe_result check = perf::testing::run_probe_program("bpftrace", "", "-e 'BEGIN { exit(); }'");
   if (check.status != 0)
-    GTEST_SKIP() << "bpftrace cannot run a BPF program here (bpftrace -e 'BEGIN { exit(); }' exited with "
-                 << check.status << "): " << check.output;
+    GTEST_SKIP() << "bpftrace cannot run a BPF program here (bpftrace -e 'BEGIN { exit(); }' exited with status "
+                 << (WIFEXITED(check.status) ? WEXITSTATUS(check.status) : -1) << "): " << check.output;
   constexpr long calls = 5000;
   child program({PERF_USDT_TARGET, std::to_string(calls)});
   ASSERT_TRUE(program.wait_for("ready\n", 60)) << program.output;
