@@ -25,6 +25,8 @@ packages=(
   libmicrohttpd-dev                                   # the live endpoint's HTTP server (libperfexport, PERF_LISTEN)
   libsimdjson-dev                                     # perf-report reads large reports (2 x 14 MB) in well under 1 s
   protobuf-compiler                                   # tests: protoc decodes the Perfetto trace (PERF_TRACE=*.pftrace)
+  systemtap-sdt-dev                                   # sys/sdt.h: libperfrt's USDT probes perf:enter/perf:exit (PERF_USDT)
+  bpftrace                                            # tests: bpftrace attaches to the USDT probes of a running program
   prometheus curl                                     # tests: a real Prometheus scrapes the live endpoint, curl asks it, its promtool checks /metrics
 )
 

@@ -21,6 +21,7 @@
 #include "perf/detail/clock.hpp"
 #include "perf/detail/compiler.hpp"
 #include "perf/detail/thread_state.hpp"
+#include "perf/detail/usdt.hpp"
 
 namespace perf {
 namespace detail {
@@ -93,7 +94,8 @@ PERF_DETAIL_ALWAYS_INLINE void open(thread_state& thread, unsigned key, frame& f
 // begin()'s timed path: opens an activation of `s` on `thread` (the calling
 // thread's block, or null before its first measured call), `stack` being the measured
 // function's stack pointer and `code` an address in its code (what register_site
-// records), or returns null as begin() says.
+// records), or returns null as begin() says. Fires the USDT probe perf:enter first
+// where a tracer raised its semaphore (perf/detail/usdt.hpp).
 template <bool Logged, bool Sampled>
 PERF_DETAIL_OUT_OF_LINE thread_state* begin_timed(thread_state* thread, site& s, frame& f, uintptr_t stack,
                                                   const void* code) noexcept {
@@ -109,6 +111,8 @@ PERF_DETAIL_OUT_OF_LINE thread_state* begin_timed(thread_state* thread, site& s,
       probe_offset -= thread->probe_sampled_extra;
     }
   }
+  // Before the clock read that opens the activation: a tracer's cost stays out of it.
+  if (PERF_DETAIL_UNLIKELY(*usdt_enter_semaphore != 0)) usdt_enter(*thread, site_id(key));
   open<Logged>(*thread, key, f, stack, probe_offset);
   return thread;
 }
@@ -150,7 +154,8 @@ PERF_DETAIL_OUT_OF_LINE thread_state* begin(site& s, frame& f) noexcept {
 }
 
 // Closes the activation opened by open<Logged>() or begin<Logged, Sampled>() (nothing
-// when begin() returned null); `TimeAll` for a site that times every call. Its
+// when begin() returned null), firing perf:exit where a tracer raised its semaphore
+// (perf/detail/usdt.hpp); `TimeAll` for a site that times every call. Its
 // bookkeeping is busy (begin_busy): a signal handler's measured call in the middle of
 // it records nothing.
 //
@@ -167,6 +172,7 @@ PERF_DETAIL_OUT_OF_LINE void end(thread_state* thread, frame& f) noexcept {
   begin_busy(*thread);
   if (PERF_DETAIL_LIKELY(holds(*thread, f))) {
     if (Logged && thread->ring != nullptr) log_scope_event(*thread->ring, now, event_kind::exit, f.site);
+    if (PERF_DETAIL_UNLIKELY(*usdt_exit_semaphore != 0)) usdt_exit(*thread, f.site, f.start, now);
     finish(*thread, f, now, TimeAll ? pending_time_all_bit : 0);
   } else {
     count_switched_call(f.site);

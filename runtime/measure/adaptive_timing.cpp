@@ -15,6 +15,7 @@
 #include "core/threads.hpp"
 #include "measure/probe_cost.hpp"
 #include "measure/stats.hpp"
+#include "measure/usdt_probes.hpp"
 #include "perf/detail/atomic.hpp"
 
 namespace perf::runtime {
@@ -226,7 +227,7 @@ PERF_RUNTIME_ON_START(register_adaptive_timing) {
 
 }  // namespace perf::runtime
 
-uint32_t perf::detail::next_countdown(thread_state& thread, uint32_t period) noexcept {
+uint32_t perf::runtime::geometric_countdown(detail::thread_state& thread, uint32_t period) noexcept {
   // xorshift64 (Marsaglia), then the number of Bernoulli(1/period) trials up to the
   // first success: ceil(log(u) / log(1 - 1/period)) for u uniform in (0, 1].
   uint64_t x = thread.random;
@@ -237,4 +238,8 @@ uint32_t perf::detail::next_countdown(thread_state& thread, uint32_t period) noe
   const double u = runtime::uniform_above_zero(x);
   const double trials = std::ceil(std::log(u) / std::log1p(-1.0 / period));
   return trials < 1 ? 1u : trials > 1e9 ? 1000000000u : static_cast<uint32_t>(trials);
+}
+
+uint32_t perf::detail::next_countdown(thread_state& thread, uint32_t period) noexcept {
+  return runtime::usdt_attached() ? 1u : runtime::geometric_countdown(thread, period);
 }

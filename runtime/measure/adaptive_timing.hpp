@@ -77,6 +77,13 @@ uint32_t sampling_period(double mean, double inside, double probe);
 // timed calls not counted apart). Called by drain_pending.
 void review_timing(detail::thread_state& thread, detail::slot& target) noexcept;
 
+// A countdown of a site sampled 1 in `period` calls on `thread` (owner only): a
+// geometric number of calls with mean `period`, at least 1, from the thread's
+// generator. detail::next_countdown draws it, except while a tracer is attached to the
+// USDT probes (usdt_attached), when it gives 1: every call timed, so that each passes
+// them; the probe's calibration draws it directly, whoever is attached.
+uint32_t geometric_countdown(detail::thread_state& thread, uint32_t period) noexcept;
+
 // Takes the duration (ticks) of a timed call of `target`, a sampled site of the
 // calling thread: into its tail when it is longer than the site's outlier threshold,
 // else into its current block, whose mean, every recent_calls calls, makes the bulk

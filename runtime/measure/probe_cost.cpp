@@ -18,7 +18,9 @@
 #include "core/startup.hpp"
 #include "core/threads.hpp"
 #include "core/warnings.hpp"
+#include "measure/adaptive_timing.hpp"
 #include "measure/probe_floor.hpp"
+#include "measure/usdt_probes.hpp"
 #include "perf/measure.hpp"
 #include "report_format/schema.hpp"
 
@@ -40,9 +42,10 @@ __attribute__((noinline)) detail::thread_state* calibration_begin(detail::frame&
   uint64_t probe_offset = thread->probe_offset;
   detail::slot& target = thread->slots[detail::site_id(key)];
   if (PERF_DETAIL_UNLIKELY(target.period != 0)) {
-    target.countdown = detail::next_countdown(*thread, target.period);
+    target.countdown = geometric_countdown(*thread, target.period);
     probe_offset -= thread->probe_sampled_extra;
   }
+  if (PERF_DETAIL_UNLIKELY(*detail::usdt_enter_semaphore != 0)) detail::usdt_enter(*thread, detail::site_id(key));
   detail::open<true>(*thread, key, f, PERF_DETAIL_CALLER_STACK(), probe_offset);
   return thread;
 }
@@ -83,6 +86,7 @@ class calibration_block_in_place {
  private:
   detail::thread_state* const thread_;
   sigset_t mask_;
+  const silenced_usdt_probes silenced_;  // the block's site ids are not the program's
 };
 
 void compensate_attaching_thread(thread_record& thread) {
@@ -161,7 +165,7 @@ probe_cost measure_once(detail::clock_source clock, bool ticks) {
     for (unsigned i = 0; i < calls; ++i) empty_function();
     const uint64_t plain_loop = detail::clock_now(clock) - plain_start;
     recorded.period = sampled_period;
-    recorded.countdown = detail::next_countdown(block, sampled_period);
+    recorded.countdown = geometric_countdown(block, sampled_period);
     const uint64_t untimed_before = recorded.untimed, total_before = recorded.total;
     for (unsigned i = 0; i < sampled_calls; ++i) measured_empty_function();
     const uint64_t sampled_timed = sampled_calls - (recorded.untimed - untimed_before);

@@ -274,7 +274,9 @@ PERF_DETAIL_EXPORT void drain_pending(thread_state& thread) noexcept;
 PERF_DETAIL_EXPORT void count_switched_call(unsigned id) noexcept;
 
 // Draws the next countdown of a sampled site whose period is `period` (above 0): a
-// geometric number of calls with mean `period`, at least 1. Called by the owner.
+// geometric number of calls with mean `period`, at least 1; 1 while a tracer is
+// attached to the USDT probes (perf/detail/usdt.hpp), so that every call from the
+// site's next timed one on is timed and passes them. Called by the owner.
 PERF_DETAIL_EXPORT uint32_t next_countdown(thread_state& thread, uint32_t period) noexcept;
 
 // Records one timed call of site `site` (its slot `target`) lasting `duration`;
