@@ -34,6 +34,8 @@
 namespace perf::runtime {
 namespace {
 
+uint64_t events_read = 0;  // atomic: by the writer, from the rings (stream_events_read)
+
 constexpr size_t batch_events = 4096;
 constexpr size_t flush_bytes = size_t{1} << 20;
 // How often the writer looks at the rings: a default ring (65,536 events) takes a
@@ -190,6 +192,7 @@ class trace_stream {
     while (thread.cursor < written) {
       const uint64_t from = thread.cursor, to = std::min(written, from + batch_events);
       const uint64_t torn = read_events(ring, from, to, batch_);
+      __atomic_fetch_add(&events_read, to - from, __ATOMIC_RELAXED);
       thread.losing += torn;
       for (size_t i = torn; i < batch_.events.size(); ++i)
         add_event(thread, batch_.events[i], batch_.labels.data() + i * detail::label_words);
@@ -334,6 +337,8 @@ PERF_RUNTIME_AFTER_START(start_trace_stream) {
 }  // namespace
 
 bool trace_streaming() { return stream != nullptr && stream->tracing(); }
+
+uint64_t stream_events_read() { return __atomic_load_n(&events_read, __ATOMIC_RELAXED); }
 
 void stream_exited_ring(const ring_record& record, const std::string& name) {
   if (stream != nullptr) stream->exited(record, name);

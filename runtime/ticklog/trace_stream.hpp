@@ -46,6 +46,11 @@ bool trace_streaming();
 // another thread. For the tick log's exit hook. Takes the stream's lock.
 void stream_exited_ring(const ring_record& record, const std::string& name);
 
+// The events the writer has read from the rings so far: every event where the trace
+// streams or a FUNCTION>pQ rule needs each call's duration; none for FUNCTION>DURATION
+// rules alone, which the measured threads judge themselves. Thread-safe.
+uint64_t stream_events_read();
+
 // At exit: stops the writer once it has drained every ring, the trace renamed into
 // place and the captures taken written. Says on stderr how many events it lost, if any.
 void finish_trace_stream();
