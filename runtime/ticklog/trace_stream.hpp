@@ -2,8 +2,11 @@
 // PERF_TRACE_STREAM not off) or PERF_CAPTURE has rules: it drains every thread's ring
 // as it fills, into the trace, so that every event of the run reaches the file, not
 // only the last PERF_RING_EVENTS of each thread; and it pairs every enter with its
-// exit, so that a call longer than a capture rule's threshold, or beyond its
-// function's quantile (tail_threshold.hpp), is caught as it ends (captures.hpp).
+// exit, so that a call beyond its function's quantile (a FUNCTION>pQ rule,
+// tail_threshold.hpp) is caught as it ends (captures.hpp). A FUNCTION>DURATION rule's
+// calls the measured threads judge themselves (slow_calls.hpp): the writer gives the
+// rule's site its limit once registered and takes the calls handed over; with such
+// rules alone it reads no ring, and only follows the rings' threads for a capture.
 //
 // The measured threads never wait for it and it allocates nothing of theirs: it
 // reads behind each ring's `written` with the rings' own protocol (copy_events in
