@@ -36,17 +36,15 @@ uint64_t dropped = 0;  // atomic: calls that found their place taken since the w
 void limit_site(unsigned site, uint64_t ticks) {
   __atomic_store_n(&detail::capture_limits[site], ticks + 1, __ATOMIC_RELAXED);
   const uint64_t bit = uint64_t{1} << (site & 63);
-  // Sequentially consistent, as limited_sites(): a ring made meanwhile is either in
-  // the list walked below or made with the bit.
-  __atomic_fetch_or(&limited, bit, __ATOMIC_SEQ_CST);
+  // Both this and limited_sites() modify `limited` (acquire-release): whichever comes
+  // second sees the other's, so a ring made meanwhile is either in the list walked
+  // below or made with the bit.
+  __atomic_fetch_or(&limited, bit, __ATOMIC_ACQ_REL);
   for (ring_record* record = newest_ring(); record != nullptr; record = record->next)
     __atomic_fetch_or(&record->ring.capture_sites, bit, __ATOMIC_RELEASE);
 }
 
-uint64_t limited_sites() noexcept {
-  __atomic_thread_fence(__ATOMIC_SEQ_CST);
-  return __atomic_load_n(&limited, __ATOMIC_SEQ_CST);
-}
+uint64_t limited_sites() noexcept { return __atomic_fetch_or(&limited, uint64_t{0}, __ATOMIC_ACQ_REL); }
 
 uint64_t take_slow_calls(std::vector<slow_call>& calls) {
   const size_t first = calls.size();
@@ -61,7 +59,7 @@ uint64_t take_slow_calls(std::vector<slow_call>& calls) {
 }
 
 void unlimit_sites() noexcept {
-  __atomic_store_n(&limited, uint64_t{0}, __ATOMIC_SEQ_CST);
+  __atomic_store_n(&limited, uint64_t{0}, __ATOMIC_RELAXED);
   for (ring_record* record = newest_ring(); record != nullptr; record = record->next)
     __atomic_store_n(&record->ring.capture_sites, uint64_t{0}, __ATOMIC_RELAXED);
 }

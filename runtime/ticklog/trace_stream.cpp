@@ -142,7 +142,7 @@ class trace_stream {
       last = stopping_;
       {
         const uncounted_allocations runtime_work;
-        if (site_count() > sites_.size()) add_new_sites();
+        arm_new_sites();
         if (reads_rings_)
           for (const ring_record* record = newest_ring(); record != nullptr; record = record->next) drain(*record);
         if (const uint64_t dropped = take_slow_calls(slow_calls_); dropped != 0) captures_->count_skipped(dropped);
@@ -191,6 +191,7 @@ class trace_stream {
       thread.cursor = written - kept;
     }
     while (thread.cursor < written) {
+      arm_new_sites();  // a backlog read here may take long: the rules must not wait for it
       const uint64_t from = thread.cursor, to = std::min(written, from + batch_events);
       const uint64_t torn = read_events(ring, from, to, batch_);
       __atomic_fetch_add(&events_read, to - from, __ATOMIC_RELAXED);
@@ -258,6 +259,10 @@ class trace_stream {
         limit_site(site, std::max<uint64_t>(
                              1, static_cast<uint64_t>(static_cast<double>(rule->threshold_ns) * ticks_per_ns_)));
     }
+  }
+
+  void arm_new_sites() {
+    if (site_count() > sites_.size()) add_new_sites();
   }
 
   // Whether a call of `site` that lasted `ticks` lies beyond the quantile of a
