@@ -1,6 +1,12 @@
 #include "ticklog/slow_calls.hpp"
 
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <ctime>
 
 #include "core/sites.hpp"
 #include "perf/detail/atomic.hpp"
@@ -30,6 +36,23 @@ struct room_place {
 room_place room[slow_room];
 uint64_t claims = 0;   // atomic: places claimed so far, the next one at claims % slow_room
 uint64_t dropped = 0;  // atomic: calls that found their place taken since the writer last looked
+uint32_t handed = 0;   // atomic: slow_calls_signal(), a futex word
+uint32_t asleep = 0;   // atomic: 1 while the taker may be asleep on `handed`
+
+void wake_taker() noexcept {
+  const int saved = errno;  // a signal handler's call must leave the program's errno be
+  syscall(SYS_futex, &handed, FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+  errno = saved;
+}
+
+// Bumps the signal and wakes the taker if it may be asleep: sequentially consistent,
+// as wait_for_slow_calls' store and load, so that either the taker sees the bump before
+// it sleeps or this sees it asleep (and the kernel's compare of the futex word keeps it
+// from sleeping through the wake).
+void bump_signal() noexcept {
+  __atomic_fetch_add(&handed, 1u, __ATOMIC_SEQ_CST);
+  if (__atomic_exchange_n(&asleep, 0u, __ATOMIC_SEQ_CST) != 0) wake_taker();
+}
 
 }  // namespace
 
@@ -58,6 +81,22 @@ uint64_t take_slow_calls(std::vector<slow_call>& calls) {
   return __atomic_exchange_n(&dropped, uint64_t{0}, __ATOMIC_RELAXED);
 }
 
+uint32_t slow_calls_signal() noexcept { return __atomic_load_n(&handed, __ATOMIC_SEQ_CST); }
+
+void wait_for_slow_calls(uint32_t seen, unsigned timeout_ms) {
+  __atomic_store_n(&asleep, 1u, __ATOMIC_SEQ_CST);
+  if (__atomic_load_n(&handed, __ATOMIC_SEQ_CST) == seen) {
+    const timespec timeout{static_cast<time_t>(timeout_ms / 1000), static_cast<long>(timeout_ms % 1000) * 1000000};
+    syscall(SYS_futex, &handed, FUTEX_WAIT_PRIVATE, seen, &timeout, nullptr, 0);
+  }
+  __atomic_store_n(&asleep, 0u, __ATOMIC_RELAXED);
+}
+
+void wake_slow_call_taker() {
+  __atomic_fetch_add(&handed, 1u, __ATOMIC_SEQ_CST);
+  wake_taker();
+}
+
 void unlimit_sites() noexcept {
   __atomic_store_n(&limited, uint64_t{0}, __ATOMIC_RELAXED);
   for (ring_record* record = newest_ring(); record != nullptr; record = record->next)
@@ -81,4 +120,5 @@ void perf::detail::hand_slow_call(unsigned site, uint64_t enter, uint64_t exit) 
   store_relaxed(place.enter, enter);
   store_relaxed(place.exit, exit);
   __atomic_store_n(&place.state, uint32_t{holding}, __ATOMIC_RELEASE);
+  bump_signal();
 }

@@ -2,8 +2,9 @@
 // thread (trace_stream.hpp) gives a site a limit (limit_site); each measured thread
 // compares its calls of the site with it as they end (detail::log_exit) and hands
 // those past it over (detail::hand_slow_call) to a fixed room of slow_room calls,
-// which the writer empties (take_slow_calls). So an armed rule nobody breaks costs the
-// writer no reading of the rings, and the measured threads a bit test per exit event.
+// which the writer empties (take_slow_calls), woken by the first call handed over while
+// it sleeps (wait_for_slow_calls). So an armed rule nobody breaks costs the writer no
+// reading of the rings, and the measured threads a bit test per exit event.
 //
 // Memory: detail::capture_limits (8 bytes a site id: address space, a page resident
 // for each 512 ids that a rule limits), a bit mask in each ring, and the room (2 KiB).
@@ -40,6 +41,19 @@ uint64_t limited_sites() noexcept;
 // Appends the calls handed over since the last call, oldest end first, to `calls`;
 // returns how many were dropped meanwhile (the room full). The writer thread's alone.
 uint64_t take_slow_calls(std::vector<slow_call>& calls);
+
+// The count of calls handed over so far (and of wake_slow_call_taker's calls), modulo
+// 2^32: what wait_for_slow_calls waits to see change.
+uint32_t slow_calls_signal() noexcept;
+
+// Sleeps until slow_calls_signal() is no longer `seen` (a call handed over since the
+// caller read it, or wake_slow_call_taker), or for `timeout_ms`. The call that hands
+// over a call to a taker asleep wakes it (one system call; none while it is awake).
+// The writer thread's alone.
+void wait_for_slow_calls(uint32_t seen, unsigned timeout_ms);
+
+// Wakes the thread in wait_for_slow_calls, or has its next one return at once.
+void wake_slow_call_taker();
 
 // Clears every site's limit, in every ring: for a forked child, whose writer thread
 // did not survive the fork. Only while no other thread runs.

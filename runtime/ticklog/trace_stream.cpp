@@ -42,6 +42,9 @@ constexpr size_t flush_bytes = size_t{1} << 20;
 // How often the writer looks at the rings: a default ring (65,536 events) takes a
 // thread logging an event every 30 ns 2 ms to fill.
 constexpr auto poll_interval = std::chrono::milliseconds(1);
+// How often a writer that reads no ring (FUNCTION>DURATION rules alone, no trace)
+// looks for sites registered since, to arm their rules; a call handed over wakes it.
+constexpr unsigned arming_interval_ms = 10;
 
 // A scope begun and not ended: its site and the clock value of its enter.
 struct open_scope {
@@ -89,6 +92,7 @@ class trace_stream {
       stopping_ = true;
       changed_.notify_all();
     }
+    wake_slow_call_taker();
     if (writer_.joinable()) writer_.join();
   }
 
@@ -140,6 +144,7 @@ class trace_stream {
     changed_.notify_all();
     for (bool last = false; !last;) {
       last = stopping_;
+      const uint32_t signal = slow_calls_signal();  // before the room is emptied: a call after wakes it
       {
         const uncounted_allocations runtime_work;
         arm_new_sites();
@@ -149,7 +154,14 @@ class trace_stream {
         take_captures();
       }
       write_out();
-      if (!last) changed_.wait_for(lock, poll_interval, [&] { return stopping_; });
+      if (last) continue;
+      if (reads_rings_) {
+        changed_.wait_for(lock, poll_interval, [&] { return stopping_; });
+      } else {
+        lock.unlock();
+        wait_for_slow_calls(signal, arming_interval_ms);
+        lock.lock();
+      }
     }
     captures_.reset();  // once the captures taken are written
     state_ = state::closed;

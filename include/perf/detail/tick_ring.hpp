@@ -55,9 +55,10 @@ extern PERF_DETAIL_EXPORT uint64_t capture_limits[];
 
 // Hands the runtime's writer thread a call of `site` from clock value `enter` to `exit`
 // that lasted past the site's capture_limits: the writer takes its capture. Never
-// blocks, allocates or makes a system call: async-signal-safe, so a measured call in a
-// signal handler may end in it. Drops the call (counted as a capture skipped) where
-// the calls handed over and not yet taken fill the runtime's room for them.
+// blocks or allocates; wakes the writer if it sleeps (one system call, errno kept):
+// async-signal-safe, so a measured call in a signal handler may end in it. Drops the
+// call (counted as a capture skipped) where the calls handed over and not yet taken
+// fill the runtime's room for them.
 PERF_DETAIL_EXPORT void hand_slow_call(unsigned site, uint64_t enter, uint64_t exit) noexcept;
 
 // Makes the label memory of the calling thread's `ring` resident, so that no later

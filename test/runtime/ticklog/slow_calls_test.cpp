@@ -3,6 +3,8 @@
 // counts, what it has no place for.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
 #include <vector>
 
 #include "ticklog/slow_calls.hpp"
@@ -53,6 +55,30 @@ TEST(SlowCalls, TheRoomHoldsSlowRoomCallsAndCountsTheRestDropped) {
   calls.clear();
   EXPECT_EQ(take_slow_calls(calls), 0u);
   EXPECT_EQ(calls.size(), 1u) << "the room is free again";
+}
+
+// The writer sleeps between its looks at the sites (10 ms); a call handed over wakes
+// it. Here the sleep asked for is a minute: a wait that ends within 30 s was woken
+// (on a loaded machine the waking thread may itself wait for a processor).
+TEST(SlowCalls, ACallHandedOverWakesTheTakerAndOneHandedBeforeItSleepsKeepsItAwake) {
+  using clock = std::chrono::steady_clock;
+  std::vector<slow_call> calls;
+  take_slow_calls(calls);
+  const uint32_t seen = slow_calls_signal();
+  std::thread hand([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    detail::hand_slow_call(unlimited_site, 1, 2);
+  });
+  const auto start = clock::now();
+  wait_for_slow_calls(seen, 60'000);
+  EXPECT_LT(clock::now() - start, std::chrono::seconds(30));
+  hand.join();
+  calls.clear();
+  take_slow_calls(calls);
+  EXPECT_EQ(calls.size(), 1u);
+  const auto again = clock::now();
+  wait_for_slow_calls(seen, 60'000);  // the signal moved on since `seen`: no sleep
+  EXPECT_LT(clock::now() - again, std::chrono::seconds(30));
 }
 
 }  // namespace
