@@ -6,7 +6,8 @@
 // tail_threshold.hpp) is caught as it ends (captures.hpp). A FUNCTION>DURATION rule's
 // calls the measured threads judge themselves (slow_calls.hpp): the writer gives the
 // rule's site its limit once registered and takes the calls handed over; with such
-// rules alone it reads no ring, and only follows the rings' threads for a capture.
+// rules alone it reads no ring, sleeps until a call is handed over (or 10 ms pass: it
+// then looks for new sites), and only follows the rings' threads for a capture.
 //
 // The measured threads never wait for it and it allocates nothing of theirs: it
 // reads behind each ring's `written` with the rings' own protocol (copy_events in
