@@ -116,7 +116,7 @@ probe_cost measure_once(detail::clock_source clock, bool ticks) {
   std::vector<detail::slot> slots(3);  // [1]: the measured function's, [2]: its caller's
   std::vector<uint64_t> arena(arena_blocks * detail::histogram_block_size);
   std::vector<detail::tick_event> events(1024);
-  detail::tick_ring ring{0, events.size() - 1, events.data(), nullptr, false};
+  detail::tick_ring ring{0, events.size() - 1, events.data(), nullptr, false, 0};
   detail::thread_state block{};
   block.slots = slots.data();
   block.ring = ticks ? &ring : nullptr;

@@ -9,6 +9,7 @@
 #include "report_format/text_format.hpp"
 #include "ticklog/capture_config.hpp"
 #include "ticklog/captures.hpp"
+#include "ticklog/trace_stream.hpp"
 
 namespace perf::runtime {
 namespace {
@@ -35,7 +36,8 @@ std::string capture_json(const snapshot&) {
     out += fmt::format("{}{{\"function\": {}, \"duration_ns\": {}, \"file\": {}}}", i == 0 ? "" : ", ",
                        report_format::json_string(taken.listed[i].function), taken.listed[i].duration_ns,
                        report_format::json_string(taken.listed[i].file));
-  out += fmt::format("], \"unlisted\": {}, \"skipped\": {}}}", taken.unlisted, taken.skipped);
+  out += fmt::format("], \"unlisted\": {}, \"skipped\": {}, \"events_read\": {}}}", taken.unlisted, taken.skipped,
+                     stream_events_read());
   return out;
 }
 

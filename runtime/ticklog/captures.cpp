@@ -80,11 +80,7 @@ void capture_taker::take(const slow_call& call, const std::vector<site_info>& si
   while (!recent_.empty() && now - recent_.front() >= std::chrono::minutes(1)) recent_.pop_front();
   {
     std::lock_guard lock(mutex_);
-    if (recent_.size() >= config_.per_minute || waiting_.size() >= max_waiting) {
-      std::lock_guard listed(captures_mutex);
-      ++captures().skipped;
-      return;
-    }
+    if (recent_.size() >= config_.per_minute || waiting_.size() >= max_waiting) return count_skipped(1);
   }
   recent_.push_back(now);
   const auto window = static_cast<uint64_t>(static_cast<double>(config_.window_ms) * 1e6 * ticks_per_ns_);
@@ -104,6 +100,11 @@ void capture_taker::take(const slow_call& call, const std::vector<site_info>& si
   if (!thread_.joinable()) thread_ = std::thread([this] { write_captures(); });
   waiting_.push_back(std::move(work));
   wake_.notify_all();
+}
+
+void capture_taker::count_skipped(uint64_t calls) {
+  std::lock_guard listed(captures_mutex);
+  captures().skipped += calls;
 }
 
 tick_view capture_taker::read_window(const capture_work& work) const {

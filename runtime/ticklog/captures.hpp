@@ -30,15 +30,10 @@
 #include "core/timed_samples.hpp"
 #include "ticklog/capture_config.hpp"
 #include "ticklog/rings.hpp"
+#include "ticklog/slow_calls.hpp"
 #include "ticklog/ticklog.hpp"
 
 namespace perf::runtime {
-
-// A call that a rule caught: its site and the clock values of its enter and exit.
-struct slow_call {
-  unsigned site = 0;
-  uint64_t enter = 0, exit = 0;
-};
 
 // A ring a capture reads, and its thread.
 struct capture_source {
@@ -82,6 +77,9 @@ class capture_taker {
   // Takes the capture of `call`, unless this minute's PERF_CAPTURE_RATE is spent or
   // max_waiting captures wait to be written (it is then counted as skipped).
   void take(const slow_call& call, const std::vector<site_info>& sites, const std::vector<capture_source>& sources);
+
+  // Counts `calls` caught and left out before they came to take() as skipped.
+  void count_skipped(uint64_t calls);
 
  private:
   struct capture_work {

@@ -9,6 +9,7 @@
 
 #include "core/warnings.hpp"
 #include "perf/detail/atomic.hpp"
+#include "ticklog/slow_calls.hpp"
 
 namespace perf::runtime {
 namespace {
@@ -68,6 +69,7 @@ ring_record* create_ring(uint64_t capacity, long tid) {
   record->tid = tid;
   record->next = __atomic_load_n(&all_rings, __ATOMIC_RELAXED);
   while (!__atomic_compare_exchange_n(&all_rings, &record->next, record, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {}
+  __atomic_fetch_or(&record->ring.capture_sites, limited_sites(), __ATOMIC_RELAXED);
   return record;
 }
 

@@ -28,29 +28,28 @@
 #include "ticklog/captures.hpp"
 #include "ticklog/internal/perfetto_sequence.hpp"
 #include "ticklog/internal/perfetto_trace.hpp"
+#include "ticklog/slow_calls.hpp"
 #include "ticklog/tail_threshold.hpp"
 #include "ticklog/ticklog_config.hpp"
 
 namespace perf::runtime {
 namespace {
 
+uint64_t events_read = 0;  // atomic: by the writer, from the rings (stream_events_read)
+
 constexpr size_t batch_events = 4096;
 constexpr size_t flush_bytes = size_t{1} << 20;
 // How often the writer looks at the rings: a default ring (65,536 events) takes a
 // thread logging an event every 30 ns 2 ms to fill.
 constexpr auto poll_interval = std::chrono::milliseconds(1);
+// How often a writer that reads no ring (FUNCTION>DURATION rules alone, no trace)
+// looks for sites registered since, to arm their rules; a call handed over wakes it.
+constexpr unsigned arming_interval_ms = 10;
 
 // A scope begun and not ended: its site and the clock value of its enter.
 struct open_scope {
   unsigned site;
   uint64_t enter;
-};
-
-// The capture rule a site's calls are judged by: FUNCTION>DURATION's threshold, or
-// FUNCTION>pQ's distribution of the calls so far; neither: no rule names it.
-struct site_rule {
-  uint64_t threshold = 0;  // in ticks
-  std::unique_ptr<tail_threshold> tail;
 };
 
 // One thread's use of a ring, as streamed.
@@ -71,7 +70,11 @@ struct streamed_thread {
 // empty: none) and the captures it takes (PERF_CAPTURE).
 class trace_stream {
  public:
-  trace_stream(std::string path, uint64_t origin) : path_(std::move(path)), origin_(origin) {}
+  trace_stream(std::string path, uint64_t origin)
+      : path_(std::move(path)),
+        origin_(origin),
+        reads_rings_(tracing() || std::ranges::any_of(current_capture_config().rules,
+                                                      [](const capture_rule& rule) { return rule.quantile != 0; })) {}
 
   bool tracing() const { return !path_.empty(); }
 
@@ -89,14 +92,15 @@ class trace_stream {
       stopping_ = true;
       changed_.notify_all();
     }
+    wake_slow_call_taker();
     if (writer_.joinable()) writer_.join();
   }
 
   void exited(const ring_record& record, const std::string& name) {
     std::lock_guard lock(mutex_);
     if (state_ != state::open) return;
-    streamed_thread* thread = drain(record);
-    if (thread == nullptr) thread = &follow(record);  // a thread that logged nothing
+    streamed_thread* thread = reads_rings_ ? drain(record) : nullptr;
+    if (thread == nullptr) thread = &follow(record);  // a thread that logged nothing, or a ring not read
     thread->ended = true;
     // The name it had when it exited, if it changed since its track was made.
     if (tracing() && !name.empty() && name != thread->name)
@@ -128,8 +132,8 @@ class trace_stream {
     changed_.notify_all();
   }
 
-  // Streams every ring into `fd` (-1: none) until stop(), then drains them once more;
-  // takes the captures the calls ended meanwhile ask for.
+  // Streams every ring into `fd` (-1: none) until stop(), then drains them once more
+  // (where it reads them at all); takes the captures of the calls caught meanwhile.
   bool stream_to(int fd) {
     std::unique_lock lock(mutex_);
     fd_ = fd;
@@ -140,13 +144,24 @@ class trace_stream {
     changed_.notify_all();
     for (bool last = false; !last;) {
       last = stopping_;
+      const uint32_t signal = slow_calls_signal();  // before the room is emptied: a call after wakes it
       {
         const uncounted_allocations runtime_work;
-        for (const ring_record* record = newest_ring(); record != nullptr; record = record->next) drain(*record);
+        arm_new_sites();
+        if (reads_rings_)
+          for (const ring_record* record = newest_ring(); record != nullptr; record = record->next) drain(*record);
+        if (const uint64_t dropped = take_slow_calls(slow_calls_); dropped != 0) captures_->count_skipped(dropped);
         take_captures();
       }
       write_out();
-      if (!last) changed_.wait_for(lock, poll_interval, [&] { return stopping_; });
+      if (last) continue;
+      if (reads_rings_) {
+        changed_.wait_for(lock, poll_interval, [&] { return stopping_; });
+      } else {
+        lock.unlock();
+        wait_for_slow_calls(signal, arming_interval_ms);
+        lock.lock();
+      }
     }
     captures_.reset();  // once the captures taken are written
     state_ = state::closed;
@@ -188,8 +203,10 @@ class trace_stream {
       thread.cursor = written - kept;
     }
     while (thread.cursor < written) {
+      arm_new_sites();  // a backlog read here may take long: the rules must not wait for it
       const uint64_t from = thread.cursor, to = std::min(written, from + batch_events);
       const uint64_t torn = read_events(ring, from, to, batch_);
+      __atomic_fetch_add(&events_read, to - from, __ATOMIC_RELAXED);
       thread.losing += torn;
       for (size_t i = torn; i < batch_.events.size(); ++i)
         add_event(thread, batch_.events[i], batch_.labels.data() + i * detail::label_words);
@@ -228,7 +245,7 @@ class trace_stream {
           const uint64_t enter = thread.open.back().enter;
           thread.open.pop_back();
           if (tracing()) thread.sequence.slice_end(ns);
-          if (slow(site, event.time - enter)) slow_calls_.push_back({site, enter, event.time});
+          if (beyond_quantile(site, event.time - enter)) slow_calls_.push_back({site, enter, event.time});
         }
         break;
       case detail::event_kind::tick:
@@ -238,31 +255,41 @@ class trace_stream {
     }
   }
 
+  // Takes the sites registered since it last looked, and arms the rules that name
+  // them: a FUNCTION>DURATION rule's limit for the measured threads to compare their
+  // calls with (slow_calls.hpp), a FUNCTION>pQ rule's distribution here.
   void add_new_sites() {
-    std::vector<site_info> added = copy_sites_from(static_cast<unsigned>(sites_.size()));
+    const auto first = static_cast<unsigned>(sites_.size());
+    std::vector<site_info> added = copy_sites_from(first);
     sites_.insert(sites_.end(), std::make_move_iterator(added.begin()), std::make_move_iterator(added.end()));
-    while (rules_.size() < sites_.size()) {
-      site_rule& judged = rules_.emplace_back();
-      const capture_rule* rule = captures_->rule_of(sites_[rules_.size() - 1]);
+    tails_.resize(sites_.size());
+    for (unsigned site = first; site < sites_.size(); ++site) {
+      const capture_rule* rule = captures_->rule_of(sites_[site]);
       if (rule == nullptr) continue;
-      if (rule->quantile != 0) judged.tail = std::make_unique<tail_threshold>(rule->quantile);
+      if (rule->quantile != 0) tails_[site] = std::make_unique<tail_threshold>(rule->quantile);
       else
-        judged.threshold =
-            std::max<uint64_t>(1, static_cast<uint64_t>(static_cast<double>(rule->threshold_ns) * ticks_per_ns_));
+        limit_site(site, std::max<uint64_t>(
+                             1, static_cast<uint64_t>(static_cast<double>(rule->threshold_ns) * ticks_per_ns_)));
     }
   }
 
-  // Whether a call of `site` that lasted `ticks` is one a capture rule catches.
-  bool slow(unsigned site, uint64_t ticks) {
-    if (site >= rules_.size()) return false;
-    site_rule& rule = rules_[site];
-    return rule.tail != nullptr ? rule.tail->add(ticks) : rule.threshold != 0 && ticks > rule.threshold;
+  void arm_new_sites() {
+    if (site_count() > sites_.size()) add_new_sites();
+  }
+
+  // Whether a call of `site` that lasted `ticks` lies beyond the quantile of a
+  // FUNCTION>pQ rule that names the site.
+  bool beyond_quantile(unsigned site, uint64_t ticks) {
+    return site < tails_.size() && tails_[site] != nullptr && tails_[site]->add(ticks);
   }
 
   // The captures of the calls caught since the last pass, each from every ring (read
   // by the capture thread: here only listed).
   void take_captures() {
     if (slow_calls_.empty()) return;
+    // The rings the writer does not read: their threads are followed here.
+    for (const ring_record* record = newest_ring(); record != nullptr; record = record->next)
+      if (!reads_rings_ && __atomic_load_n(&record->ring.written, __ATOMIC_ACQUIRE) != 0) follow(*record);
     std::vector<capture_source> sources;
     for (const auto& [record, thread] : threads_) {
       // An ended thread's ring may hold another's events by now: a new thread's (its
@@ -288,6 +315,7 @@ class trace_stream {
 
   const std::string path_;
   const uint64_t origin_;
+  const bool reads_rings_;  // it reads every event: for the trace, or a FUNCTION>pQ rule
   std::thread writer_;
   std::mutex mutex_;  // guards all below; never held by a measured call
   std::condition_variable changed_;
@@ -298,8 +326,8 @@ class trace_stream {
   double ticks_per_ns_ = 1;
   std::string out_;  // encoded, not written yet
   event_batch batch_;
-  std::vector<site_info> sites_;  // index = site id; those registered so far
-  std::vector<site_rule> rules_;  // index = site id
+  std::vector<site_info> sites_;                        // index = site id; those registered so far
+  std::vector<std::unique_ptr<tail_threshold>> tails_;  // index = site id; null: no FUNCTION>pQ rule
   std::optional<capture_taker> captures_;
   std::vector<slow_call> slow_calls_;  // caught in this pass
   uint64_t sequences_ = 0;
@@ -312,7 +340,10 @@ trace_stream* stream = nullptr;  // set at start-up, before any thread but main;
 uint64_t stream_origin = 0;      // nonzero: the writer is wanted
 bool trace_wanted = false;       // it streams PERF_TRACE
 
-void forget_stream(thread_record*) { stream = nullptr; }
+void forget_stream(thread_record*) {
+  stream = nullptr;
+  unlimit_sites();
+}
 
 PERF_RUNTIME_ON_START(take_stream_origin) {
   if (!current_settings().environment.ticks) return;
@@ -334,6 +365,8 @@ PERF_RUNTIME_AFTER_START(start_trace_stream) {
 }  // namespace
 
 bool trace_streaming() { return stream != nullptr && stream->tracing(); }
+
+uint64_t stream_events_read() { return __atomic_load_n(&events_read, __ATOMIC_RELAXED); }
 
 void stream_exited_ring(const ring_record& record, const std::string& name) {
   if (stream != nullptr) stream->exited(record, name);

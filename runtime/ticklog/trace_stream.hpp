@@ -2,8 +2,12 @@
 // PERF_TRACE_STREAM not off) or PERF_CAPTURE has rules: it drains every thread's ring
 // as it fills, into the trace, so that every event of the run reaches the file, not
 // only the last PERF_RING_EVENTS of each thread; and it pairs every enter with its
-// exit, so that a call longer than a capture rule's threshold, or beyond its
-// function's quantile (tail_threshold.hpp), is caught as it ends (captures.hpp).
+// exit, so that a call beyond its function's quantile (a FUNCTION>pQ rule,
+// tail_threshold.hpp) is caught as it ends (captures.hpp). A FUNCTION>DURATION rule's
+// calls the measured threads judge themselves (slow_calls.hpp): the writer gives the
+// rule's site its limit once registered and takes the calls handed over; with such
+// rules alone it reads no ring, sleeps until a call is handed over (or 10 ms pass: it
+// then looks for new sites), and only follows the rings' threads for a capture.
 //
 // The measured threads never wait for it and it allocates nothing of theirs: it
 // reads behind each ring's `written` with the rings' own protocol (copy_events in
@@ -45,6 +49,11 @@ bool trace_streaming();
 // named `name`, and ends its part: the ring may then be moved, emptied or given to
 // another thread. For the tick log's exit hook. Takes the stream's lock.
 void stream_exited_ring(const ring_record& record, const std::string& name);
+
+// The events the writer has read from the rings so far: every event where the trace
+// streams or a FUNCTION>pQ rule needs each call's duration; none for FUNCTION>DURATION
+// rules alone, which the measured threads judge themselves. Thread-safe.
+uint64_t stream_events_read();
 
 // At exit: stops the writer once it has drained every ring, the trace renamed into
 // place and the captures taken written. Says on stderr how many events it lost, if any.

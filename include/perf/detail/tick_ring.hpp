@@ -41,7 +41,25 @@ struct tick_ring {
   tick_event* events;
   uint64_t* labels;       // label_words per event
   bool labels_committed;  // owner only: the label memory is resident (commit_labels)
+  // Bit s % 64 set: a capture rule may limit the calls of site s (capture_limits).
+  // Set by the runtime (atomic OR, any thread), read by the owner (relaxed): a rule
+  // takes effect on a thread within the time the bit takes to reach it.
+  uint64_t capture_sites;
 };
+
+// What a call of each site may last before a capture rule (PERF_CAPTURE) catches it,
+// indexed by site id: its limit in clock ticks plus one; 0 where no rule limits the
+// site. Written by the runtime (relaxed) before it sets the site's capture_sites bit
+// in any ring; read relaxed by the measured threads where their calls end.
+extern PERF_DETAIL_EXPORT uint64_t capture_limits[];
+
+// Hands the runtime's writer thread a call of `site` from clock value `enter` to `exit`
+// that lasted past the site's capture_limits: the writer takes its capture. Never
+// blocks or allocates; wakes the writer if it sleeps (one system call, errno kept):
+// async-signal-safe, so a measured call in a signal handler may end in it. Drops the
+// call (counted as a capture skipped) where the calls handed over and not yet taken
+// fill the runtime's room for them.
+PERF_DETAIL_EXPORT void hand_slow_call(unsigned site, uint64_t enter, uint64_t exit) noexcept;
 
 // Makes the label memory of the calling thread's `ring` resident, so that no later
 // label meets a page fault; done by the thread's first labelled tick.
@@ -64,6 +82,20 @@ PERF_DETAIL_ALWAYS_INLINE void log_scope_event(tick_ring& ring, uint64_t time, e
   store_relaxed(event.time, time);
   store_relaxed(event.meta, event_meta(kind, site, 0));
   commit_event(ring);
+}
+
+// Appends the exit event of a call of `site` that began at clock value `enter`, and
+// hands the call to the runtime if it lasted past its site's capture limit. A site
+// whose bit in capture_sites is clear (every site but those of the rules, and their
+// neighbours modulo 64) pays one load of the ring's line and a branch not taken.
+// Async-signal-safe.
+PERF_DETAIL_ALWAYS_INLINE void log_exit(tick_ring& ring, uint64_t enter, uint64_t time, unsigned site) noexcept {
+  log_scope_event(ring, time, event_kind::exit, site);
+  if (PERF_DETAIL_UNLIKELY((load_relaxed(ring.capture_sites) >> (site & 63)) & 1)) {
+    // Unsigned: no limit (0) wraps to the largest; a clock that stepped back, to none.
+    const uint64_t limit = load_relaxed(capture_limits[site]) - 1;
+    if (time > enter && time - enter > limit) hand_slow_call(site, enter, time);
+  }
 }
 
 // Appends a tick with value `n` and the first max_label_length bytes of `label`.
