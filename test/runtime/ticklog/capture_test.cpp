@@ -127,14 +127,19 @@ std::set<int64_t> stalls_caught(const json& report, const std::vector<fs::path>&
 // handle()'s p99.9 is one of its 2 us calls (its stalls are 1 in 10,000 calls): the
 // stalls beyond it are caught once 10,000 calls are counted, so not the first (the
 // 10,000th call, judged against the 9,999 before it). Calls the machine delayed
-// past the p99.9 are caught too (tens on a loaded machine, some skipped while 4
-// captures wait): a 10 ms window keeps each capture quick, and a stall, 20 ms of
-// sleep, leaves the capture thread time to write those before it.
+// past the p99.9 are caught too (tens on a loaded machine, some skipped while 16
+// captures wait): a 2 ms window keeps each capture quick (each still holds its whole
+// call), and a stall, 20 ms of sleep, leaves the capture thread time to write those
+// before it; the sampler is off, its samples' frames named in each capture. Under TSan
+// with a 10 ms window and the sampler on, the captures of delayed calls filled the
+// queue before the third stall in 2 of 3 runs.
 TEST_F(Capture, AP999RuleCatchesTheStallsOnceTheFunctionHas10000Calls) {
   const fs::path report_path = dir / "report.json";
   const perf::testing::probe_result run = perf::testing::run_probe_program(
       PERF_TICK_PROBE,
-      "PERF_TIMING=all PERF_RING_EVENTS=262144 PERF_CAPTURE_RATE=600 PERF_CAPTURE='handle>p99.9' PERF_REPORT=" +
+      "PERF_TIMING=all PERF_SAMPLE_HZ=0 PERF_RING_EVENTS=262144 PERF_CAPTURE_RATE=600 PERF_CAPTURE_WINDOW=2 "
+      "PERF_CAPTURE='handle>p99.9' "
+      "PERF_REPORT=" +
           report_path.string() + " PERF_CAPTURE_DIR=" + dir.string(),
       "stall");
   ASSERT_EQ(run.status, 0) << run.output;
