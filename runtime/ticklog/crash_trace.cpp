@@ -43,6 +43,7 @@
 #include "ticklog/internal/perfetto_fields.hpp"
 #include "ticklog/internal/perfetto_sequence.hpp"
 #include "ticklog/internal/perfetto_trace.hpp"
+#include "ticklog/internal/spans.hpp"
 #include "ticklog/internal/write_error_text.hpp"
 #include "ticklog/rings.hpp"
 #include "ticklog/ticklog_config.hpp"
@@ -70,10 +71,11 @@ uint64_t copy_capacity = 0;
 char* out_buffer = nullptr;  // out_capacity bytes
 
 // What an event is in the trace, kept in the copy's meta beside its kind (bits 16
-// to 23, unused by the rings): span_roles' roles, computed without allocating.
-enum role : uint64_t { left_out, begins, open, ends, ends_cut, tick };
-role role_of(const detail::tick_event& e) { return static_cast<role>((e.meta >> 16) & 0xff); }
-void set_role(detail::tick_event& e, role r) { e.meta = (e.meta & ~(uint64_t{0xff} << 16)) | uint64_t{r} << 16; }
+// to 23, unused by the rings): its span_role (pair_spans).
+span_role::kind_t role_of(const detail::tick_event& e) { return static_cast<span_role::kind_t>((e.meta >> 16) & 0xff); }
+void set_role(detail::tick_event& e, span_role::kind_t r) {
+  e.meta = (e.meta & ~(uint64_t{0xff} << 16)) | uint64_t{r} << 16;
+}
 
 // Text laid out in a fixed array of `N` bytes (cut at its end): the note, a track's
 // name, a path.
@@ -287,32 +289,12 @@ ring_copy copy_ring(const detail::tick_ring& ring) noexcept {
   return {kept - torn, written};
 }
 
-// span_roles() on the copy's `count` events; leaves the scopes open at its end in
+// The roles of the copy's `count` events; leaves the scopes open at its end in
 // `open_scopes` (innermost last) and returns how many.
-unsigned assign_roles(uint64_t count, uint64_t* open_scopes) noexcept {
-  unsigned depth = 0;
-  for (uint64_t i = 0; i < count; ++i) {
-    detail::tick_event& e = copied[i];
-    set_role(e, left_out);
-    switch (kind_of(e)) {
-      case detail::event_kind::enter:
-        if (depth == max_open_depth) break;
-        set_role(e, open);
-        open_scopes[depth++] = i;
-        break;
-      case detail::event_kind::exit:
-        if (depth == 0) {
-          set_role(e, ends_cut);
-        } else if (site_of(copied[open_scopes[depth - 1]]) == site_of(e)) {
-          set_role(copied[open_scopes[--depth]], begins);
-          set_role(e, ends);
-        }
-        break;
-      case detail::event_kind::tick: set_role(e, tick); break;
-      case detail::event_kind::none: break;
-    }
-  }
-  return depth;
+size_t assign_roles(uint64_t count, size_t* open_scopes) noexcept {
+  return pair_spans(
+      count, [](size_t i) { return kind_of(copied[i]); }, [](size_t i) { return site_of(copied[i]); }, open_scopes,
+      max_open_depth, [](size_t i, span_role::kind_t kind, size_t) { set_role(copied[i], kind); });
 }
 
 // The label of the tick `copy` (sequence number `index` of `ring`; labels are not
@@ -336,14 +318,14 @@ bool write_ring(crash_output& out, uint64_t n, const ring_record& record, const 
   const auto [count, end_index] = copy_ring(record.ring);
   const bool crashing = tid == crash.crashing_tid;
   if (count == 0 && !crashing) return false;
-  static uint64_t open_scopes[max_open_depth];
-  const unsigned depth = assign_roles(count, open_scopes);
+  static size_t open_scopes[max_open_depth];
+  const size_t depth = assign_roles(count, open_scopes);
   crash_sequence sequence(out, n, crash.pid, thread_name_of(tid), tid);
   if (count != 0) {
     const uint64_t first = crash.ns(copied[0].time);
     // The scopes entered before the first event kept begin there, the outermost first.
     for (uint64_t i = count; i-- > 0;)
-      if (role_of(copied[i]) == ends_cut)
+      if (role_of(copied[i]) == span_role::ends_cut)
         sequence.begin(first, site_of(copied[i]), "cut", "entered before the first event kept");
   }
   uint64_t last = 0;
@@ -352,22 +334,22 @@ bool write_ring(crash_output& out, uint64_t n, const ring_record& record, const 
     const uint64_t ns = crash.ns(e.time);
     last = ns > last ? ns : last;
     switch (role_of(e)) {
-      case begins: sequence.begin(ns, site_of(e), nullptr, nullptr); break;
-      case open: sequence.begin(ns, site_of(e), "crash", "still open at the crash: ended there"); break;
-      case ends:
-      case ends_cut: sequence.end(ns); break;
-      case tick: {
+      case span_role::begins: sequence.begin(ns, site_of(e), nullptr, nullptr); break;
+      case span_role::open: sequence.begin(ns, site_of(e), "crash", "still open at the crash: ended there"); break;
+      case span_role::ends:
+      case span_role::ends_cut: sequence.end(ns); break;
+      case span_role::tick: {
         char label[detail::max_label_length + 1];
         const size_t length = tick_label(record.ring, end_index - (count - i), e, label);
         sequence.instant(ns, label, length, false, "n", e.value);
         break;
       }
-      case left_out: break;
+      case span_role::left_out: break;
     }
   }
   const uint64_t crash_ns = crash.ns(crash.time) > last ? crash.ns(crash.time) : last;
   if (crashing) sequence.instant(crash_ns, crash.cause.bytes, crash.cause.size, true, "signal", crash.signal);
-  for (unsigned d = depth; d-- > 0;) sequence.end(crash_ns);
+  for (size_t d = depth; d-- > 0;) sequence.end(crash_ns);
   return true;
 }
 

@@ -12,26 +12,13 @@ namespace perf::runtime {
 
 std::vector<span_role> span_roles(const std::vector<event_copy>& events) {
   std::vector<span_role> roles(events.size());
-  std::vector<size_t> open;  // enters not yet left, innermost last
-  for (size_t i = 0; i < events.size(); ++i) {
-    switch (events[i].kind) {
-      case detail::event_kind::enter:
-        roles[i].kind = span_role::open;
-        open.push_back(i);
-        break;
-      case detail::event_kind::exit:
-        if (open.empty()) {
-          roles[i].kind = span_role::ends_cut;
-        } else if (events[open.back()].site == events[i].site) {
-          roles[open.back()] = {span_role::begins, i};
-          roles[i] = {span_role::ends, open.back()};
-          open.pop_back();
-        }
-        break;
-      case detail::event_kind::tick: roles[i].kind = span_role::tick; break;
-      case detail::event_kind::none: break;
-    }
-  }
+  std::vector<size_t> open(events.size());  // enters not yet left, innermost last
+  pair_spans(
+      events.size(), [&](size_t i) { return events[i].kind; }, [&](size_t i) { return events[i].site; }, open.data(),
+      open.size(),
+      [&](size_t i, span_role::kind_t kind, size_t partner) {
+        roles[i] = {kind, partner};
+      });
   return roles;
 }
 

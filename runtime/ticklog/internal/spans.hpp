@@ -33,6 +33,42 @@ struct span_role {
 // first); an exit that matches neither is left out, so that spans always nest.
 std::vector<span_role> span_roles(const std::vector<event_copy>& events);
 
+// span_roles' rule for any storage, allocating nothing (the crash trace's signal
+// handler uses it): calls set(i, kind, partner) with the role of each of `count` events
+// whose kind and site are kind_of(i) and site_of(i); `open` (room for `capacity`
+// indexes) ends holding the enters still open, innermost last, and their number is
+// returned. An enter met while `capacity` are open is left out.
+template <class KindOf, class SiteOf, class Set>
+size_t pair_spans(size_t count, KindOf kind_of, SiteOf site_of, size_t* open, size_t capacity, Set set) {
+  size_t depth = 0;
+  for (size_t i = 0; i < count; ++i) {
+    switch (kind_of(i)) {
+      case detail::event_kind::enter:
+        if (depth == capacity) {
+          set(i, span_role::left_out, 0);
+          break;
+        }
+        set(i, span_role::open, 0);
+        open[depth++] = i;
+        break;
+      case detail::event_kind::exit:
+        if (depth == 0) {
+          set(i, span_role::ends_cut, 0);
+        } else if (site_of(open[depth - 1]) == site_of(i)) {
+          --depth;
+          set(open[depth], span_role::begins, i);
+          set(i, span_role::ends, open[depth]);
+        } else {
+          set(i, span_role::left_out, 0);
+        }
+        break;
+      case detail::event_kind::tick: set(i, span_role::tick, 0); break;
+      case detail::event_kind::none: set(i, span_role::left_out, 0); break;
+    }
+  }
+  return depth;
+}
+
 // The clock value of the earliest event or sample `view` holds, which both traces
 // count their times from (the largest value when it holds none).
 uint64_t first_event_time(const tick_view& view);
