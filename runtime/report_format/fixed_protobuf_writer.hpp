@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <string_view>
+
 #include "report_format/protobuf_writer.hpp"
 
 namespace perf::runtime {
@@ -23,15 +25,19 @@ class fixed_protobuf_writer {
     append(bytes, static_cast<size_t>(end - bytes), nullptr, 0);
   }
   // A length-delimited field: bytes, a string or an embedded message.
-  void bytes_field(unsigned field, const char* data, size_t size) noexcept {
+  void bytes_field(unsigned field, std::string_view bytes) noexcept {
     char head[2 * protobuf_writer::max_varint_size];
     char* end = protobuf_writer::put_varint(head, uint64_t{field} << 3 | 2);
-    end = protobuf_writer::put_varint(end, size);
-    append(head, static_cast<size_t>(end - head), data, size);
+    end = protobuf_writer::put_varint(end, bytes.size());
+    append(head, static_cast<size_t>(end - head), bytes.data(), bytes.size());
   }
   template <size_t N>
   void message_field(unsigned field, const fixed_protobuf_writer<N>& message) noexcept {
-    bytes_field(field, message.data(), message.size());
+    bytes_field(field, {message.data(), message.size()});
+  }
+  template <size_t N>
+  void append_fields(const fixed_protobuf_writer<N>& fields) noexcept {
+    append(fields.data(), fields.size(), nullptr, 0);
   }
   const char* data() const noexcept { return bytes_; }
   size_t size() const noexcept { return size_; }
@@ -39,7 +45,8 @@ class fixed_protobuf_writer {
 
  private:
   void append(const char* head, size_t head_size, const char* data, size_t size) noexcept {
-    if (full_ || head_size + size > Capacity - size_) {
+    const size_t room = Capacity - size_;
+    if (full_ || head_size > room || size > room - head_size) {
       full_ = true;
       return;
     }

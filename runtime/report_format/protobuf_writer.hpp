@@ -1,11 +1,14 @@
 // Just enough of the protocol buffers wire format to write a fixed schema: varints,
-// packed varints and length-delimited fields, appended to a string.
+// packed varints and length-delimited fields, appended to a string. Its interface for
+// a message's fields (varint_field, bytes_field, message_field, append_fields, size) is also
+// fixed_protobuf_writer's, so that one encoder serves both.
 #ifndef PERF_RUNTIME_REPORT_FORMAT_PROTOBUF_WRITER_HPP
 #define PERF_RUNTIME_REPORT_FORMAT_PROTOBUF_WRITER_HPP
 
 #include <stdint.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace perf::runtime {
@@ -18,11 +21,15 @@ class protobuf_writer {
     varint(value);
   }
   // A length-delimited field: bytes, a string or an embedded message.
-  void bytes_field(unsigned field, const std::string& bytes) {
+  void bytes_field(unsigned field, std::string_view bytes) {
     key(field, 2);
     varint(bytes.size());
     out_ += bytes;
   }
+  // An embedded message, written by `message`.
+  void message_field(unsigned field, const protobuf_writer& message) { bytes_field(field, message.out_); }
+  // The fields `fields` wrote, after this message's own (a message's fields concatenate).
+  void append_fields(const protobuf_writer& fields) { out_ += fields.out_; }
   // A repeated varint field in packed form (omitted when empty).
   template <typename T>
   void packed_field(unsigned field, const std::vector<T>& values) {
@@ -32,6 +39,7 @@ class protobuf_writer {
     bytes_field(field, packed.out_);
   }
   const std::string& bytes() const { return out_; }
+  size_t size() const { return out_.size(); }
 
   // The most bytes a varint takes.
   static constexpr size_t max_varint_size = 10;

@@ -1,9 +1,10 @@
 // The flight recorder in Perfetto's format: where PERF_TRACE names a Perfetto trace
 // (.pftrace, .perfetto-trace), a fatal signal writes what every thread's ring holds
 // there as a Perfetto trace (the exit trace will never be), beside the plain dump of
-// crash_dump.cpp. The packets are those of internal/perfetto_sequence.hpp: the
-// process's track, then per ring a sequence of its own, its track named like the
-// thread, a slice per scope (those still open ended at the crash, their begin marked
+// crash_dump.cpp. The packets are those of internal/perfetto_sequence.hpp, made by
+// the same encoder (internal/perfetto_packets.hpp) into fixed arrays: the process's
+// track, then per ring a sequence of its own, its track named like the thread, a
+// slice per scope (those still open ended at the crash, their begin marked
 // with the debug annotation `crash`), an instant per tick, and on the crashing
 // thread's track the runtime's note of what killed it.
 //
@@ -29,6 +30,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <string_view>
 
 #include "core/clock.hpp"
 #include "core/config.hpp"
@@ -41,6 +43,7 @@
 #include "report_format/fixed_protobuf_writer.hpp"
 #include "ticklog/internal/crash_cause.hpp"
 #include "ticklog/internal/perfetto_fields.hpp"
+#include "ticklog/internal/perfetto_packets.hpp"
 #include "ticklog/internal/perfetto_sequence.hpp"
 #include "ticklog/internal/perfetto_trace.hpp"
 #include "ticklog/internal/spans.hpp"
@@ -166,22 +169,8 @@ class crash_sequence {
     static uint64_t cleared[max_sites / 64];  // one sequence at a time
     interned_ = cleared;
     __builtin_memset(interned_, 0, sizeof cleared);
-    part_writer about;
-    about.varint_field(thread_fields::pid, static_cast<uint64_t>(pid));
-    about.varint_field(thread_fields::tid, static_cast<uint64_t>(tid));
-    about.bytes_field(thread_fields::thread_name, name.bytes, name.size);
-    part_writer descriptor;
-    descriptor.varint_field(track_fields::uuid, track_);
-    descriptor.varint_field(track_fields::parent_uuid, process_track);
-    descriptor.message_field(track_fields::thread, about);
-    part_writer interned;
-    interned_name(interned, interned_fields::event_categories, category_iid, "measured", 8);
-    interned_name(interned, interned_fields::event_categories, note_category_iid, "perf", 4);
     packet_writer packet;
-    packet.message_field(packet_fields::track_descriptor, descriptor);
-    packet.varint_field(packet_fields::sequence_id, sequence_);
-    packet.varint_field(packet_fields::sequence_flags, packet_fields::incremental_state_cleared);
-    packet.message_field(packet_fields::interned_data, interned);
+    make_thread_track_packet<part_writer>(packet, sequence_, track_, pid, tid, {name.bytes, name.size});
     out_.packet(packet);
   }
 
@@ -189,67 +178,45 @@ class crash_sequence {
   // text).
   void begin(uint64_t ns, unsigned site, const char* mark_name, const char* mark_text) noexcept {
     part_writer event;
-    event.varint_field(event_fields::type, event_fields::slice_begin);
-    event.varint_field(event_fields::track_uuid, track_);
+    start_event(event, event_fields::slice_begin, track_);
     event.varint_field(event_fields::category_iids, category_iid);
     event.varint_field(event_fields::name_iid, uint64_t{site} + 1);
-    if (mark_name != nullptr) annotation(event, mark_name, mark_text);
+    if (mark_name != nullptr) add_annotation(event, mark_name, mark_text);
     part_writer interned;
     const unsigned bit = site % max_sites;
     if ((interned_[bit / 64] >> (bit % 64) & 1) == 0) {
       interned_[bit / 64] |= uint64_t{1} << (bit % 64);
       const char* name = site_name(site);
       if (name == nullptr) name = "?";
-      const size_t length = ::strnlen(name, max_name_length);
-      interned_name(interned, interned_fields::event_names, uint64_t{site} + 1, name, length);
+      add_interned_name(interned, interned_fields::event_names, uint64_t{site} + 1,
+                        {name, ::strnlen(name, max_name_length)});
     }
     event_packet(ns, event, interned);
   }
   void end(uint64_t ns) noexcept {
     part_writer event;
-    event.varint_field(event_fields::type, event_fields::slice_end);
-    event.varint_field(event_fields::track_uuid, track_);
+    start_event(event, event_fields::slice_end, track_);
     event_packet(ns, event, part_writer{});
   }
   // An instant named `name`, of the runtime's category when `note`, with the integer
   // debug annotation `argument`.
-  void instant(uint64_t ns, const char* name, size_t length, bool note, const char* argument, int64_t value) noexcept {
+  void instant(uint64_t ns, std::string_view name, bool note, const char* argument, int64_t value) noexcept {
     const uint64_t iid = next_label_iid_++;
     part_writer event;
-    event.varint_field(event_fields::type, event_fields::instant);
-    event.varint_field(event_fields::track_uuid, track_);
+    start_event(event, event_fields::instant, track_);
     if (note) event.varint_field(event_fields::category_iids, note_category_iid);
     event.varint_field(event_fields::name_iid, iid);
-    part_writer value_annotation;
-    value_annotation.bytes_field(annotation_fields::name, argument, ::strlen(argument));
-    value_annotation.varint_field(annotation_fields::int_value, static_cast<uint64_t>(value));
-    event.message_field(event_fields::debug_annotations, value_annotation);
+    add_annotation(event, argument, value);
     part_writer interned;
-    interned_name(interned, interned_fields::event_names, iid, name, length);
+    add_interned_name(interned, interned_fields::event_names, iid, name);
     event_packet(ns, event, interned);
   }
 
  private:
-  static void interned_name(part_writer& interned, unsigned field, uint64_t iid, const char* name,
-                            size_t length) noexcept {
-    fixed_protobuf_writer<max_name_length + 32> entry;
-    entry.varint_field(name_fields::iid, iid);
-    entry.bytes_field(name_fields::name, name, length);
-    interned.message_field(field, entry);
-  }
-  static void annotation(part_writer& event, const char* name, const char* text) noexcept {
-    part_writer annotation;
-    annotation.bytes_field(annotation_fields::name, name, ::strlen(name));
-    annotation.bytes_field(annotation_fields::string_value, text, ::strlen(text));
-    event.message_field(event_fields::debug_annotations, annotation);
-  }
   void event_packet(uint64_t ns, const part_writer& event, const part_writer& interned) noexcept {
     packet_writer packet;
     packet.varint_field(packet_fields::timestamp, ns);
-    packet.varint_field(packet_fields::sequence_id, sequence_);
-    packet.varint_field(packet_fields::sequence_flags, packet_fields::needs_incremental_state);
-    packet.message_field(packet_fields::track_event, event);
-    if (interned.size() != 0) packet.message_field(packet_fields::interned_data, interned);
+    add_event_fields(packet, sequence_, event, interned);
     out_.packet(packet);
   }
 
@@ -341,14 +308,14 @@ bool write_ring(crash_output& out, uint64_t n, const ring_record& record, const 
       case span_role::tick: {
         char label[detail::max_label_length + 1];
         const size_t length = tick_label(record.ring, end_index - (count - i), e, label);
-        sequence.instant(ns, label, length, false, "n", e.value);
+        sequence.instant(ns, {label, length}, false, "n", e.value);
         break;
       }
       case span_role::left_out: break;
     }
   }
   const uint64_t crash_ns = crash.ns(crash.time) > last ? crash.ns(crash.time) : last;
-  if (crashing) sequence.instant(crash_ns, crash.cause.bytes, crash.cause.size, true, "signal", crash.signal);
+  if (crashing) sequence.instant(crash_ns, {crash.cause.bytes, crash.cause.size}, true, "signal", crash.signal);
   for (size_t d = depth; d-- > 0;) sequence.end(crash_ns);
   return true;
 }
@@ -368,16 +335,8 @@ uint64_t earliest_event_time() noexcept {
 }
 
 void write_trace(const crash_moment& crash, crash_output& out) noexcept {
-  part_writer process;
-  process.varint_field(process_fields::pid, static_cast<uint64_t>(crash.pid));
-  process.bytes_field(process_fields::process_name, program_invocation_short_name,
-                      ::strlen(program_invocation_short_name));
-  part_writer descriptor;
-  descriptor.varint_field(track_fields::uuid, process_track);
-  descriptor.message_field(track_fields::process, process);
   packet_writer packet;
-  packet.message_field(packet_fields::track_descriptor, descriptor);
-  packet.varint_field(packet_fields::sequence_id, 1);
+  make_process_packet<part_writer>(packet, crash.pid, program_invocation_short_name);
   out.packet(packet);
   uint64_t n = 0;
   bool crashing_written = false;
@@ -388,7 +347,7 @@ void write_trace(const crash_moment& crash, crash_output& out) noexcept {
   }
   if (!crashing_written) {  // a thread without a ring: its track holds the note alone
     crash_sequence sequence(out, n, crash.pid, thread_name_of(crash.crashing_tid), crash.crashing_tid);
-    sequence.instant(crash.ns(crash.time), crash.cause.bytes, crash.cause.size, true, "signal", crash.signal);
+    sequence.instant(crash.ns(crash.time), {crash.cause.bytes, crash.cause.size}, true, "signal", crash.signal);
   }
 }
 

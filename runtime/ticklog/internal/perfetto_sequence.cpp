@@ -4,35 +4,22 @@
 
 #include "report_format/protobuf_writer.hpp"
 #include "ticklog/internal/perfetto_fields.hpp"
+#include "ticklog/internal/perfetto_packets.hpp"
 
 namespace perf::runtime {
 namespace {
 
 void append_packet(std::string& out, const protobuf_writer& packet) {
   protobuf_writer wrapper;
-  wrapper.bytes_field(trace_fields::packet, packet.bytes());
+  wrapper.message_field(trace_fields::packet, packet);
   out += wrapper.bytes();
-}
-
-protobuf_writer interned_string(uint64_t iid, const std::string& name) {
-  protobuf_writer entry;
-  entry.varint_field(name_fields::iid, iid);
-  entry.bytes_field(name_fields::name, name);
-  return entry;
 }
 
 }  // namespace
 
 std::string perfetto_process_packet(long pid) {
-  protobuf_writer process;
-  process.varint_field(process_fields::pid, static_cast<uint64_t>(pid));
-  process.bytes_field(process_fields::process_name, program_invocation_short_name);
-  protobuf_writer descriptor;
-  descriptor.varint_field(track_fields::uuid, process_track);
-  descriptor.bytes_field(track_fields::process, process.bytes());
   protobuf_writer packet;
-  packet.bytes_field(packet_fields::track_descriptor, descriptor.bytes());
-  packet.varint_field(packet_fields::sequence_id, 1);
+  make_process_packet<protobuf_writer>(packet, pid, program_invocation_short_name);
   std::string out;
   append_packet(out, packet);
   return out;
@@ -46,23 +33,9 @@ void perfetto_sequence::add_track(long pid, long tid, const std::string& name) {
   begin_tails_.clear();  // they name the iids just forgotten
   label_iids_.clear();
   next_iid_ = 1;
-  protobuf_writer descriptor;
-  descriptor.varint_field(track_fields::uuid, track_);
-  descriptor.varint_field(track_fields::parent_uuid, process_track);
-  protobuf_writer about;
-  about.varint_field(thread_fields::pid, static_cast<uint64_t>(pid));
-  about.varint_field(thread_fields::tid, static_cast<uint64_t>(tid));
-  about.bytes_field(thread_fields::thread_name, name.empty() ? "thread " + std::to_string(tid) : name);
-  descriptor.bytes_field(track_fields::thread, about.bytes());
   protobuf_writer packet;
-  packet.bytes_field(packet_fields::track_descriptor, descriptor.bytes());
-  packet.varint_field(packet_fields::sequence_id, sequence_);
-  packet.varint_field(packet_fields::sequence_flags, packet_fields::incremental_state_cleared);
-  protobuf_writer interned;
-  interned.bytes_field(interned_fields::event_categories, interned_string(category_iid, "measured").bytes());
-  interned.bytes_field(interned_fields::event_categories, interned_string(note_category_iid, "perf").bytes());
-  interned.bytes_field(interned_fields::event_categories, interned_string(sample_category_iid, "sample").bytes());
-  packet.bytes_field(packet_fields::interned_data, interned.bytes());
+  make_thread_track_packet<protobuf_writer>(packet, sequence_, track_, pid, tid,
+                                            name.empty() ? "thread " + std::to_string(tid) : name);
   append_packet(out_, packet);
 }
 
@@ -71,14 +44,8 @@ void perfetto_sequence::slice_begin(uint64_t ns, unsigned site, bool cut) {
   if (!cut && site < begin_tails_.size() && begin_tails_[site].size != 0)
     return append_timed_packet(ns, begin_tails_[site]);
   protobuf_writer event;
-  event.varint_field(event_fields::type, event_fields::slice_begin);
-  event.varint_field(event_fields::track_uuid, track_);
-  if (cut) {
-    protobuf_writer annotation;
-    annotation.bytes_field(annotation_fields::name, "cut");
-    annotation.bytes_field(annotation_fields::string_value, "entered before the first event kept");
-    event.bytes_field(event_fields::debug_annotations, annotation.bytes());
-  }
+  start_event(event, event_fields::slice_begin, track_);
+  if (cut) add_annotation(event, "cut", "entered before the first event kept");
   event.varint_field(event_fields::category_iids, category_iid);
   if (site >= site_iids_.size()) site_iids_.resize(site + 1, 0);
   const bool fresh = site_iids_[site] == 0;
@@ -89,92 +56,73 @@ void perfetto_sequence::slice_begin(uint64_t ns, unsigned site, bool cut) {
   protobuf_writer interned;
   if (fresh) {
     const site_info known = site < sites_.size() ? sites_[site] : site_info{"?", "", 0, 0};
-    interned.bytes_field(interned_fields::event_names, interned_string(iid, known.name).bytes());
+    add_interned_name(interned, interned_fields::event_names, iid, known.name);
     protobuf_writer location;
     location.varint_field(location_fields::iid, iid);
     location.bytes_field(location_fields::file_name, known.file);
     location.bytes_field(location_fields::function_name, known.name);
     location.varint_field(location_fields::line_number, known.line);
-    interned.bytes_field(interned_fields::source_locations, location.bytes());
+    interned.message_field(interned_fields::source_locations, location);
   }
-  add_event_packet(ns, event.bytes(), interned.bytes());
+  add_event_packet(ns, event, interned);
   if (!cut) {  // a site interned by a cut slice's begin gets its tail at its first whole one
     if (begin_tails_.size() <= site) begin_tails_.resize(site + 1);
-    keep_tail(begin_tails_[site], packet_tail(event.bytes(), {}));
+    keep_tail(begin_tails_[site], packet_tail(event, {}));
   }
 }
 
 void perfetto_sequence::slice_end(uint64_t ns) {
   if (end_tail_.size != 0) return append_timed_packet(ns, end_tail_);
   protobuf_writer event;
-  event.varint_field(event_fields::type, event_fields::slice_end);
-  event.varint_field(event_fields::track_uuid, track_);
-  const std::string tail = packet_tail(event.bytes(), {});
+  start_event(event, event_fields::slice_end, track_);
+  const std::string tail = packet_tail(event, {});
   if (!keep_tail(end_tail_, tail)) append_timed_packet(ns, tail);
   else append_timed_packet(ns, end_tail_);
 }
 
-namespace {
-
-// A debug annotation `name` with the integer `value`.
-std::string int_annotation(const char* name, int64_t value) {
-  protobuf_writer annotation;
-  annotation.bytes_field(annotation_fields::name, name);
-  annotation.varint_field(annotation_fields::int_value, static_cast<uint64_t>(value));
-  return annotation.bytes();
-}
-
-}  // namespace
-
 void perfetto_sequence::tick(uint64_t ns, const event_copy& logged) {
   const std::string_view label =
       logged.label_length != 0 ? std::string_view(logged.label, logged.label_length) : "tick";
-  instant(ns, label, 0, int_annotation("n", logged.value));
+  protobuf_writer annotations;
+  add_annotation(annotations, "n", logged.value);
+  instant(ns, label, 0, annotations);
 }
 
 void perfetto_sequence::note(uint64_t ns, const std::string& text, const char* argument, uint64_t count) {
-  instant(ns, text, note_category_iid, int_annotation(argument, static_cast<int64_t>(count)));
+  protobuf_writer annotations;
+  add_annotation(annotations, argument, static_cast<int64_t>(count));
+  instant(ns, text, note_category_iid, annotations);
 }
 
 void perfetto_sequence::sample(uint64_t ns, const timed_sample& taken) {
   std::string stack;
   for (const std::string& function : taken.functions) (stack += function) += '\n';
   if (!stack.empty()) stack.pop_back();
-  protobuf_writer annotation;
-  annotation.bytes_field(annotation_fields::name, "stack");
-  annotation.bytes_field(annotation_fields::string_value, stack);
-  instant(ns, taken.functions.empty() ? "?" : taken.functions.front(), sample_category_iid, annotation.bytes());
+  protobuf_writer annotations;
+  add_annotation(annotations, "stack", std::string_view(stack));
+  instant(ns, taken.functions.empty() ? "?" : taken.functions.front(), sample_category_iid, annotations);
 }
 
-void perfetto_sequence::instant(uint64_t ns, std::string_view name, uint64_t category, const std::string& annotation) {
+void perfetto_sequence::instant(uint64_t ns, std::string_view name, uint64_t category,
+                                const protobuf_writer& annotations) {
   if (label_iids_.size() >= max_interned_labels) add_track(pid_, tid_, name_);
   protobuf_writer event;
-  event.varint_field(event_fields::type, event_fields::instant);
-  event.varint_field(event_fields::track_uuid, track_);
+  start_event(event, event_fields::instant, track_);
   if (category != 0) event.varint_field(event_fields::category_iids, category);
   auto at = label_iids_.find(name);
   const bool fresh = at == label_iids_.end();
   if (fresh) at = label_iids_.emplace(std::string(name), next_iid_++).first;
   event.varint_field(event_fields::name_iid, at->second);
-  event.bytes_field(event_fields::debug_annotations, annotation);
+  event.append_fields(annotations);
   protobuf_writer interned;
-  if (fresh) interned.bytes_field(interned_fields::event_names, interned_string(at->second, at->first).bytes());
-  add_event_packet(ns, event.bytes(), interned.bytes());
+  if (fresh) add_interned_name(interned, interned_fields::event_names, at->second, at->first);
+  add_event_packet(ns, event, interned);
 }
 
-std::string perfetto_sequence::packet_tail(const std::string& event, const std::string& interned) const {
-  std::string tail;
-  protobuf_writer::append_varint(tail, key(packet_fields::sequence_id, 0));
-  protobuf_writer::append_varint(tail, sequence_);
-  protobuf_writer::append_varint(tail, key(packet_fields::sequence_flags, 0));
-  protobuf_writer::append_varint(tail, packet_fields::needs_incremental_state);
-  protobuf_writer::append_varint(tail, key(packet_fields::track_event, 2));
-  protobuf_writer::append_varint(tail, event.size());
-  tail += event;
-  if (interned.empty()) return tail;
-  protobuf_writer::append_varint(tail, key(packet_fields::interned_data, 2));
-  protobuf_writer::append_varint(tail, interned.size());
-  return tail + interned;
+std::string perfetto_sequence::packet_tail(const protobuf_writer& event, const protobuf_writer& interned) const {
+  protobuf_writer tail;
+  add_event_fields(tail, sequence_, event, interned);
+  return tail.bytes();
 }
 
 bool perfetto_sequence::keep_tail(kept_tail& kept, const std::string& tail) {
@@ -215,7 +163,7 @@ void perfetto_sequence::append_timed_packet(uint64_t ns, const kept_tail& tail) 
   out_.append(packet, static_cast<size_t>(at - packet) + tail.size);
 }
 
-void perfetto_sequence::add_event_packet(uint64_t ns, const std::string& event, const std::string& interned) {
+void perfetto_sequence::add_event_packet(uint64_t ns, const protobuf_writer& event, const protobuf_writer& interned) {
   append_timed_packet(ns, packet_tail(event, interned));
 }
 

@@ -19,6 +19,7 @@
 
 #include "core/sites.hpp"
 #include "core/timed_samples.hpp"
+#include "report_format/protobuf_writer.hpp"
 #include "ticklog/rings.hpp"
 
 namespace perf::runtime {
@@ -68,8 +69,9 @@ class perfetto_sequence {
   void sample(uint64_t ns, const timed_sample& taken);
 
  private:
-  // An instant named `name`, of category `category` (0: none), with `annotation`.
-  void instant(uint64_t ns, std::string_view name, uint64_t category, const std::string& annotation);
+  // An instant named `name`, of category `category` (0: none), with the debug
+  // annotations `annotations` wrote.
+  void instant(uint64_t ns, std::string_view name, uint64_t category, const protobuf_writer& annotations);
   // A packet's bytes after its timestamp (its sequence, flags and event) kept for every
   // event of one kind: copied with one move of fixed size, the packet with one append.
   struct kept_tail {
@@ -78,9 +80,9 @@ class perfetto_sequence {
     size_t size = 0;  // 0: none kept (not made yet, or longer than capacity)
   };
 
-  void add_event_packet(uint64_t ns, const std::string& event, const std::string& interned);
+  void add_event_packet(uint64_t ns, const protobuf_writer& event, const protobuf_writer& interned);
   // A packet's bytes after its timestamp: its sequence, flags, event and interned data.
-  std::string packet_tail(const std::string& event, const std::string& interned) const;
+  std::string packet_tail(const protobuf_writer& event, const protobuf_writer& interned) const;
   // `tail` kept in `kept` if it fits; false otherwise.
   static bool keep_tail(kept_tail& kept, const std::string& tail);
   void append_timed_packet(uint64_t ns, const std::string& tail);
