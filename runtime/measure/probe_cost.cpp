@@ -2,6 +2,7 @@
 // own loop, and handed to every thread's block so that the hot path subtracts it.
 #include "measure/probe_cost.hpp"
 
+#include <sched.h>
 #include <time.h>
 
 #include <fmt/format.h>
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <iterator>
 #include <string_view>
 
 #include "core/next_signal_functions.hpp"
@@ -100,35 +102,65 @@ double process_cpu_ns() {
   return static_cast<double>(cpu.tv_sec) * 1e9 + static_cast<double>(cpu.tv_nsec);
 }
 
-// One measurement: interleaved batches of calls to the empty plain function and the
-// empty measured one; each figure is the median over the batches of a measured loop
-// less the plain loop of its own batch (an interrupt lengthens a batch or two, not the
-// median; two minima from different batches differed by more than a 2 ns function's
-// tenth between processes).
-probe_cost measure_once(detail::clock_source clock, bool ticks) {
-  constexpr unsigned batches = 33;  // the first one only warms up
-  constexpr unsigned calls = 128;   // per batch
-  // Sampled calls per batch, about 1 in sampled_period timed, at random: a sampled
-  // leaf's timed calls, whose inside part can differ from every call timed.
-  constexpr unsigned sampled_calls = 1024;
+// How many calls one measurement makes: `batches` interleaved batches (the first only
+// warms up) of `calls` calls of each kind, and as many of `sampled_calls` sampled ones
+// (none: inside_sampled is then taken as inside).
+struct measurement_shape {
+  unsigned batches;
+  unsigned calls;
+  unsigned sampled_calls;
+};
+constexpr unsigned most_batches = 33;
+// At start-up: a fraction of a millisecond.
+constexpr measurement_shape settling_shape{most_batches, 128, 1024};
+// While the program runs (probe_checks.hpp): about 2,000 calls, 20 us, no sampled ones.
+// Batches as long as the settling ones: with a quarter of the calls, the figure came
+// out 15-20% higher than the settled one on the dev VM, quiet or not.
+constexpr measurement_shape checking_shape{5, 128, 0};
+
+// What one measurement works in, set aside once: a measurement while the program runs
+// may not allocate (it may run in a signal handler's measured call), and one at a time
+// uses it (room_lock).
+struct measurement_room {
+  static constexpr uint32_t arena_blocks = 4;
+  detail::slot slots[3];  // [1]: the measured function's, [2]: its caller's
+  uint64_t arena[arena_blocks * detail::histogram_block_size];
+  detail::tick_event events[1024];
+  double outside[most_batches], inside[most_batches], untimed[most_batches], inside_sampled[most_batches];
+};
+measurement_room room;
+int room_taken = 0;
+
+// The median of the `n` figures at `v` (reordered), never below 0.
+double median(double* v, size_t n) {
+  std::nth_element(v, v + n / 2, v + n);
+  return std::max(0.0, v[n / 2]);
+}
+
+// One measurement in `room` (held by the caller): interleaved batches of calls to the
+// empty plain function and the empty measured one; each figure is the median over the
+// batches of a measured loop less the plain loop of its own batch (an interrupt
+// lengthens a batch or two, not the median; two minima from different batches differed
+// by more than a 2 ns function's tenth between processes).
+probe_cost measure_in(measurement_room& r, detail::clock_source clock, bool ticks, const measurement_shape& shape) {
+  const unsigned batches = shape.batches, calls = shape.calls, sampled_calls = shape.sampled_calls;
+  // Sampled calls, about 1 in sampled_period timed, at random: a sampled leaf's timed
+  // calls, whose inside part can differ from every call timed.
   constexpr uint32_t sampled_period = 32;
-  constexpr uint32_t arena_blocks = 4;
-  std::vector<detail::slot> slots(3);  // [1]: the measured function's, [2]: its caller's
-  std::vector<uint64_t> arena(arena_blocks * detail::histogram_block_size);
-  std::vector<detail::tick_event> events(1024);
-  detail::tick_ring ring{0, events.size() - 1, events.data(), nullptr, false, 0};
+  for (detail::slot& slot : r.slots) slot = detail::slot{};
+  detail::tick_ring ring{0, std::size(r.events) - 1, r.events, nullptr, false, 0};
   detail::thread_state block{};
-  block.slots = slots.data();
+  block.slots = r.slots;
   block.ring = ticks ? &ring : nullptr;
   block.clock = clock;
-  block.arena = arena.data();
+  block.arena = r.arena;
   block.arena_used = 1;
-  block.arena_capacity = arena_blocks;
+  block.arena_capacity = measurement_room::arena_blocks;
   block.random = fresh_seed(&block);
-  detail::slot& recorded = slots[1];
+  detail::slot& recorded = r.slots[1];
 
   uint64_t plain = UINT64_MAX;
-  std::vector<double> outside, inside, untimed, inside_sampled;  // per batch, beyond its plain loop
+  size_t kept = 0, sampled_kept = 0;  // figures per batch, beyond its plain loop
   const calibration_block_in_place in_place(block);
   for (unsigned batch = 0; batch < batches; ++batch) {
     // Inside a measured caller, where a callee's cost matters: finishing a call then
@@ -152,13 +184,13 @@ probe_cost measure_once(detail::clock_source clock, bool ticks) {
     const auto beyond = [&](uint64_t loop) {
       return (static_cast<double>(loop) - static_cast<double>(plain_loop)) / calls;
     };
-    outside.push_back(beyond(measured_end - measured_start));
-    untimed.push_back(beyond(untimed_end - measured_end));
-    inside.push_back(beyond(recorded.total - recorded_before));
+    r.outside[kept] = beyond(measured_end - measured_start);
+    r.untimed[kept] = beyond(untimed_end - measured_end);
+    r.inside[kept++] = beyond(recorded.total - recorded_before);
   }
   // Apart, after: a sampled loop trains the branches the other way, which lengthened
   // the next batch's timed calls by 2 ns (inside 26 ticks instead of 20 on the dev VM).
-  for (unsigned batch = 0; batch < batches; ++batch) {
+  for (unsigned batch = 0; sampled_calls != 0 && batch < batches; ++batch) {
     detail::frame caller;
     detail::open<false>(block, detail::site_key(2, 2), caller, PERF_DETAIL_CALLER_STACK(), block.probe_offset);
     const uint64_t plain_start = detail::clock_now(clock);
@@ -173,17 +205,13 @@ probe_cost measure_once(detail::clock_source clock, bool ticks) {
     recorded.period = recorded.countdown = 0;
     detail::end<false>(&block, caller);
     if (batch == 0 || sampled_timed == 0) continue;
-    inside_sampled.push_back(static_cast<double>(sampled_total) / static_cast<double>(sampled_timed) -
-                             static_cast<double>(plain_loop) / calls);
+    r.inside_sampled[sampled_kept++] = static_cast<double>(sampled_total) / static_cast<double>(sampled_timed) -
+                                       static_cast<double>(plain_loop) / calls;
   }
-  const auto median = [](std::vector<double>& v) {
-    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-    return std::max(0.0, v[v.size() / 2]);
-  };
   // An empty measured function should record what the same function takes unmeasured.
-  const double inside_every_call = median(inside);
-  return {median(outside), inside_every_call, static_cast<double>(plain) / calls, median(untimed),
-          inside_sampled.empty() ? inside_every_call : median(inside_sampled)};
+  const double inside_every_call = median(r.inside, kept);
+  return {median(r.outside, kept), inside_every_call, static_cast<double>(plain) / calls, median(r.untimed, kept),
+          sampled_kept == 0 ? inside_every_call : median(r.inside_sampled, sampled_kept)};
 }
 
 bool agree(const probe_cost& a, const probe_cost& b) {
@@ -223,7 +251,19 @@ settled_probe_cost settle_probe_cost(const std::function<probe_cost()>& measure,
   return settled;
 }
 
-probe_cost measure_probe_cost(detail::clock_source clock, bool ticks) { return measure_once(clock, ticks); }
+probe_cost measure_probe_cost(detail::clock_source clock, bool ticks) {
+  while (__atomic_exchange_n(&room_taken, 1, __ATOMIC_ACQUIRE) != 0) sched_yield();
+  const probe_cost cost = measure_in(room, clock, ticks, settling_shape);
+  __atomic_store_n(&room_taken, 0, __ATOMIC_RELEASE);
+  return cost;
+}
+
+std::optional<probe_cost> try_measure_probe_cost_briefly(detail::clock_source clock, bool ticks) noexcept {
+  if (__atomic_exchange_n(&room_taken, 1, __ATOMIC_ACQUIRE) != 0) return std::nullopt;
+  const probe_cost cost = measure_in(room, clock, ticks, checking_shape);
+  __atomic_store_n(&room_taken, 0, __ATOMIC_RELEASE);
+  return cost;
+}
 
 compensation_config parse_compensation_config(const std::function<const char*(const char*)>& getenv_fn) {
   compensation_config result;
@@ -277,6 +317,10 @@ void add_probe_figures(snapshot& s, const compensation& c, double ticks_per_ns) 
 
 double least_call_ns(const compensation& c, double ticks_per_ns) { return c.on ? c.cost.empty_call / ticks_per_ns : 0; }
 
+namespace {
+const compensation* settled_one = nullptr;  // current_compensation()'s, once settled
+}  // namespace
+
 const compensation& current_compensation() {
   static const compensation* const the_compensation = [] {
     const compensation_config config = parse_compensation_config([](const char* name) { return std::getenv(name); });
@@ -299,8 +343,11 @@ const compensation& current_compensation() {
     }
     return new compensation{settled.cost, config.on, settled};
   }();
+  __atomic_store_n(&settled_one, the_compensation, __ATOMIC_RELEASE);
   return *the_compensation;
 }
+
+const compensation* settled_compensation() noexcept { return __atomic_load_n(&settled_one, __ATOMIC_ACQUIRE); }
 
 PERF_RUNTIME_ON_START(register_compensation) {
   current_compensation();

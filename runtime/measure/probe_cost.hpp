@@ -45,6 +45,13 @@ struct probe_cost {
 // the program are touched. A fraction of a millisecond.
 probe_cost measure_probe_cost(detail::clock_source clock, bool ticks);
 
+// The same in brief, for a check while the program runs (probe_checks.hpp): 4 batches
+// of 128 calls of each kind, no sampled calls (inside_sampled is inside), about 20 us;
+// nullopt, having measured nothing, while another measurement runs (on another
+// thread, or the one this thread's own measured call interrupted). Allocates nothing;
+// async-signal-safe.
+std::optional<probe_cost> try_measure_probe_cost_briefly(detail::clock_source clock, bool ticks) noexcept;
+
 // The probe's cost as the runtime settles it: the lowest of several measurements.
 struct settled_probe_cost {
   probe_cost cost;             // the lowest measurement (by `outside`), or the known floor
@@ -88,6 +95,10 @@ struct compensation {
 // This process's: PERF_COMPENSATE and the probe measured on the chosen clock,
 // once (at start-up). Thread-safe.
 const compensation& current_compensation();
+
+// current_compensation() once it is settled, else null (it is settled at start-up, by
+// its first call). Async-signal-safe: for a check of the probe while the program runs.
+const compensation* settled_compensation() noexcept;
 
 // The least duration a call may be shown with under `c`: where it subtracts the
 // probe's cost, a fixed cost per call that may take a short call below what an empty

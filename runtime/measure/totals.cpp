@@ -13,6 +13,7 @@
 #include "core/startup.hpp"
 #include "core/warnings.hpp"
 #include "measure/adaptive_timing.hpp"
+#include "measure/probe_checks.hpp"
 #include "perf/detail/atomic.hpp"
 
 namespace perf::runtime {
@@ -292,7 +293,8 @@ const uint64_t* fold_run(thread_state& thread, slot& target, const uint64_t* ent
 // time every call, adaptive timing's bookkeeping (measure/adaptive_timing.hpp): a site
 // whose call had measured callees is never sampled; a sampled site's timed durations
 // make its estimate (or are counted apart); one whose timed calls reached its next
-// review is reviewed.
+// review is reviewed. Then the probe's cost is checked, where it is time to
+// (measure/probe_checks.hpp).
 void perf::detail::drain_pending(thread_state& thread) noexcept {
   const uint64_t* const end = thread.pending + thread.pending_count;
   for (const uint64_t* run = thread.pending; run != end;)
@@ -304,4 +306,5 @@ void perf::detail::drain_pending(thread_state& thread) noexcept {
     if (thread.sampling != 0 && target.timed >= target.next_review) runtime::review_timing(thread, target);
   }
   __atomic_store_n(&thread.pending_count, 0u, __ATOMIC_RELEASE);
+  runtime::check_probe_cost(thread);
 }

@@ -277,6 +277,14 @@ TEST(ReadReport, RefusesNumbersOutOfRangeNamingThePath) {
             }),
             "r.json: probe_overhead \"ns\" is negative");
   EXPECT_EQ(refused([](auto& j) {
+              j["probe_checks"] = {{"checks", 3}, {"above", -1}, {"highest_ns", 30.0}};
+            }),
+            "r.json: probe_checks \"above\" is not a non-negative integer");
+  EXPECT_EQ(refused([](auto& j) {
+              j["probe_checks"] = {{"checks", 3}, {"above", 1}, {"highest_ns", -30.0}};
+            }),
+            "r.json: probe_checks \"highest_ns\" is negative");
+  EXPECT_EQ(refused([](auto& j) {
               j["allocations"] = {{"counting", 1}};
             }),
             "r.json: allocations \"counting\" is not a string");

@@ -130,6 +130,10 @@ void check_sections(const json& document, const std::string& file) {
     check.counts(*overhead, {"calls", "untimed_calls", "dominated_functions", "dominated_calls"}, "probe_overhead");
     check.times(*overhead, {"ns", "process_cpu_ns", "dominated_ns"}, "probe_overhead");
   }
+  if (const json* checks = check.object(document, "probe_checks", "")) {
+    check.counts(*checks, {"checks", "above"}, "probe_checks");
+    check.times(*checks, {"highest_ns"}, "probe_checks");
+  }
   // Every sample is counted in `total` once: no list, thread or part holds more.
   if (const json* samples = check.object(document, "samples", "")) {
     check.counts(*samples, {"hz", "total", "interrupts", "dropped", "probe_samples", "unsampled_threads"}, "samples");

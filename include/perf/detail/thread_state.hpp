@@ -267,7 +267,7 @@ PERF_DETAIL_EXPORT thread_state* attach_thread() noexcept;
 // taken in that function to `s`, where an untimed call left the caller's site open
 // (runtime/sampler/measured_function.hpp).
 PERF_DETAIL_EXPORT unsigned register_site(site& s, const void* code) noexcept;
-// Adds the pending durations of `thread` to their histograms; called by the owner.
+// Adds the pending durations of `thread` to their slots, now and then checks the probe (probe_checks.hpp); owner only.
 PERF_DETAIL_EXPORT void drain_pending(thread_state& thread) noexcept;
 // Counts a switched call of site `id` (see end() in perf/measure.hpp): one that ended
 // on another thread or off its thread's chain. Any thread; async-signal-safe.

@@ -1,0 +1,94 @@
+// The probe's cost checked while the program runs (measure/probe_checks.hpp): a
+// program that runs for a while checks it every 50 ms, and its report says what the
+// checks found; a floor far below the probe, as a host that slowed down since leaves
+// it, is found in every check.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <regex>
+#include <string>
+
+#include "measure/probe_floor.hpp"
+#include "probe_runner.hpp"
+
+namespace perf::runtime {
+namespace {
+
+struct probe_check_run : ::testing::Test {
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("probe_checks_test_" + std::to_string(getpid()));
+  std::filesystem::path floor = dir / "probe-floor";
+  double wall_ms = 0;  // the last run's
+  void SetUp() override { std::filesystem::create_directories(dir); }
+  void TearDown() override { std::filesystem::remove_all(dir); }
+
+  // Runs timing_probe for `ms` ms beyond its 200,000 calls, its floor kept in `floor`,
+  // its report written to `report`; returns its output.
+  std::string run(const std::string& environment, int ms, const std::filesystem::path& report) {
+    const auto start = std::chrono::steady_clock::now();
+    const perf::testing::probe_result result = perf::testing::run_probe_program(
+        PERF_TIMING_PROBE, environment + " PERF_PROBE_FLOOR=" + floor.string() + " PERF_REPORT=" + report.string(),
+        std::to_string(ms));
+    wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_TRUE(WIFEXITED(result.status) && WEXITSTATUS(result.status) == 0) << result.output;
+    return result.output;
+  }
+  nlohmann::json run_json(const std::string& environment, int ms) {
+    const std::filesystem::path report = dir / "report.json";
+    run(environment, ms, report);
+    return nlohmann::json::parse(perf::testing::read_file(report));
+  }
+};
+
+// 300 ms of calls: a check every 50 ms from when the thread is 50 ms old, never more.
+TEST_F(probe_check_run, AProgramThatRunsAWhileChecksItsProbeEvery50Milliseconds) {
+  const nlohmann::json report = run_json("", 300);
+  const nlohmann::json& checks = report.at("probe_checks");
+  EXPECT_GE(checks.at("checks").get<uint64_t>(), 2u) << checks;
+  EXPECT_LE(checks.at("checks").get<double>(), wall_ms / 50) << checks;
+  EXPECT_LE(checks.at("above").get<uint64_t>(), checks.at("checks").get<uint64_t>()) << checks;
+  EXPECT_GT(checks.at("highest_ns").get<double>(), 0) << checks;
+}
+
+// A floor a quarter of this build's probe in the file: the program states and
+// subtracts it, and every check finds the probe above it, at about four times it.
+TEST_F(probe_check_run, EveryCheckFindsTheProbeAboveAFloorFarBelowItAndTheReportSaysSo) {
+  // A process keeps a floor once its calibration confirms one: three processes at most.
+  for (int i = 0; i < 3 && !std::filesystem::exists(floor); ++i) run("", 0, "off");
+  const std::string written = perf::testing::read_file(floor);
+  const std::string key = written.substr(0, written.find(' '));
+  const std::optional<probe_cost> kept = read_probe_floor(floor.string(), key);
+  ASSERT_TRUE(kept.has_value()) << written;
+  ASSERT_EQ(write_probe_floor(
+                floor.string(), key,
+                {kept->outside / 4, kept->inside / 4, kept->empty_call, kept->untimed, kept->inside_sampled / 4}),
+            "");
+  const nlohmann::json report = run_json("", 300);
+  const nlohmann::json& checks = report.at("probe_checks");
+  EXPECT_GE(checks.at("checks").get<uint64_t>(), 2u) << checks;
+  EXPECT_EQ(checks.at("above"), checks.at("checks")) << checks;
+  EXPECT_GE(checks.at("highest_ns").get<double>(), 2 * report.at("clock").at("probe_ns").get<double>()) << report;
+
+  const std::filesystem::path text = dir / "report.txt";
+  run("", 300, text);
+  const std::regex said(
+      "\nprobe checked [0-9]+ times while the program ran: [0-9]+ \\(100\\.0%\\) found it more than 15% above its "
+      "start-up [0-9.]+ ns, up to [0-9.]+ ns \\(a slower host or a busy core\\): calls a few probe costs long read "
+      "long then\n");
+  EXPECT_TRUE(std::regex_search(perf::testing::read_file(text), said)) << perf::testing::read_file(text);
+}
+
+// PERF_COMPENSATE=off subtracts nothing: there is nothing to check, and nothing is.
+TEST_F(probe_check_run, WithoutCompensationNothingIsChecked) {
+  const nlohmann::json report = run_json("PERF_COMPENSATE=off", 300);
+  EXPECT_EQ(report.at("probe_checks"), nlohmann::json::parse(R"({"checks": 0, "above": 0, "highest_ns": 0})"));
+}
+
+}  // namespace
+}  // namespace perf::runtime
