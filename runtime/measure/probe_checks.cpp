@@ -13,7 +13,11 @@
 namespace perf::runtime {
 namespace {
 
-constexpr double check_interval_ns = 50e6;
+// A second: a sample of the sampler's that falls due during a check (signals blocked) is
+// taken as it ends, in the probe's bookkeeping after the call's end, where the measured
+// list charges it to the caller and the hottest functions to the callee; once a second,
+// that moves at most one sample of thousands.
+constexpr double check_interval_ns = 1e9;
 // The clock is read at one fold of pending calls in this many (a fold comes every 64
 // timed calls): the check costs the timed path nothing it would notice.
 constexpr uint32_t folds_between_clock_reads = 8;
@@ -75,7 +79,7 @@ void check_probe_cost(detail::thread_state& thread) noexcept {
   if (&thread != own_block || &thread != detail::current_thread || folds_until_clock_read-- != 0) return;
   folds_until_clock_read = folds_between_clock_reads - 1;
   const uint64_t start = detail::clock_now(thread.clock);
-  if (next_check == 0) next_check = start + interval_ticks(thread.clock);  // a thread checks once 50 ms old
+  if (next_check == 0) next_check = start + interval_ticks(thread.clock);  // a thread checks once a second old
   if (start < next_check) return;
   const compensation* const settled = settled_compensation();
   if (settled == nullptr || !settled->on) return;

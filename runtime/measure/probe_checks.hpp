@@ -3,7 +3,7 @@
 // core later (another guest on it), every timed call then costs more than that, and a
 // short function's compensated figures read long by the difference. So each thread
 // that makes timed calls measures the probe again in brief, on the calibration's
-// private block, about every 50 ms from when it is 50 ms old (at a fold of its
+// private block, about every second from when it is a second old (at a fold of its
 // pending calls, drain_pending), and the runtime counts the checks and those that found the probe
 // more than 15% above the settled figure. The report says how many did, and how high
 // the probe went (section "probe_checks"). The figures keep the settled compensation.
