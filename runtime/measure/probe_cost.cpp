@@ -120,7 +120,7 @@ constexpr measurement_shape checking_shape{5, 128, 0};
 
 // What one measurement works in, set aside once: a measurement while the program runs
 // may not allocate (it may run in a signal handler's measured call), and one at a time
-// uses it (room_lock).
+// uses it (room_taken).
 struct measurement_room {
   static constexpr uint32_t arena_blocks = 4;
   detail::slot slots[3];  // [1]: the measured function's, [2]: its caller's
@@ -148,6 +148,7 @@ probe_cost measure_in(measurement_room& r, detail::clock_source clock, bool tick
   // calls, whose inside part can differ from every call timed.
   constexpr uint32_t sampled_period = 32;
   for (detail::slot& slot : r.slots) slot = detail::slot{};
+  std::fill(std::begin(r.arena), std::end(r.arena), uint64_t{0});  // histogram blocks start empty
   detail::tick_ring ring{0, std::size(r.events) - 1, r.events, nullptr, false, 0};
   detail::thread_state block{};
   block.slots = r.slots;
