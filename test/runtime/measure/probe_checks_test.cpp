@@ -82,8 +82,8 @@ TEST_F(probe_check_run, EveryCheckFindsTheProbeAboveAFloorFarBelowItAndTheReport
   ASSERT_NE(at, std::string::npos) << report_text;
   const std::string line = report_text.substr(at + 1, report_text.find('\n', at + 1) - at - 1);
   const std::string count = line.substr(14, line.find(' ', 14) - 14);
-  const std::string said = "probe checked " + count + " times while the program ran: " + count +
-                           " (100.0%) found it more than 15% above its start-up ";
+  const std::string said = "probe checked " + count + (count == "1" ? " time" : " times") +
+                           " while the program ran: " + count + " (100.0%) found it more than 15% above its start-up ";
   EXPECT_EQ(line.substr(0, said.size()), said) << line;
   const std::string end = " (a slower host or a busy core): calls a few probe costs long read long then";
   ASSERT_GT(line.size(), end.size()) << line;
