@@ -8,7 +8,7 @@
 // more than 15% above the settled figure. The report says how many did, and how high
 // the probe went (section "probe_checks"). The figures keep the settled compensation.
 //
-// A check takes about 20 us of the thread's time with every signal blocked; that time
+// A check takes about 40 us of the thread's time with every signal blocked; that time
 // is taken out of the activations it lies in, as the probe's own cost is.
 #ifndef PERF_RUNTIME_MEASURE_PROBE_CHECKS_HPP
 #define PERF_RUNTIME_MEASURE_PROBE_CHECKS_HPP

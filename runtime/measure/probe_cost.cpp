@@ -113,7 +113,7 @@ struct measurement_shape {
 constexpr unsigned most_batches = 33;
 // At start-up: a fraction of a millisecond.
 constexpr measurement_shape settling_shape{most_batches, 128, 1024};
-// While the program runs (probe_checks.hpp): about 2,000 calls, 20 us, no sampled ones.
+// While the program runs (probe_checks.hpp): about 2,000 calls, 40 us, no sampled ones.
 // Batches as long as the settling ones: with a quarter of the calls, the figure came
 // out 15-20% higher than the settled one on the dev VM, quiet or not.
 constexpr measurement_shape checking_shape{5, 128, 0};

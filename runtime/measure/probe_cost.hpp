@@ -46,7 +46,7 @@ struct probe_cost {
 probe_cost measure_probe_cost(detail::clock_source clock, bool ticks);
 
 // The same in brief, for a check while the program runs (probe_checks.hpp): 4 batches
-// of 128 calls of each kind, no sampled calls (inside_sampled is inside), about 20 us;
+// of 128 calls of each kind, no sampled calls (inside_sampled is inside), about 40 us;
 // nullopt, having measured nothing, while another measurement runs (on another
 // thread, or the one this thread's own measured call interrupted). Allocates nothing;
 // async-signal-safe.
