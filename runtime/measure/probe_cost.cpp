@@ -252,18 +252,29 @@ settled_probe_cost settle_probe_cost(const std::function<probe_cost()>& measure,
   return settled;
 }
 
-probe_cost measure_probe_cost(detail::clock_source clock, bool ticks) {
-  while (__atomic_exchange_n(&room_taken, 1, __ATOMIC_ACQUIRE) != 0) sched_yield();
-  const probe_cost cost = measure_in(room, clock, ticks, settling_shape);
+namespace {
+
+// One measurement of `shape` in the room, once it is free (`wait`), or none while it is
+// taken.
+std::optional<probe_cost> measure_in_room(detail::clock_source clock, bool ticks, const measurement_shape& shape,
+                                          bool wait) noexcept {
+  while (__atomic_exchange_n(&room_taken, 1, __ATOMIC_ACQUIRE) != 0) {
+    if (!wait) return std::nullopt;
+    sched_yield();
+  }
+  const probe_cost cost = measure_in(room, clock, ticks, shape);
   __atomic_store_n(&room_taken, 0, __ATOMIC_RELEASE);
   return cost;
 }
 
+}  // namespace
+
+probe_cost measure_probe_cost(detail::clock_source clock, bool ticks) {
+  return *measure_in_room(clock, ticks, settling_shape, true);
+}
+
 std::optional<probe_cost> try_measure_probe_cost_briefly(detail::clock_source clock, bool ticks) noexcept {
-  if (__atomic_exchange_n(&room_taken, 1, __ATOMIC_ACQUIRE) != 0) return std::nullopt;
-  const probe_cost cost = measure_in(room, clock, ticks, checking_shape);
-  __atomic_store_n(&room_taken, 0, __ATOMIC_RELEASE);
-  return cost;
+  return measure_in_room(clock, ticks, checking_shape, false);
 }
 
 compensation_config parse_compensation_config(const std::function<const char*(const char*)>& getenv_fn) {
@@ -342,9 +353,10 @@ const compensation& current_compensation() {
       const std::string problem = write_probe_floor(floors.path, key, settled.cost);
       if (!problem.empty() && floors.named) warn("PERF_PROBE_FLOOR: the probe's floor is not kept: " + problem);
     }
-    return new compensation{settled.cost, config.on, settled};
+    const compensation* const made = new compensation{settled.cost, config.on, settled};
+    __atomic_store_n(&settled_one, made, __ATOMIC_RELEASE);
+    return made;
   }();
-  __atomic_store_n(&settled_one, the_compensation, __ATOMIC_RELEASE);
   return *the_compensation;
 }
 
