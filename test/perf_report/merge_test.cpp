@@ -183,6 +183,35 @@ TEST(Merge, AFewLongCallsDoNotTakeTheProbeDominatedMarkAway) {
   EXPECT_TRUE(named(merged, "k").probe_dominated);
 }
 
+// The calls counted apart as preempted and the probe's checks while each run ran add
+// up; the checks' highest figure is the highest any run found. A report written before
+// a figure existed leaves the merged report without it rather than with a sum too low.
+TEST(Merge, AddsUpThePreemptedCallsAndTheProbesChecks) {
+  const auto run = [](uint64_t pid, uint64_t preempted, double preempted_ns, const char* checks) {
+    nlohmann::json overhead = {{"calls", 100},         {"ns", 1000.0},           {"dominated_functions", 0},
+                               {"dominated_calls", 0}, {"dominated_ns", 0.0},    {"process_cpu_ns", 5000.0},
+                               {"preempted_calls", preempted}, {"preempted_ns", preempted_ns}};
+    nlohmann::json r = with_probe(report_json(pid, 2.0, {function_row("f", {10, 20}, 2.0)}), 10.0, 4.0, true, overhead);
+    r["probe_checks"] = nlohmann::json::parse(checks);
+    return r;
+  };
+  const nlohmann::json a = run(11, 2, 30000.0, R"({"checks": 4, "above": 1, "highest_ns": 31.5})");
+  nlohmann::json b = run(12, 1, 12500.0, R"({"checks": 7, "above": 0, "highest_ns": 26.25})");
+  const report merged = merge_reports({parsed(a), parsed(b)});
+  EXPECT_EQ(merged.document.at("probe_overhead").at("preempted_calls"), 3);
+  EXPECT_EQ(merged.document.at("probe_overhead").at("preempted_ns"), 42500.0);
+  EXPECT_EQ(merged.document.at("probe_checks"),
+            nlohmann::json::parse(R"({"checks": 11, "above": 1, "highest_ns": 31.5})"));
+
+  b.erase("probe_checks");
+  b["probe_overhead"].erase("preempted_calls");
+  for (const report& without : {merge_reports({parsed(a), parsed(b)}), merge_reports({parsed(b), parsed(a)})}) {
+    EXPECT_FALSE(without.document.contains("probe_checks"));
+    EXPECT_FALSE(without.document.at("probe_overhead").contains("preempted_calls"));
+    EXPECT_FALSE(without.document.at("probe_overhead").contains("preempted_ns"));
+  }
+}
+
 TEST(Merge, SumsTheSamplesByFunctionAndRecomputesTheShares) {
   nlohmann::json a = report_json(11, 2.0, nlohmann::json::array()), b = report_json(12, 2.0, nlohmann::json::array());
   a["samples"] = nlohmann::json::parse(R"({"hz": 100, "clock": "cpu", "total": 10, "dropped": 0, "probe_samples": 3,

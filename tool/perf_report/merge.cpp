@@ -143,11 +143,21 @@ json merged_allocations(const std::vector<report>& reports) {
   return out;
 }
 
-// What measuring cost all the runs: `calls`, `ns` and `process_cpu_ns` add up; the
+// Whether every report's section `section` has the member `member`: a sum over the
+// reports is exact only then (a report written before the member existed leaves it out).
+bool every_report_has(const std::vector<report>& reports, const char* section, const char* member) {
+  return std::all_of(reports.begin(), reports.end(), [&](const report& r) {
+    return r.document.contains(section) && r.document[section].is_object() && r.document[section].contains(member);
+  });
+}
+
+// What measuring cost all the runs: `calls`, `ns` and `process_cpu_ns` add up, and
+// `preempted_calls` and `preempted_ns` where every report has them; the
 // probe-dominated figures are those of the merged functions (a function counts once,
 // dominated or not as merged), `dominated_ns` at each one's call-weighted probe cost.
 json merged_probe_overhead(const std::vector<report>& reports, const std::vector<function_record>& functions) {
   json out = nullptr;
+  const bool preempted = every_report_has(reports, "probe_overhead", "preempted_calls");
   for (const report& r : reports) {
     if (!r.document.contains("probe_overhead")) continue;
     const json& o = r.document["probe_overhead"];
@@ -157,6 +167,10 @@ json merged_probe_overhead(const std::vector<report>& reports, const std::vector
       out["untimed_calls"] = out.value("untimed_calls", uint64_t{0}) + o.value("untimed_calls", uint64_t{0});
     out["ns"] = out["ns"].get<double>() + o.value("ns", 0.0);
     out["process_cpu_ns"] = out.value("process_cpu_ns", 0.0) + o.value("process_cpu_ns", 0.0);
+    if (preempted) {
+      out["preempted_calls"] = out.value("preempted_calls", uint64_t{0}) + o.value("preempted_calls", uint64_t{0});
+      out["preempted_ns"] = out.value("preempted_ns", 0.0) + o.value("preempted_ns", 0.0);
+    }
   }
   if (out.is_null()) return out;
   uint64_t dominated_functions = 0, dominated_calls = 0;
@@ -180,6 +194,20 @@ bool same_rate(const std::vector<report>& reports) {
   const double ghz = reports.front().ghz();
   return std::all_of(reports.begin(), reports.end(),
                      [&](const report& r) { return report_format::same_clock_rate(r.ghz(), ghz); });
+}
+
+// The probe's checks while the runs ran, where every report has them: the counts add
+// up, `highest_ns` is the highest any found (null otherwise).
+json merged_probe_checks(const std::vector<report>& reports) {
+  if (!every_report_has(reports, "probe_checks", "checks")) return nullptr;
+  json out = {{"checks", uint64_t{0}}, {"above", uint64_t{0}}, {"highest_ns", 0.0}};
+  for (const report& r : reports) {
+    const json& c = r.document.at("probe_checks");
+    out["checks"] = out["checks"].get<uint64_t>() + c.value("checks", uint64_t{0});
+    out["above"] = out["above"].get<uint64_t>() + c.value("above", uint64_t{0});
+    out["highest_ns"] = std::max(out["highest_ns"].get<double>(), c.value("highest_ns", 0.0));
+  }
+  return out;
 }
 
 json merged_clock(const std::vector<report>& reports) {
@@ -285,7 +313,7 @@ report merge_reports(const std::vector<report>& reports) {
   out.document["threads"] = concatenated_rows(reports, json::json_pointer("/threads"));
   for (const auto& [key, section] :
        {std::pair{"ticklog", merged_ticklog(reports)}, std::pair{"allocations", merged_allocations(reports)},
-        std::pair{"samples", merged_samples(reports)}})
+        std::pair{"samples", merged_samples(reports)}, std::pair{"probe_checks", merged_probe_checks(reports)}})
     if (!section.is_null()) out.document[key] = section;
 
   out.functions = merge_functions(reports);
