@@ -249,6 +249,18 @@ settled_probe_cost settle_probe_cost(const std::function<probe_cost()>& measure,
     if (next.outside < settled.cost.outside) settled.cost = next;
   }
   settled.new_floor = settled.confirmed && (!known || settled.cost.outside < known->outside);
+  if (!known || settled.measurements != 1 || settled.highest_outside <= (1 + floor_raise_margin) * known->outside)
+    return settled;
+  // A first measurement above the known floor: settled again as without one, a lower
+  // confirmed figure taken as a new floor, one still that far above kept apart.
+  settled_probe_cost own = settle_probe_cost(measure);
+  own.measurements += settled.measurements;
+  own.highest_outside = std::max(own.highest_outside, settled.highest_outside);
+  if (own.confirmed && own.cost.outside < known->outside) return own;  // new_floor: confirmed and lower
+  if (own.confirmed && own.cost.outside > (1 + floor_raise_margin) * known->outside) settled.above = own.cost;
+  settled.undecided = !own.confirmed;
+  settled.measurements = own.measurements;
+  settled.highest_outside = own.highest_outside;
   return settled;
 }
 
@@ -346,14 +358,15 @@ const compensation& current_compensation() {
         floors.path.empty()
             ? std::string()
             : probe_floor_key(chosen.clock, ticks, reinterpret_cast<const void*>(&measured_empty_function), 512);
-    const std::optional<probe_cost> known = floors.path.empty() ? std::nullopt : read_probe_floor(floors.path, key);
-    const settled_probe_cost settled =
-        settle_probe_cost([&] { return measure_probe_cost(chosen.clock, ticks); }, known);
-    if (settled.new_floor && !floors.path.empty()) {
-      const std::string problem = write_probe_floor(floors.path, key, settled.cost);
+    const std::optional<kept_floor> known = floors.path.empty() ? std::nullopt : read_probe_floor(floors.path, key);
+    const settled_probe_cost settled = settle_probe_cost([&] { return measure_probe_cost(chosen.clock, ticks); },
+                                                         known ? std::optional(known->floor) : std::nullopt);
+    const floor_choice choice = choose_floor(known, settled);
+    if (choice.write && !floors.path.empty()) {
+      const std::string problem = write_probe_floor(floors.path, key, *choice.write);
       if (!problem.empty() && floors.named) warn("PERF_PROBE_FLOOR: the probe's floor is not kept: " + problem);
     }
-    const compensation* const made = new compensation{settled.cost, config.on, settled};
+    const compensation* const made = new compensation{choice.use, config.on, settled};
     __atomic_store_n(&settled_one, made, __ATOMIC_RELEASE);
     return made;
   }();

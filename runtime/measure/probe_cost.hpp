@@ -59,7 +59,18 @@ struct settled_probe_cost {
   int measurements = 0;
   bool confirmed = false;  // whether a second measurement, or the known floor, agreed with the lowest
   bool new_floor = false;  // a lower floor than the known one, confirmed (or the first one)
+  // With a known floor: this process's own figure, settled as without one, where it came
+  // out more than floor_raise_margin above the known floor (a busy spell, or a machine
+  // whose probe now costs more: probe_floor.hpp's next_kept_floor tells them apart).
+  std::optional<probe_cost> above;
+  // With a known floor: a first measurement above it whose own settling never
+  // confirmed a figure (12 measurements without two agreeing): neither above nor near it.
+  bool undecided = false;
 };
+
+// How far above a known floor a process's own settled figure must lie to count as
+// above it: beyond the 3% that settled figures of one machine spread between processes.
+constexpr double floor_raise_margin = 0.05;
 
 // Calls `measure` at least 3 times, 1 ms apart, and on until a measurement agrees with
 // the lowest within 3% (the consistency check), at most 12 times, and keeps the
@@ -69,7 +80,9 @@ struct settled_probe_cost {
 // than the probe had cost and gave negative times, where the floor leaves at most the
 // excess in them. With a `known` floor (an earlier process's, probe_floor.hpp) that
 // counts as a confirmed measurement: a first measurement that agrees with it or comes
-// out higher settles it; a lower one needs a second to confirm it.
+// out higher settles it; a lower one needs a second to confirm it. A first one more
+// than floor_raise_margin above it has the process settle its own figure as well (3
+// measurements or more), which `above` holds where it stays that far above.
 settled_probe_cost settle_probe_cost(const std::function<probe_cost()>& measure,
                                      const std::optional<probe_cost>& known = std::nullopt);
 

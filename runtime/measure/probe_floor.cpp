@@ -63,19 +63,36 @@ std::string probe_floor_key(detail::clock_source clock, bool ticks, const void* 
                      static_cast<int>(clock), ticks ? "ticks" : "no-ticks", fnv1a(code, code_bytes));
 }
 
-std::optional<probe_cost> read_probe_floor(const std::string& path, const std::string& key) {
+namespace {
+
+// A probe_cost's five figures, as a line holds them.
+std::istream& operator>>(std::istream& in, probe_cost& c) {
+  return in >> c.outside >> c.inside >> c.empty_call >> c.untimed >> c.inside_sampled;
+}
+
+std::string figures(const probe_cost& c) {
+  return fmt::format("{} {} {} {} {}", c.outside, c.inside, c.empty_call, c.untimed, c.inside_sampled);
+}
+
+bool plausible(const probe_cost& c) { return c.outside > 0 && c.inside >= 0 && c.inside <= c.outside; }
+
+}  // namespace
+
+std::optional<kept_floor> read_probe_floor(const std::string& path, const std::string& key) {
   std::ifstream file(path);
   for (std::string line; std::getline(file, line);) {
     std::istringstream fields(line);
     std::string line_key;
-    probe_cost c;
-    if (!(fields >> line_key >> c.outside >> c.inside >> c.empty_call >> c.untimed >> c.inside_sampled)) continue;
-    if (line_key == key && c.outside > 0 && c.inside >= 0 && c.inside <= c.outside) return c;
+    kept_floor k;
+    if (!(fields >> line_key >> k.floor) || line_key != key || !plausible(k.floor)) continue;
+    // The count above it and their lowest figure (a line written before they were kept has neither).
+    if (!(fields >> k.above >> k.lowest_above) || (k.above != 0 && !plausible(k.lowest_above))) k.above = 0;
+    return k;
   }
   return std::nullopt;
 }
 
-std::string write_probe_floor(const std::string& path, const std::string& key, const probe_cost& floor) {
+std::string write_probe_floor(const std::string& path, const std::string& key, const kept_floor& kept) {
   // The other keys' lines, the newest (last) most_kept_lines - 1 of them: each build of
   // the runtime has a key of its own, and old builds' floors are never read again.
   constexpr size_t most_kept_lines = 32;
@@ -88,15 +105,30 @@ std::string write_probe_floor(const std::string& path, const std::string& key, c
       if (others.size() == most_kept_lines) others.pop_front();
     }
   }
-  std::string kept;
-  for (const std::string& line : others) kept += line + '\n';
-  kept += fmt::format("{} {} {} {} {} {}\n", key, floor.outside, floor.inside, floor.empty_call, floor.untimed,
-                      floor.inside_sampled);
+  std::string lines;
+  for (const std::string& line : others) lines += line + '\n';
+  lines += fmt::format("{} {}", key, figures(kept.floor));
+  if (kept.above != 0) lines += fmt::format(" {} {}", kept.above, figures(kept.lowest_above));
+  lines += '\n';
   const size_t slash = path.rfind('/');
   if (slash != std::string::npos && slash != 0 && !make_directories(path.substr(0, slash)))
     return fmt::format("cannot make the directory of '{}': {}", path, std::strerror(errno));
-  const std::string problem = write_file(path, [&](int fd) { return write_all(fd, kept.data(), kept.size()); });
+  const std::string problem = write_file(path, [&](int fd) { return write_all(fd, lines.data(), lines.size()); });
   return problem.empty() ? problem : fmt::format("cannot write '{}': {}", path, problem);
+}
+
+floor_choice choose_floor(const std::optional<kept_floor>& known, const settled_probe_cost& settled) {
+  if (settled.new_floor) return {settled.cost, kept_floor{settled.cost}};
+  if (!known) return {settled.cost, std::nullopt};  // not confirmed: not kept
+  if (!settled.above) {
+    if (known->above == 0 || settled.undecided) return {known->floor, std::nullopt};
+    return {known->floor, kept_floor{known->floor}};  // agreed with it: the count starts again
+  }
+  kept_floor next = *known;
+  next.lowest_above =
+      next.above == 0 || settled.above->outside < next.lowest_above.outside ? *settled.above : next.lowest_above;
+  if (++next.above < processes_to_raise) return {known->floor, next};
+  return {next.lowest_above, kept_floor{next.lowest_above}};
 }
 
 }  // namespace perf::runtime

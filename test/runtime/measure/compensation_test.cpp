@@ -240,13 +240,51 @@ TEST(ProbeCalibration, AMeasurementThatAgreesWithTheKnownFloorSettlesItAtOnce) {
   EXPECT_EQ(calls, 1);
 }
 
-TEST(ProbeCalibration, ABusySpellAtStartUpKeepsTheKnownFloor) {
+// A first measurement more than 5% above the known floor: the process settles its own
+// figure too (a busy spell, or a machine whose probe now costs more), keeps the known
+// floor, and says how far above it was (probe_floor.hpp counts such processes).
+TEST(ProbeCalibration, AMeasurementAboveTheKnownFloorKeepsItAndSettlesTheProcesssOwnFigureAsAbove) {
   int calls = 0;
   const settled_probe_cost settled = settle_probe_cost(measurements({35.0, 36.0}, calls), probe_cost{23.0, 9.0});
   EXPECT_EQ(settled.cost.outside, 23.0);
-  EXPECT_EQ(settled.highest_outside, 35.0);
+  EXPECT_EQ(settled.highest_outside, 36.0);
   EXPECT_FALSE(settled.new_floor);
-  EXPECT_EQ(calls, 1);
+  ASSERT_TRUE(settled.above.has_value());
+  EXPECT_EQ(settled.above->outside, 36.0);
+  EXPECT_FALSE(settled.undecided);
+  EXPECT_EQ(settled.measurements, 4);
+  EXPECT_EQ(calls, 4);
+}
+
+// The spell over by the process's own settling: the known floor, nothing above it.
+TEST(ProbeCalibration, ASpellAtStartUpThatEndsNearTheKnownFloorIsNotAbove) {
+  int calls = 0;
+  const settled_probe_cost settled =
+      settle_probe_cost(measurements({35.0, 23.5, 23.2, 23.3}, calls), probe_cost{23.0, 9.0});
+  EXPECT_EQ(settled.cost.outside, 23.0);
+  EXPECT_FALSE(settled.above.has_value());
+  EXPECT_FALSE(settled.undecided);
+  EXPECT_FALSE(settled.new_floor);
+  EXPECT_EQ(calls, 4);
+}
+
+TEST(ProbeCalibration, ALowerFigureTheProcessSettlesAfterASpellIsANewFloor) {
+  int calls = 0;
+  const settled_probe_cost settled =
+      settle_probe_cost(measurements({35.0, 21.0, 21.1, 21.2}, calls), probe_cost{23.0, 9.0});
+  EXPECT_EQ(settled.cost.outside, 21.0);
+  EXPECT_TRUE(settled.new_floor);
+  EXPECT_EQ(calls, 4);
+}
+
+TEST(ProbeCalibration, AnOwnFigureNeverConfirmedAboveTheKnownFloorIsUndecided) {
+  int calls = 0;
+  const settled_probe_cost settled = settle_probe_cost(
+      measurements({35, 40, 30, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150}, calls), probe_cost{23.0, 9.0});
+  EXPECT_EQ(settled.cost.outside, 23.0);
+  EXPECT_FALSE(settled.above.has_value());
+  EXPECT_TRUE(settled.undecided);
+  EXPECT_EQ(calls, 13);
 }
 
 TEST(ProbeCalibration, ALowerFloorConfirmedBySecondMeasurementReplacesTheKnownOne) {

@@ -15,6 +15,7 @@
 
 #include "measure/probe_floor.hpp"
 #include "probe_runner.hpp"
+#include "quartered_floor.hpp"
 
 namespace perf::runtime {
 namespace {
@@ -62,12 +63,9 @@ TEST_F(probe_check_run, EveryCheckFindsTheProbeAboveAFloorFarBelowItAndTheReport
   for (int i = 0; i < 3 && !std::filesystem::exists(floor); ++i) run("", 0, "off");
   const std::string written = perf::testing::read_file(floor);
   const std::string key = written.substr(0, written.find(' '));
-  const std::optional<probe_cost> kept = read_probe_floor(floor.string(), key);
+  const std::optional<kept_floor> kept = read_probe_floor(floor.string(), key);
   ASSERT_TRUE(kept.has_value()) << written;
-  ASSERT_EQ(write_probe_floor(
-                floor.string(), key,
-                {kept->outside / 4, kept->inside / 4, kept->empty_call, kept->untimed, kept->inside_sampled / 4}),
-            "");
+  ASSERT_EQ(write_probe_floor(floor.string(), key, quartered(*kept)), "");
   const nlohmann::json report = run_json("", 2500);
   const nlohmann::json& checks = report.at("probe_checks");
   EXPECT_GE(checks.at("checks").get<uint64_t>(), 1u) << checks;

@@ -17,6 +17,7 @@
 #include "measure/probe_cost.hpp"
 #include "measure/probe_floor.hpp"
 #include "probe_runner.hpp"
+#include "quartered_floor.hpp"
 
 namespace perf::runtime {
 namespace {
@@ -54,26 +55,27 @@ struct probe_floor_file : ::testing::Test {
 
 TEST_F(probe_floor_file, KeepsOneFloorPerKeyAndSkipsWhatItCannotRead) {
   EXPECT_EQ(read_probe_floor(file.string(), "a"), std::nullopt) << "no file yet";
-  EXPECT_EQ(write_probe_floor(file.string(), "a", {60.5, 20.25, 3, 2.5, 21}), "");
-  EXPECT_EQ(write_probe_floor(file.string(), "b", {90, 30, 3, 2, 31}), "");
-  EXPECT_EQ(write_probe_floor(file.string(), "a", {58, 20, 3, 2.5, 21}), "");
+  EXPECT_EQ(write_probe_floor(file.string(), "a", kept_floor{{60.5, 20.25, 3, 2.5, 21}}), "");
+  EXPECT_EQ(write_probe_floor(file.string(), "b", kept_floor{{90, 30, 3, 2, 31}}), "");
+  EXPECT_EQ(write_probe_floor(file.string(), "a", kept_floor{{58, 20, 3, 2.5, 21}}), "");
   {
     std::ofstream append(file, std::ios::app);
     append << "c not-a-number 1 2 3 4\n";
   }
   EXPECT_EQ(perf::testing::read_file(file), "b 90 30 3 2 31\na 58 20 3 2.5 21\nc not-a-number 1 2 3 4\n");
-  const std::optional<probe_cost> a = read_probe_floor(file.string(), "a");
+  const std::optional<kept_floor> a = read_probe_floor(file.string(), "a");
   ASSERT_TRUE(a.has_value());
-  EXPECT_EQ(a->outside, 58);
-  EXPECT_EQ(a->inside, 20);
-  EXPECT_EQ(a->inside_sampled, 21);
-  EXPECT_EQ(read_probe_floor(file.string(), "b")->outside, 90);
+  EXPECT_EQ(a->floor.outside, 58);
+  EXPECT_EQ(a->floor.inside, 20);
+  EXPECT_EQ(a->floor.inside_sampled, 21);
+  EXPECT_EQ(a->above, 0u);
+  EXPECT_EQ(read_probe_floor(file.string(), "b")->floor.outside, 90);
   EXPECT_EQ(read_probe_floor(file.string(), "c"), std::nullopt);
 }
 
 TEST_F(probe_floor_file, KeepsTheNewestThirtyTwoKeys) {
   for (int key = 0; key < 40; ++key)
-    ASSERT_EQ(write_probe_floor(file.string(), "key" + std::to_string(key), {50, 20, 3, 2, 21}), "");
+    ASSERT_EQ(write_probe_floor(file.string(), "key" + std::to_string(key), kept_floor{{50, 20, 3, 2, 21}}), "");
   const std::string text = perf::testing::read_file(file);
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 32);
   EXPECT_EQ(read_probe_floor(file.string(), "key7"), std::nullopt);
@@ -135,15 +137,114 @@ TEST_F(probe_floor_file, TheNextProcessStatesTheFloorTheFileKeeps) {
   const std::string written = perf::testing::read_file(file);
   ASSERT_EQ(std::count(written.begin(), written.end(), '\n'), 1) << written;
   const std::string key = written.substr(0, written.find(' '));
-  const std::optional<probe_cost> floor = read_probe_floor(file.string(), key);
+  const std::optional<kept_floor> floor = read_probe_floor(file.string(), key);
   ASSERT_TRUE(floor.has_value()) << written;
   EXPECT_LE(stated_probe_ns(file, report), first * 1.0001) << "the same floor, or a lower one confirmed";
-  EXPECT_EQ(write_probe_floor(
-                file.string(), key,
-                {floor->outside / 4, floor->inside / 4, floor->empty_call, floor->untimed, floor->inside_sampled / 4}),
-            "");
+  EXPECT_EQ(write_probe_floor(file.string(), key, quartered(*floor)), "");
   const double quarter = stated_probe_ns(file, report);
   EXPECT_NEAR(quarter, first / 4, first / 100) << "the kept floor, not the process's own measurement";
+}
+
+// A floor in the file far below what the probe costs now (as after the machine
+// changed): each process states it and counts itself above it, and the fifth in a row
+// raises it to the lowest of their own figures and states that. A process whose own
+// figure was never confirmed (on a busy machine) counts neither way.
+TEST_F(probe_floor_file, FiveProcessesInARowAboveTheKeptFloorRaiseIt) {
+  const std::filesystem::path report = dir / "report.json";
+  double first = 0;
+  for (int run = 0; run < 3 && !std::filesystem::exists(file); ++run) first = stated_probe_ns(file, report);
+  const std::string written = perf::testing::read_file(file);
+  const std::string key = written.substr(0, written.find(' '));
+  const std::optional<kept_floor> own = read_probe_floor(file.string(), key);
+  ASSERT_TRUE(own.has_value()) << written;
+  const kept_floor quarter = quartered(*own);
+  ASSERT_EQ(write_probe_floor(file.string(), key, quarter), "");
+  unsigned at_quarter = 0;
+  for (int run = 0; run < 10; ++run) {
+    const unsigned above_before = read_probe_floor(file.string(), key)->above;
+    const double stated = stated_probe_ns(file, report);
+    const kept_floor after = *read_probe_floor(file.string(), key);
+    if (after.floor.outside == quarter.floor.outside) {
+      EXPECT_NEAR(stated, first / 4, first / 100) << "run " << run;
+      EXPECT_TRUE(after.above == above_before + 1 || after.above == above_before) << after.above;
+      ++at_quarter;
+      continue;
+    }
+    EXPECT_EQ(above_before, processes_to_raise - 1) << "run " << run;
+    EXPECT_EQ(after.above, 0u);
+    EXPECT_GT(after.floor.outside, 2 * quarter.floor.outside) << "the lowest of the five processes' own figures";
+    EXPECT_GT(stated, 2 * first / 4) << "the raised floor";
+    EXPECT_GE(at_quarter, processes_to_raise - 1);
+    return;
+  }
+  ADD_FAILURE() << "the floor was not raised in 10 processes";
+}
+
+// The count of processes above a floor and their lowest figure, kept with it.
+TEST_F(probe_floor_file, KeepsTheCountOfProcessesAboveTheFloorAndTheLowestOfTheirFigures) {
+  ASSERT_EQ(write_probe_floor(file.string(), "a", kept_floor{{23, 9, 3, 2, 9.5}, 2, {28.5, 10, 3, 2, 10.5}}), "");
+  EXPECT_EQ(perf::testing::read_file(file), "a 23 9 3 2 9.5 2 28.5 10 3 2 10.5\n");
+  const kept_floor a = *read_probe_floor(file.string(), "a");
+  EXPECT_EQ(a.floor.outside, 23);
+  EXPECT_EQ(a.above, 2u);
+  EXPECT_EQ(a.lowest_above.outside, 28.5);
+  EXPECT_EQ(a.lowest_above.inside_sampled, 10.5);
+}
+
+// What a process with a known floor uses and leaves for the next.
+settled_probe_cost settled_with(double outside, bool new_floor, std::optional<double> above, bool undecided = false) {
+  settled_probe_cost s;
+  s.cost = {outside, outside / 2};
+  s.confirmed = true;
+  s.new_floor = new_floor;
+  if (above) s.above = probe_cost{*above, *above / 2};
+  s.undecided = undecided;
+  return s;
+}
+
+TEST(ChooseFloor, TheFifthProcessInARowAboveTheFloorRaisesItToTheLowestOfTheirFigures) {
+  std::optional<kept_floor> kept = kept_floor{{23, 11.5}};
+  for (double figure : {30.0, 28.0, 31.0, 29.0}) {
+    const floor_choice choice = choose_floor(kept, settled_with(23, false, figure));
+    EXPECT_EQ(choice.use.outside, 23);
+    ASSERT_TRUE(choice.write.has_value());
+    kept = choice.write;
+  }
+  EXPECT_EQ(kept->above, 4u);
+  EXPECT_EQ(kept->lowest_above.outside, 28);
+  const floor_choice fifth = choose_floor(kept, settled_with(23, false, 29.5));
+  EXPECT_EQ(fifth.use.outside, 28);
+  ASSERT_TRUE(fifth.write.has_value());
+  EXPECT_EQ(fifth.write->floor.outside, 28);
+  EXPECT_EQ(fifth.write->floor.inside, 14);
+  EXPECT_EQ(fifth.write->above, 0u);
+}
+
+TEST(ChooseFloor, AProcessThatAgreesWithTheFloorStartsTheCountAgainAndAnUndecidedOneLeavesIt) {
+  const std::optional<kept_floor> kept = kept_floor{{23, 11.5}, 3, {28, 14}};
+  const floor_choice undecided = choose_floor(kept, settled_with(23, false, std::nullopt, true));
+  EXPECT_EQ(undecided.use.outside, 23);
+  EXPECT_FALSE(undecided.write.has_value());
+  const floor_choice agreed = choose_floor(kept, settled_with(23, false, std::nullopt));
+  EXPECT_EQ(agreed.use.outside, 23);
+  ASSERT_TRUE(agreed.write.has_value());
+  EXPECT_EQ(agreed.write->floor.outside, 23);
+  EXPECT_EQ(agreed.write->above, 0u);
+  EXPECT_FALSE(choose_floor(kept_floor{{23, 11.5}}, settled_with(23, false, std::nullopt)).write.has_value())
+      << "nothing to start again";
+}
+
+TEST(ChooseFloor, ALowerFloorConfirmedIsUsedAndKeptAndAnUnconfirmedFirstIsNot) {
+  const floor_choice lower = choose_floor(kept_floor{{23, 11.5}, 2, {28, 14}}, settled_with(21, true, std::nullopt));
+  EXPECT_EQ(lower.use.outside, 21);
+  ASSERT_TRUE(lower.write.has_value());
+  EXPECT_EQ(lower.write->floor.outside, 21);
+  EXPECT_EQ(lower.write->above, 0u);
+  settled_probe_cost unconfirmed = settled_with(25, false, std::nullopt);
+  unconfirmed.confirmed = false;
+  const floor_choice first = choose_floor(std::nullopt, unconfirmed);
+  EXPECT_EQ(first.use.outside, 25);
+  EXPECT_FALSE(first.write.has_value());
 }
 
 // A file PERF_PROBE_FLOOR names that cannot be written is warned of, once; a default
@@ -154,7 +255,7 @@ TEST_F(probe_floor_file, AFloorThatCannotBeKeptWhereTheVariableSaysIsWarnedOf) {
   std::ofstream(not_a_directory) << "x";
   const std::string unwritable = (not_a_directory / "probe-floor").string();
   const std::string warning =
-      "perf: PERF_PROBE_FLOOR: the probe's floor is not kept: " + write_probe_floor(unwritable, "k", {1, 1, 1, 1, 1});
+      "perf: PERF_PROBE_FLOOR: the probe's floor is not kept: " + write_probe_floor(unwritable, "k", kept_floor{{1, 1, 1, 1, 1}});
   ASSERT_NE(warning.find("cannot write '" + unwritable + "': "), std::string::npos) << warning;
   bool warned = false;
   for (int run = 0; run < 3 && !warned; ++run) {
