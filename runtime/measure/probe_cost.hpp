@@ -61,7 +61,7 @@ struct settled_probe_cost {
   bool new_floor = false;  // a lower floor than the known one, confirmed (or the first one)
   // With a known floor: this process's own figure, settled as without one, where it came
   // out more than floor_raise_margin above the known floor (a busy spell, or a machine
-  // whose probe now costs more: probe_floor.hpp's next_kept_floor tells them apart).
+  // whose probe now costs more: probe_floor.hpp's choose_floor tells them apart).
   std::optional<probe_cost> above;
   // With a known floor: a first measurement above it whose own settling never
   // confirmed a figure (12 measurements without two agreeing): neither above nor near it.
