@@ -362,7 +362,9 @@ const compensation& current_compensation() {
     const settled_probe_cost settled = settle_probe_cost([&] { return measure_probe_cost(chosen.clock, ticks); },
                                                          known ? std::optional(known->floor) : std::nullopt);
     const floor_choice choice = choose_floor(known, settled);
-    if (choice.write && !floors.path.empty()) {
+    // Kept by the processes that subtract it: one with PERF_COMPENSATE=off (every call
+    // timed) measured the probe half as dear again here, and would count as above it.
+    if (choice.write && !floors.path.empty() && config.on) {
       const std::string problem = write_probe_floor(floors.path, key, *choice.write);
       if (!problem.empty() && floors.named) warn("PERF_PROBE_FLOOR: the probe's floor is not kept: " + problem);
     }

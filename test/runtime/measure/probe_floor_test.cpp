@@ -118,10 +118,17 @@ TEST(ProbeFloor, TheKeyNamesTheCpuTheClockAndTheCode) {
   EXPECT_EQ(key, probe_floor_key(detail::clock_source::rdtsc, true, code, sizeof code));
 }
 
-// The probe program's stated probe, in ns, with the floor file at `file`.
-double stated_probe_ns(const std::filesystem::path& file, const std::filesystem::path& report) {
+// The clock rate the report at `report` states, in ticks per ns.
+double ghz(const std::filesystem::path& report) {
+  return nlohmann::json::parse(perf::testing::read_file(report)).at("clock").at("ghz").get<double>();
+}
+
+// The probe program's stated probe, in ns, with the floor file at `file` (and the
+// variables `env`, as `env`(1) takes them).
+double stated_probe_ns(const std::filesystem::path& file, const std::filesystem::path& report,
+                       const std::string& env = "") {
   const perf::testing::probe_result result = perf::testing::run_probe_program(
-      PERF_TIMING_PROBE, "PERF_PROBE_FLOOR=" + file.string() + " PERF_REPORT=" + report.string());
+      PERF_TIMING_PROBE, env + " PERF_PROBE_FLOOR=" + file.string() + " PERF_REPORT=" + report.string());
   EXPECT_TRUE(WIFEXITED(result.status) && WEXITSTATUS(result.status) == 0) << result.output;
   return nlohmann::json::parse(perf::testing::read_file(report)).at("clock").at("probe_ns").get<double>();
 }
@@ -178,6 +185,24 @@ TEST_F(probe_floor_file, FiveProcessesInARowAboveTheKeptFloorRaiseIt) {
     return;
   }
   ADD_FAILURE() << "the floor was not raised in 10 processes";
+}
+
+// A process that subtracts nothing (PERF_COMPENSATE=off) states the kept floor and
+// leaves the file as it is: it neither counts above the floor nor raises it.
+TEST_F(probe_floor_file, AProcessWithoutCompensationLeavesTheFileAsItIs) {
+  const std::filesystem::path report = dir / "report.json";
+  for (int run = 0; run < 3 && !std::filesystem::exists(file); ++run) stated_probe_ns(file, report);
+  const std::string written = perf::testing::read_file(file);
+  const std::string key = written.substr(0, written.find(' '));
+  const std::optional<kept_floor> own = read_probe_floor(file.string(), key);
+  ASSERT_TRUE(own.has_value()) << written;
+  ASSERT_EQ(write_probe_floor(file.string(), key, quartered(*own)), "");
+  const std::string quarter = perf::testing::read_file(file);
+  for (unsigned run = 0; run < processes_to_raise; ++run) {
+    EXPECT_NEAR(stated_probe_ns(file, report, "PERF_COMPENSATE=off"), own->floor.outside / 4 / ghz(report),
+                own->floor.outside / 100 / ghz(report));
+    EXPECT_EQ(perf::testing::read_file(file), quarter) << "run " << run;
+  }
 }
 
 // The count of processes above a floor and their lowest figure, kept with it.
