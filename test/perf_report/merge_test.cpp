@@ -188,9 +188,10 @@ TEST(Merge, AFewLongCallsDoNotTakeTheProbeDominatedMarkAway) {
 // a figure existed leaves the merged report without it rather than with a sum too low.
 TEST(Merge, AddsUpThePreemptedCallsAndTheProbesChecks) {
   const auto run = [](uint64_t pid, uint64_t preempted, double preempted_ns, const char* checks) {
-    nlohmann::json overhead = {{"calls", 100},         {"ns", 1000.0},           {"dominated_functions", 0},
-                               {"dominated_calls", 0}, {"dominated_ns", 0.0},    {"process_cpu_ns", 5000.0},
-                               {"preempted_calls", preempted}, {"preempted_ns", preempted_ns}};
+    nlohmann::json overhead = nlohmann::json::parse(R"({"calls": 100, "ns": 1000.0, "dominated_functions": 0,
+      "dominated_calls": 0, "dominated_ns": 0.0, "process_cpu_ns": 5000.0})");
+    overhead["preempted_calls"] = preempted;
+    overhead["preempted_ns"] = preempted_ns;
     nlohmann::json r = with_probe(report_json(pid, 2.0, {function_row("f", {10, 20}, 2.0)}), 10.0, 4.0, true, overhead);
     r["probe_checks"] = nlohmann::json::parse(checks);
     return r;

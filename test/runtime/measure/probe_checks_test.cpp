@@ -14,8 +14,8 @@
 #include <string>
 
 #include "measure/probe_floor.hpp"
+#include "measure/quartered_floor.hpp"
 #include "probe_runner.hpp"
-#include "quartered_floor.hpp"
 
 namespace perf::runtime {
 namespace {

@@ -16,8 +16,8 @@
 
 #include "measure/probe_cost.hpp"
 #include "measure/probe_floor.hpp"
+#include "measure/quartered_floor.hpp"
 #include "probe_runner.hpp"
-#include "quartered_floor.hpp"
 
 namespace perf::runtime {
 namespace {
@@ -279,8 +279,8 @@ TEST_F(probe_floor_file, AFloorThatCannotBeKeptWhereTheVariableSaysIsWarnedOf) {
   const std::filesystem::path not_a_directory = dir / "a-file";
   std::ofstream(not_a_directory) << "x";
   const std::string unwritable = (not_a_directory / "probe-floor").string();
-  const std::string warning =
-      "perf: PERF_PROBE_FLOOR: the probe's floor is not kept: " + write_probe_floor(unwritable, "k", kept_floor{{1, 1, 1, 1, 1}});
+  const std::string warning = "perf: PERF_PROBE_FLOOR: the probe's floor is not kept: " +
+                              write_probe_floor(unwritable, "k", kept_floor{{1, 1, 1, 1, 1}});
   ASSERT_NE(warning.find("cannot write '" + unwritable + "': "), std::string::npos) << warning;
   bool warned = false;
   for (int run = 0; run < 3 && !warned; ++run) {

@@ -395,12 +395,17 @@ TEST_F(Capture, TheSamplesTakenInTheWindowAreInTheCaptureOnTheirThread) {
       if (slices.count("long_stall") != 0) window = slices.at("long_stall").at(0);
     ASSERT_GT(window.second, window.first);
     ASSERT_EQ(trace.samples.count("spinner"), 1u) << text;
-    // Every sample on the spinner's track is of its thread; most lie in the 1 ms of
-    // arithmetic, a few in the probe around it (under TSan, its end() is slow enough).
+    // Every sample on the spinner's track is of its thread: its stack passes through
+    // the spinner's thread function, or (under TSan, a sample in the runtime's own work
+    // whose walk stops inside TSan's, which keeps no frame pointers) ends before any
+    // thread's start, never in main. Most lie in the 1 ms of arithmetic, a few in the
+    // probe around it (under TSan, its end() is slow enough).
     const auto& spinning = trace.samples.at("spinner");
     size_t in_work = 0;
     for (const auto& [time, stack] : spinning) {
-      EXPECT_NE(stack.find("run_sampled_stall"), std::string::npos) << stack;
+      const bool cut_short = ("\n" + stack + "\n").find("\nmain\n") == std::string::npos &&
+                             stack.find("start_thread") == std::string::npos;
+      EXPECT_TRUE(stack.find("run_sampled_stall") != std::string::npos || cut_short) << stack;
       in_work += stack.find("spinning_work") != std::string::npos ? 1 : 0;
     }
     EXPECT_GE(in_work, 3u);
