@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "adaptive/bodies.hpp"
+#include "adaptive/leaf_loops.hpp"
 #include "compensation_shapes.hpp"
 #include "perf/perf.hpp"
 #include "run_again.hpp"
@@ -40,38 +41,10 @@ using bench::median;
 
 uint64_t sink = 1;
 
-double ns_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
-}
-
-// `calls` calls of Leaf, each taking the last one's result: ns per call.
-template <uint64_t (*Leaf)(uint64_t)>
-double loop_ns_per_call(uint64_t calls) {
-  uint64_t x = sink;
-  const auto start = std::chrono::steady_clock::now();
-  for (uint64_t i = 0; i < calls; ++i) x = Leaf(x);
-  const double ns = ns_since(start);
-  sink = x;
-  return ns / static_cast<double>(calls);
-}
-
-// What one measured loop's calls reported, from snapshots around it.
-struct reported_loop {
-  double loop_ns_per_call = 0;
-  uint64_t calls = 0;
-  double mean_ns = 0;
-};
-
-template <uint64_t (*Measured)(uint64_t)>
-reported_loop measured_loop(uint64_t calls, const std::string& name) {
-  const perf::snapshot before = perf::take_snapshot();
-  reported_loop out;
-  out.loop_ns_per_call = loop_ns_per_call<Measured>(calls);
-  const perf::snapshot after = perf::take_snapshot();
-  out.calls = calls_growth(before, after, name);
-  out.mean_ns = growth(before, after, name, &perf::function_stats::total_ns) / static_cast<double>(out.calls);
-  return out;
-}
+using bench::loop_ns_per_call;
+using bench::measured_loop;
+using bench::ns_since;
+using bench::reported_loop;
 
 // Plain and measured loops of `calls` calls in alternating rounds (the first a
 // warm-up), each round's figures paired (measured over plain, in the same conditions:

@@ -7,20 +7,18 @@
 // reported mean misses part of it. Unless PERF_CLOCK is set, the bench then runs itself
 // again with PERF_CLOCK=rdtscp and with PERF_CLOCK=tsc-fenced. Benches are not tests:
 // the exit status says nothing of the figures.
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "adaptive/bodies.hpp"
+#include "adaptive/leaf_loops.hpp"
 #include "compensation_shapes.hpp"
 #include "perf/perf.hpp"
 #include "run_again.hpp"
 
 namespace {
-
-uint64_t sink = 1;
 
 template <int Steps>
 __attribute__((noinline)) uint64_t plain_leaf(uint64_t x) {
@@ -39,35 +37,14 @@ __attribute__((noinline)) uint64_t sampled(uint64_t x) {
   return bench::chain<Steps>(x);
 }
 
-// `calls` calls of Leaf, each taking the last one's result: ns per call.
-template <uint64_t (*Leaf)(uint64_t)>
-double loop_ns_per_call(uint64_t calls) {
-  uint64_t x = sink;
-  const auto start = std::chrono::steady_clock::now();
-  for (uint64_t i = 0; i < calls; ++i) x = Leaf(x);
-  const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
-  sink = x;
-  return ns / static_cast<double>(calls);
-}
-
-// The mean the report gives the calls of `Leaf` (its row `name`) made in one loop.
-template <uint64_t (*Leaf)(uint64_t)>
-double reported_mean_ns(uint64_t calls, const std::string& name) {
-  const perf::snapshot before = perf::take_snapshot();
-  loop_ns_per_call<Leaf>(calls);
-  const perf::snapshot after = perf::take_snapshot();
-  return bench::growth(before, after, name, &perf::function_stats::total_ns) /
-         static_cast<double>(bench::calls_growth(before, after, name));
-}
-
 template <int Steps>
 void report_body() {
   constexpr int rounds = 7;
   std::vector<double> plain, timed_error, sampled_error;
   for (int round = 0; round <= rounds; ++round) {
-    const double plain_ns = loop_ns_per_call<plain_leaf<Steps>>(2'000'000);
-    const double timed_ns = reported_mean_ns<every_call_timed<Steps>>(1'000'000, "every call timed");
-    const double sampled_ns = reported_mean_ns<sampled<Steps>>(4'000'000, "sampled");
+    const double plain_ns = bench::loop_ns_per_call<plain_leaf<Steps>>(2'000'000);
+    const double timed_ns = bench::measured_loop<every_call_timed<Steps>>(1'000'000, "every call timed").mean_ns;
+    const double sampled_ns = bench::measured_loop<sampled<Steps>>(4'000'000, "sampled").mean_ns;
     if (round == 0) continue;  // warm-up
     plain.push_back(plain_ns);
     timed_error.push_back(timed_ns - plain_ns);
