@@ -5,7 +5,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <deque>
 #include <fstream>
@@ -125,8 +127,15 @@ floor_choice choose_floor(const std::optional<kept_floor>& known, const settled_
     return {known->floor, kept_floor{known->floor}};  // agreed with it: the count starts again
   }
   kept_floor next = *known;
-  next.lowest_above =
-      next.above == 0 || settled.above->outside < next.lowest_above.outside ? *settled.above : next.lowest_above;
+  const probe_cost& figure = *settled.above;
+  const bool agrees = next.above != 0 && std::fabs(figure.outside - next.lowest_above.outside) <=
+                                             raise_agreement * std::min(figure.outside, next.lowest_above.outside);
+  if (!agrees) {  // the first above it, or one the others' level does not hold: counted again from it
+    next.above = 0;
+    next.lowest_above = figure;
+  } else if (figure.outside < next.lowest_above.outside) {
+    next.lowest_above = figure;
+  }
   if (++next.above < processes_to_raise) return {known->floor, next};
   return {next.lowest_above, kept_floor{next.lowest_above}};
 }

@@ -46,9 +46,13 @@ struct kept_floor {
   probe_cost lowest_above{};  // when `above` is not 0
 };
 
-// Processes in a row, each above the kept floor, that raise it: a busy spell of the
-// host lasts milliseconds, and each process settles its own figure over 3 or more.
+// Processes in a row, each above the kept floor and their figures within
+// raise_agreement of each other, that raise it: a busy spell of the host lasts
+// milliseconds and costs what it happens to (a spell's figures spread by half), where a
+// machine whose probe costs more for good gives the same figure every time (26.0-27.6
+// ns in the six processes of docs/performance.md's "A floor that no longer holds").
 constexpr unsigned processes_to_raise = 5;
+constexpr double raise_agreement = 0.10;
 
 // The floor kept under `key` in the file at `path`, if any (a missing or unreadable
 // file, or a malformed line, is no floor).
@@ -67,8 +71,9 @@ struct floor_choice {
 };
 
 // A confirmed new floor is used and kept. Otherwise the known floor is used, and the
-// count of processes above it moves: one more (settled.above), back to none (the
-// process agreed with it), or not at all (settled.undecided); the
+// count of processes above it moves: one more (settled.above, within raise_agreement
+// of the lowest of those before it; else the count starts again from it), back to none
+// (the process agreed with the floor), or not at all (settled.undecided); the
 // processes_to_raise-th in a row above it raises it to the lowest of their own
 // figures, which that process uses.
 floor_choice choose_floor(const std::optional<kept_floor>& known, const settled_probe_cost& settled);

@@ -155,7 +155,8 @@ TEST_F(probe_floor_file, TheNextProcessStatesTheFloorTheFileKeeps) {
 // A floor in the file far below what the probe costs now (as after the machine
 // changed): each process states it and counts itself above it, and the fifth in a row
 // raises it to the lowest of their own figures and states that. A process whose own
-// figure was never confirmed (on a busy machine) counts neither way.
+// figure was never confirmed counts neither way, and one whose figure is far from the
+// others' starts the count again (a busy machine's spells).
 TEST_F(probe_floor_file, FiveProcessesInARowAboveTheKeptFloorRaiseIt) {
   const std::filesystem::path report = dir / "report.json";
   double first = 0;
@@ -167,13 +168,14 @@ TEST_F(probe_floor_file, FiveProcessesInARowAboveTheKeptFloorRaiseIt) {
   const kept_floor quarter = quartered(*own);
   ASSERT_EQ(write_probe_floor(file.string(), key, quarter), "");
   unsigned at_quarter = 0;
-  for (int run = 0; run < 10; ++run) {
+  for (int run = 0; run < 15; ++run) {
     const unsigned above_before = read_probe_floor(file.string(), key)->above;
     const double stated = stated_probe_ns(file, report);
     const kept_floor after = *read_probe_floor(file.string(), key);
     if (after.floor.outside == quarter.floor.outside) {
       EXPECT_NEAR(stated, first / 4, first / 100) << "run " << run;
-      EXPECT_TRUE(after.above == above_before + 1 || after.above == above_before) << after.above;
+      EXPECT_TRUE(after.above == above_before + 1 || after.above == above_before || after.above == 1)
+          << above_before << " then " << after.above;
       ++at_quarter;
       continue;
     }
@@ -184,7 +186,7 @@ TEST_F(probe_floor_file, FiveProcessesInARowAboveTheKeptFloorRaiseIt) {
     EXPECT_GE(at_quarter, processes_to_raise - 1);
     return;
   }
-  ADD_FAILURE() << "the floor was not raised in 10 processes";
+  ADD_FAILURE() << "the floor was not raised in 15 processes";
 }
 
 // A process that subtracts nothing (PERF_COMPENSATE=off) states the kept floor and
@@ -229,7 +231,7 @@ settled_probe_cost settled_with(double outside, bool new_floor, std::optional<do
 
 TEST(ChooseFloor, TheFifthProcessInARowAboveTheFloorRaisesItToTheLowestOfTheirFigures) {
   std::optional<kept_floor> kept = kept_floor{{23, 11.5}};
-  for (double figure : {30.0, 28.0, 31.0, 29.0}) {
+  for (double figure : {30.0, 28.0, 29.5, 29.0}) {
     const floor_choice choice = choose_floor(kept, settled_with(23, false, figure));
     EXPECT_EQ(choice.use.outside, 23);
     ASSERT_TRUE(choice.write.has_value());
@@ -243,6 +245,20 @@ TEST(ChooseFloor, TheFifthProcessInARowAboveTheFloorRaisesItToTheLowestOfTheirFi
   EXPECT_EQ(fifth.write->floor.outside, 28);
   EXPECT_EQ(fifth.write->floor.inside, 14);
   EXPECT_EQ(fifth.write->above, 0u);
+}
+
+// Five processes above the floor raise it only where their figures agree within 10%:
+// one far from the lowest of those before it starts the count again from itself.
+TEST(ChooseFloor, AFigureFarFromTheOthersAboveTheFloorStartsTheCountAgain) {
+  const std::optional<kept_floor> kept = kept_floor{{23, 11.5}, 4, {28, 14}};
+  const floor_choice spell = choose_floor(kept, settled_with(23, false, 40.0));
+  EXPECT_EQ(spell.use.outside, 23);
+  ASSERT_TRUE(spell.write.has_value());
+  EXPECT_EQ(spell.write->floor.outside, 23);
+  EXPECT_EQ(spell.write->above, 1u);
+  EXPECT_EQ(spell.write->lowest_above.outside, 40);
+  const floor_choice near = choose_floor(kept, settled_with(23, false, 30.5));
+  EXPECT_EQ(near.use.outside, 28) << "the fifth in a row, within 10% of 28: raised";
 }
 
 TEST(ChooseFloor, AProcessThatAgreesWithTheFloorStartsTheCountAgainAndAnUndecidedOneLeavesIt) {
