@@ -130,7 +130,7 @@ floor_choice choose_floor(const std::optional<kept_floor>& known, const settled_
   const probe_cost& figure = *settled.above;
   const bool agrees = next.above != 0 && std::fabs(figure.outside - next.lowest_above.outside) <=
                                              raise_agreement * std::min(figure.outside, next.lowest_above.outside);
-  if (!agrees) {  // the first above it, or one the others' level does not hold: counted again from it
+  if (!agrees) {  // the first above it, or one far from the others' level: the count starts again from it
     next.above = 0;
     next.lowest_above = figure;
   } else if (figure.outside < next.lowest_above.outside) {
