@@ -249,15 +249,16 @@ settled_probe_cost settle_probe_cost(const std::function<probe_cost()>& measure,
     if (next.outside < settled.cost.outside) settled.cost = next;
   }
   settled.new_floor = settled.confirmed && (!known || settled.cost.outside < known->outside);
-  if (!known || settled.measurements != 1 || settled.highest_outside <= (1 + floor_raise_margin) * known->outside)
-    return settled;
+  if (!known || settled.measurements != 1) return settled;
+  const double above_floor = (1 + floor_raise_margin) * known->outside;
+  if (settled.highest_outside <= above_floor) return settled;
   // A first measurement above the known floor: settled again as without one, a lower
   // confirmed figure taken as a new floor, one still that far above kept apart.
   settled_probe_cost own = settle_probe_cost(measure);
   own.measurements += settled.measurements;
   own.highest_outside = std::max(own.highest_outside, settled.highest_outside);
   if (own.confirmed && own.cost.outside < known->outside) return own;  // new_floor: confirmed and lower
-  if (own.confirmed && own.cost.outside > (1 + floor_raise_margin) * known->outside) settled.above = own.cost;
+  if (own.confirmed && own.cost.outside > above_floor) settled.above = own.cost;
   settled.undecided = !own.confirmed;
   settled.measurements = own.measurements;
   settled.highest_outside = own.highest_outside;
