@@ -171,9 +171,10 @@ PERF_DETAIL_OUT_OF_LINE void end(thread_state* thread, frame& f) noexcept {
   const uint64_t now = clock_now(thread->clock);
   begin_busy(*thread);
   if (PERF_DETAIL_LIKELY(holds(*thread, f))) {
-    if (Logged && thread->ring != nullptr) log_exit(*thread->ring, f.start, now, f.site);
+    if (Logged && thread->ring != nullptr) log_scope_event(*thread->ring, now, event_kind::exit, f.site);
     if (PERF_DETAIL_UNLIKELY(*usdt_exit_semaphore != 0)) usdt_exit(*thread, f.site, f.start, now);
-    finish(*thread, f, now, TimeAll ? pending_time_all_bit : 0);
+    const uint64_t duration = finish(*thread, f, now, TimeAll ? pending_time_all_bit : 0);
+    if (Logged && thread->ring != nullptr) judge_call(*thread->ring, f.site, duration, f.start, now);
   } else {
     count_switched_call(f.site);
   }

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/timed_durations.hpp"
 #include "measure/adaptive_timing.hpp"
 #include "perf/detail/histogram_index.hpp"
 #include "perf/detail/thread_state.hpp"
@@ -30,9 +31,6 @@ struct moments {
   void merge(const moments& other);
   double variance() const;  // population variance; 0 for fewer than two values
 };
-
-// A histogram's nonzero buckets as (bucket, count), ascending.
-using bucket_counts = std::vector<std::pair<unsigned, uint64_t>>;
 
 // Log-linear histogram of durations in ticks (buckets: perf/detail/histogram_index.hpp),
 // as its nonzero buckets in order: a snapshot builds one per function, and a function

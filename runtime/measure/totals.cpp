@@ -11,6 +11,7 @@
 
 #include "core/sites.hpp"
 #include "core/startup.hpp"
+#include "core/timed_durations.hpp"
 #include "core/warnings.hpp"
 #include "measure/adaptive_timing.hpp"
 #include "measure/probe_checks.hpp"
@@ -124,7 +125,25 @@ void clear_in_child(thread_record* survivor) {
   state.pending_count = 0;
 }
 
+// The histogram of one site's timed calls, folded so far, over every thread: what the
+// tick log's FUNCTION>pQ rules judge calls against (core/timed_durations.hpp).
+bucket_counts site_timed_durations(unsigned site) {
+  accumulator all;
+  visit_threads([&](const thread_list& threads) {
+    const std::vector<accumulator>& gone = exited().per_site;
+    if (site < gone.size()) all.merge(gone[site]);
+    accumulator living;
+    const auto tally = std::make_unique<bucket_tally>();
+    for (const thread_record* thread : threads.living)
+      living.add(thread->state.slots[site], thread->state.arena, *tally);
+    tally->move_to(living.durations);
+    all.merge(living);
+  });
+  return all.durations.nonzero_buckets();
+}
+
 PERF_RUNTIME_ON_START(register_statistics_hooks) {
+  set_timed_durations_source(site_timed_durations);
   add_thread_hooks({.attach = reserve_statistics,
                     .leave = drain_leaving,
                     .exit = merge_exiting,

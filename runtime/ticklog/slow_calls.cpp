@@ -31,7 +31,7 @@ enum : uint32_t { free_place, writing, holding };
 struct room_place {
   uint32_t state;  // atomic
   unsigned site;
-  uint64_t enter, exit;
+  uint64_t duration, enter, exit;
 };
 room_place room[slow_room];
 uint64_t claims = 0;   // atomic: places claimed so far, the next one at claims % slow_room
@@ -73,7 +73,8 @@ uint64_t take_slow_calls(std::vector<slow_call>& calls) {
   const size_t first = calls.size();
   for (room_place& place : room) {
     if (__atomic_load_n(&place.state, __ATOMIC_ACQUIRE) != holding) continue;
-    calls.push_back({load_relaxed(place.site), load_relaxed(place.enter), load_relaxed(place.exit)});
+    calls.push_back(
+        {load_relaxed(place.site), load_relaxed(place.duration), load_relaxed(place.enter), load_relaxed(place.exit)});
     __atomic_store_n(&place.state, uint32_t{free_place}, __ATOMIC_RELEASE);
   }
   std::sort(calls.begin() + static_cast<ptrdiff_t>(first), calls.end(),
@@ -107,7 +108,7 @@ void unlimit_sites() noexcept {
 
 // The place claimed is the next in turn; one that still holds a call, or that another
 // thread (or a signal handler on this one) is writing, drops this call.
-void perf::detail::hand_slow_call(unsigned site, uint64_t enter, uint64_t exit) noexcept {
+void perf::detail::hand_slow_call(unsigned site, uint64_t duration, uint64_t enter, uint64_t exit) noexcept {
   using namespace perf::runtime;
   room_place& place = room[__atomic_fetch_add(&claims, 1, __ATOMIC_RELAXED) % slow_room];
   uint32_t expected = free_place;
@@ -117,6 +118,7 @@ void perf::detail::hand_slow_call(unsigned site, uint64_t enter, uint64_t exit) 
     return;
   }
   store_relaxed(place.site, site);
+  store_relaxed(place.duration, duration);
   store_relaxed(place.enter, enter);
   store_relaxed(place.exit, exit);
   __atomic_store_n(&place.state, uint32_t{holding}, __ATOMIC_RELEASE);

@@ -18,10 +18,11 @@
 
 namespace perf::runtime {
 
-// A call that a rule caught: its site and the clock values of its enter and exit.
+// A call that a rule caught: its site, its duration as judged (ticks, less the probe's
+// cost) and the clock values of its enter and exit.
 struct slow_call {
   unsigned site = 0;
-  uint64_t enter = 0, exit = 0;
+  uint64_t duration = 0, enter = 0, exit = 0;
 };
 
 // Calls handed over and not yet taken, at most: beyond, a call is dropped.

@@ -21,6 +21,7 @@
 #include "core/startup.hpp"
 #include "core/thread_name.hpp"
 #include "core/threads.hpp"
+#include "core/timed_durations.hpp"
 #include "core/uncounted_allocations.hpp"
 #include "core/warnings.hpp"
 #include "report_format/text_format.hpp"
@@ -42,39 +43,39 @@ constexpr size_t flush_bytes = size_t{1} << 20;
 // How often the writer looks at the rings: a default ring (65,536 events) takes a
 // thread logging an event every 30 ns 2 ms to fill.
 constexpr auto poll_interval = std::chrono::milliseconds(1);
-// How often a writer that reads no ring (FUNCTION>DURATION rules alone, no trace)
-// looks for sites registered since, to arm their rules; a call handed over wakes it.
+// How often a writer that reads no ring (capture rules alone, no trace) looks for sites
+// registered since, to arm their rules; a call handed over wakes it.
 constexpr unsigned arming_interval_ms = 10;
-
-// A scope begun and not ended: its site and the clock value of its enter.
-struct open_scope {
-  unsigned site;
-  uint64_t enter;
-};
+// How often the FUNCTION>pQ rules' limits are found again from their functions'
+// distributions (tail_threshold.hpp).
+constexpr auto tail_interval = std::chrono::milliseconds(arming_interval_ms);
 
 // One thread's use of a ring, as streamed.
 struct streamed_thread {
   streamed_thread(std::string& out, uint64_t n, const std::vector<site_info>& sites) : sequence(out, n, sites) {}
   uint64_t uses = 0;  // the ring's ring_record::uses while this thread had it
   long tid = 0;
-  std::string name;              // as its track is named
-  uint64_t cursor = 0;           // the sequence number of its next event to read
-  bool ended = false;            // its thread exited and every event of it was streamed
-  uint64_t losing = 0;           // events lost since the last one streamed
-  uint64_t lost = 0;             // events lost before that
-  std::vector<open_scope> open;  // innermost last
-  perfetto_sequence sequence;    // written only while tracing
+  std::string name;            // as its track is named
+  uint64_t cursor = 0;         // the sequence number of its next event to read
+  bool ended = false;          // its thread exited and every event of it was streamed
+  uint64_t losing = 0;         // events lost since the last one streamed
+  uint64_t lost = 0;           // events lost before that
+  std::vector<unsigned> open;  // the sites of its scopes begun and not ended, innermost last
+  perfetto_sequence sequence;  // written only while tracing
+};
+
+// A site a FUNCTION>pQ rule names: its quantile and the limit given to it so far.
+struct tail_site {
+  unsigned site;
+  double quantile;
+  std::optional<uint64_t> limit;
 };
 
 // The writer thread and what it keeps: the trace it streams (PERF_TRACE; `path`
 // empty: none) and the captures it takes (PERF_CAPTURE).
 class trace_stream {
  public:
-  trace_stream(std::string path, uint64_t origin)
-      : path_(std::move(path)),
-        origin_(origin),
-        reads_rings_(tracing() || std::ranges::any_of(current_capture_config().rules,
-                                                      [](const capture_rule& rule) { return rule.quantile != 0; })) {}
+  trace_stream(std::string path, uint64_t origin) : path_(std::move(path)), origin_(origin) {}
 
   bool tracing() const { return !path_.empty(); }
 
@@ -99,7 +100,7 @@ class trace_stream {
   void exited(const ring_record& record, const std::string& name) {
     std::lock_guard lock(mutex_);
     if (state_ != state::open) return;
-    streamed_thread* thread = reads_rings_ ? drain(record) : nullptr;
+    streamed_thread* thread = tracing() ? drain(record) : nullptr;
     if (thread == nullptr) thread = &follow(record);  // a thread that logged nothing, or a ring not read
     thread->ended = true;
     // The name it had when it exited, if it changed since its track was made.
@@ -148,14 +149,15 @@ class trace_stream {
       {
         const uncounted_allocations runtime_work;
         arm_new_sites();
-        if (reads_rings_)
+        if (tracing())
           for (const ring_record* record = newest_ring(); record != nullptr; record = record->next) drain(*record);
         if (const uint64_t dropped = take_slow_calls(slow_calls_); dropped != 0) captures_->count_skipped(dropped);
+        limit_tail_sites(lock);
         take_captures();
       }
       write_out();
       if (last) continue;
-      if (reads_rings_) {
+      if (tracing()) {
         changed_.wait_for(lock, poll_interval, [&] { return stopping_; });
       } else {
         lock.unlock();
@@ -220,14 +222,12 @@ class trace_stream {
   void add_event(streamed_thread& thread, const detail::tick_event& event, const uint64_t* label) {
     const uint64_t ns = perfetto_time_ns(event.time, origin_, ticks_per_ns_);
     if (thread.losing != 0) {
-      if (tracing())
-        thread.sequence.note(ns,
-                             fmt::format("perf: {} lost here: the trace's writer fell behind this thread's ring "
-                                         "(PERF_RING_EVENTS gives it more room)",
-                                         report_format::format_count_of(thread.losing, "event")),
-                             "lost", thread.losing);
-      for (; !thread.open.empty(); thread.open.pop_back())
-        if (tracing()) thread.sequence.slice_end(ns);
+      thread.sequence.note(ns,
+                           fmt::format("perf: {} lost here: the trace's writer fell behind this thread's ring "
+                                       "(PERF_RING_EVENTS gives it more room)",
+                                       report_format::format_count_of(thread.losing, "event")),
+                           "lost", thread.losing);
+      for (; !thread.open.empty(); thread.open.pop_back()) thread.sequence.slice_end(ns);
       thread.lost += thread.losing;
       thread.losing = 0;
     }
@@ -235,38 +235,34 @@ class trace_stream {
     switch (kind_of(event)) {
       case detail::event_kind::enter:
         if (site >= sites_.size()) add_new_sites();
-        thread.open.push_back({site, event.time});
-        if (tracing()) thread.sequence.slice_begin(ns, site, false);
+        thread.open.push_back(site);
+        thread.sequence.slice_begin(ns, site, false);
         break;
       case detail::event_kind::exit:
         // Else its enter was lost, or it ends no scope the trace shows: left out, as
         // span_roles leaves it, so that slices nest.
-        if (!thread.open.empty() && thread.open.back().site == site) {
-          const uint64_t enter = thread.open.back().enter;
+        if (!thread.open.empty() && thread.open.back() == site) {
           thread.open.pop_back();
-          if (tracing()) thread.sequence.slice_end(ns);
-          if (beyond_quantile(site, event.time - enter)) slow_calls_.push_back({site, enter, event.time});
+          thread.sequence.slice_end(ns);
         }
         break;
-      case detail::event_kind::tick:
-        if (tracing()) thread.sequence.tick(ns, copy_of(event, label));
-        break;
+      case detail::event_kind::tick: thread.sequence.tick(ns, copy_of(event, label)); break;
       case detail::event_kind::none: break;
     }
   }
 
   // Takes the sites registered since it last looked, and arms the rules that name
   // them: a FUNCTION>DURATION rule's limit for the measured threads to compare their
-  // calls with (slow_calls.hpp), a FUNCTION>pQ rule's distribution here.
+  // calls with (slow_calls.hpp) at once, a FUNCTION>pQ rule's once its function has
+  // enough calls (limit_tail_sites).
   void add_new_sites() {
     const auto first = static_cast<unsigned>(sites_.size());
     std::vector<site_info> added = copy_sites_from(first);
     sites_.insert(sites_.end(), std::make_move_iterator(added.begin()), std::make_move_iterator(added.end()));
-    tails_.resize(sites_.size());
     for (unsigned site = first; site < sites_.size(); ++site) {
       const capture_rule* rule = captures_->rule_of(sites_[site]);
       if (rule == nullptr) continue;
-      if (rule->quantile != 0) tails_[site] = std::make_unique<tail_threshold>(rule->quantile);
+      if (rule->quantile != 0) tail_sites_.push_back({site, rule->quantile, std::nullopt});
       else
         limit_site(site, std::max<uint64_t>(
                              1, static_cast<uint64_t>(static_cast<double>(rule->threshold_ns) * ticks_per_ns_)));
@@ -277,10 +273,34 @@ class trace_stream {
     if (site_count() > sites_.size()) add_new_sites();
   }
 
-  // Whether a call of `site` that lasted `ticks` lies beyond the quantile of a
-  // FUNCTION>pQ rule that names the site.
-  bool beyond_quantile(unsigned site, uint64_t ticks) {
-    return site < tails_.size() && tails_[site] != nullptr && tails_[site]->add(ticks);
+  // Gives each site of a FUNCTION>pQ rule the limit of its quantile among its timed
+  // calls so far: every tail_interval, and at once where a call of it was handed over,
+  // which is kept only if it lies beyond the new limit too. So the limit follows a
+  // distribution that moved (a machine grown busier makes many calls slower at once)
+  // within a pass, not within tail_interval, and so do the calls caught. Reads the
+  // distributions with `lock` (mutex_) released: they are read under the thread list's
+  // lock, under which an exiting thread's ring is drained (exited()).
+  void limit_tail_sites(std::unique_lock<std::mutex>& lock) {
+    const auto of_tail_site = [&](const slow_call& call) {
+      return std::ranges::any_of(tail_sites_, [&](const tail_site& tail) { return tail.site == call.site; });
+    };
+    const bool handed = std::ranges::any_of(slow_calls_, of_tail_site);
+    const auto now = std::chrono::steady_clock::now();
+    if (tail_sites_.empty() || (now < next_tail_limits_ && !handed)) return;
+    next_tail_limits_ = now + tail_interval;
+    std::vector<tail_site> tails = tail_sites_;
+    lock.unlock();
+    for (tail_site& tail : tails) {
+      const std::optional<uint64_t> limit = tail_limit(read_timed_durations(tail.site), tail.quantile);
+      if (limit && limit != tail.limit) limit_site(tail.site, *limit);
+      tail.limit = limit;
+    }
+    lock.lock();
+    std::copy(tails.begin(), tails.end(), tail_sites_.begin());  // sites are only ever added
+    std::erase_if(slow_calls_, [&](const slow_call& call) {
+      const auto tail = std::ranges::find(tails, call.site, &tail_site::site);
+      return tail != tails.end() && tail->limit && call.duration <= *tail->limit;
+    });
   }
 
   // The captures of the calls caught since the last pass, each from every ring (read
@@ -289,7 +309,7 @@ class trace_stream {
     if (slow_calls_.empty()) return;
     // The rings the writer does not read: their threads are followed here.
     for (const ring_record* record = newest_ring(); record != nullptr; record = record->next)
-      if (!reads_rings_ && __atomic_load_n(&record->ring.written, __ATOMIC_ACQUIRE) != 0) follow(*record);
+      if (!tracing() && __atomic_load_n(&record->ring.written, __ATOMIC_ACQUIRE) != 0) follow(*record);
     std::vector<capture_source> sources;
     for (const auto& [record, thread] : threads_) {
       // An ended thread's ring may hold another's events by now: a new thread's (its
@@ -315,7 +335,6 @@ class trace_stream {
 
   const std::string path_;
   const uint64_t origin_;
-  const bool reads_rings_;  // it reads every event: for the trace, or a FUNCTION>pQ rule
   std::thread writer_;
   std::mutex mutex_;  // guards all below; never held by a measured call
   std::condition_variable changed_;
@@ -326,8 +345,9 @@ class trace_stream {
   double ticks_per_ns_ = 1;
   std::string out_;  // encoded, not written yet
   event_batch batch_;
-  std::vector<site_info> sites_;                        // index = site id; those registered so far
-  std::vector<std::unique_ptr<tail_threshold>> tails_;  // index = site id; null: no FUNCTION>pQ rule
+  std::vector<site_info> sites_;  // index = site id; those registered so far
+  std::vector<tail_site> tail_sites_;
+  std::chrono::steady_clock::time_point next_tail_limits_{};
   std::optional<capture_taker> captures_;
   std::vector<slow_call> slow_calls_;  // caught in this pass
   uint64_t sequences_ = 0;

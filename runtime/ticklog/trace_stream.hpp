@@ -1,13 +1,13 @@
 // The tick log's writer thread, started when PERF_TRACE streams (a Perfetto trace,
 // PERF_TRACE_STREAM not off) or PERF_CAPTURE has rules: it drains every thread's ring
 // as it fills, into the trace, so that every event of the run reaches the file, not
-// only the last PERF_RING_EVENTS of each thread; and it pairs every enter with its
-// exit, so that a call beyond its function's quantile (a FUNCTION>pQ rule,
-// tail_threshold.hpp) is caught as it ends (captures.hpp). A FUNCTION>DURATION rule's
-// calls the measured threads judge themselves (slow_calls.hpp): the writer gives the
-// rule's site its limit once registered and takes the calls handed over; with such
-// rules alone it reads no ring, sleeps until a call is handed over (or 10 ms pass: it
-// then looks for new sites), and only follows the rings' threads for a capture.
+// only the last PERF_RING_EVENTS of each thread. The capture rules' calls the measured
+// threads judge themselves (slow_calls.hpp): the writer gives a FUNCTION>DURATION
+// rule's site its limit once registered, a FUNCTION>pQ rule's the limit of its quantile
+// (tail_threshold.hpp) every 10 ms once its function has enough timed calls, and takes
+// the calls handed over (captures.hpp). With rules and no trace it reads no ring,
+// sleeps until a call is handed over (or 10 ms pass: it then looks for new sites and
+// finds the quantiles again), and only follows the rings' threads for a capture.
 //
 // The measured threads never wait for it and it allocates nothing of theirs: it
 // reads behind each ring's `written` with the rings' own protocol (copy_events in
@@ -25,7 +25,7 @@
 // Memory: the encoded bytes not yet written (written out from 1 MiB), one batch of
 // 4096 events read (96 KiB, and 256 KiB for their labels), and per ring its thread's
 // open scopes and at most perfetto_sequence::max_interned_labels interned labels; the
-// sites' names; 30 KB for each site a FUNCTION>pQ rule names. Where the trace streams, the rings are
+// sites' names. Where the trace streams, the rings are
 // streamed_ring_events long unless PERF_RING_EVENTS says otherwise (ticklog_config.hpp).
 //
 // The file is write_output's (core/output_file.hpp): a regular file is written as
@@ -51,8 +51,8 @@ bool trace_streaming();
 void stream_exited_ring(const ring_record& record, const std::string& name);
 
 // The events the writer has read from the rings so far: every event where the trace
-// streams or a FUNCTION>pQ rule needs each call's duration; none for FUNCTION>DURATION
-// rules alone, which the measured threads judge themselves. Thread-safe.
+// streams; none for capture rules alone, whose calls the measured threads judge
+// themselves. Thread-safe.
 uint64_t stream_events_read();
 
 // At exit: stops the writer once it has drained every ring, the trace renamed into

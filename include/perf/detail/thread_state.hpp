@@ -304,8 +304,8 @@ PERF_DETAIL_ALWAYS_INLINE void add_sample(thread_state& thread, slot& target, un
 // zero. (Raising each call to its callees' time instead summed a recursion's
 // thousands of roundings up into its total: fib(20) at twice its true time;
 // docs/performance.md, "Recursion".) `flags`: pending_time_all_bit for a site that
-// times every call.
-PERF_DETAIL_ALWAYS_INLINE void finish(thread_state& thread, frame& f, uint64_t end, uint64_t flags = 0) noexcept {
+// times every call. Returns the duration the call's distribution takes.
+PERF_DETAIL_ALWAYS_INLINE uint64_t finish(thread_state& thread, frame& f, uint64_t end, uint64_t flags = 0) noexcept {
   const uint64_t probes = thread.probes_finished + thread.probe_outside;
   thread.probes_finished = probes;
   // Without branches: a short call's figures fall either side of zero at random, and
@@ -344,6 +344,7 @@ PERF_DETAIL_ALWAYS_INLINE void finish(thread_state& thread, frame& f, uint64_t e
     store_relaxed(target.alloc_bytes, target.alloc_bytes + (allocations.bytes - f.alloc_bytes));
   }
   add_sample(thread, target, f.site, duration, flags | (callees != 0 ? pending_callees_bit : 0));
+  return duration;
 }
 
 // The fast path of an adaptive site (PERF_TIMING=adaptive): when the call of site `s`

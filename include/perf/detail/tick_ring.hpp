@@ -54,12 +54,13 @@ struct tick_ring {
 extern PERF_DETAIL_EXPORT uint64_t capture_limits[];
 
 // Hands the runtime's writer thread a call of `site` from clock value `enter` to `exit`
-// that lasted past the site's capture_limits: the writer takes its capture. Never
+// whose `duration` (as judge_call has it) lasted past the site's capture_limits: the
+// writer takes its capture. Never
 // blocks or allocates; wakes the writer if it sleeps (one system call, errno kept):
 // async-signal-safe, so a measured call in a signal handler may end in it. Drops the
 // call (counted as a capture skipped) where the calls handed over and not yet taken
 // fill the runtime's room for them.
-PERF_DETAIL_EXPORT void hand_slow_call(unsigned site, uint64_t enter, uint64_t exit) noexcept;
+PERF_DETAIL_EXPORT void hand_slow_call(unsigned site, uint64_t duration, uint64_t enter, uint64_t exit) noexcept;
 
 // Makes the label memory of the calling thread's `ring` resident, so that no later
 // label meets a page fault; done by the thread's first labelled tick.
@@ -84,17 +85,17 @@ PERF_DETAIL_ALWAYS_INLINE void log_scope_event(tick_ring& ring, uint64_t time, e
   commit_event(ring);
 }
 
-// Appends the exit event of a call of `site` that began at clock value `enter`, and
-// hands the call to the runtime if it lasted past its site's capture limit. A site
-// whose bit in capture_sites is clear (every site but those of the rules, and their
-// neighbours modulo 64) pays one load of the ring's line and a branch not taken.
+// Hands the call of `site` from clock value `enter` to `exit` to the runtime where its
+// duration (in ticks, as the statistics record it: less the probe's cost) lasted past
+// its site's capture limit. A site whose bit in the calling thread's `ring`'s
+// capture_sites is clear (every site but those of the rules, and their neighbours
+// modulo 64) pays one load of the ring's line and a branch not taken.
 // Async-signal-safe.
-PERF_DETAIL_ALWAYS_INLINE void log_exit(tick_ring& ring, uint64_t enter, uint64_t time, unsigned site) noexcept {
-  log_scope_event(ring, time, event_kind::exit, site);
+PERF_DETAIL_ALWAYS_INLINE void judge_call(const tick_ring& ring, unsigned site, uint64_t duration, uint64_t enter,
+                                          uint64_t exit) noexcept {
   if (PERF_DETAIL_UNLIKELY((load_relaxed(ring.capture_sites) >> (site & 63)) & 1)) {
-    // Unsigned: no limit (0) wraps to the largest; a clock that stepped back, to none.
-    const uint64_t limit = load_relaxed(capture_limits[site]) - 1;
-    if (time > enter && time - enter > limit) hand_slow_call(site, enter, time);
+    // Unsigned: no limit (0) wraps to the largest.
+    if (duration > load_relaxed(capture_limits[site]) - 1) hand_slow_call(site, duration, enter, exit);
   }
 }
 

@@ -7,12 +7,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "perf/detail/histogram_index.hpp"
 #include "probe_runner.hpp"
 #include "ticklog/capture_config.hpp"
 #include "ticklog/perfetto_reader.hpp"
@@ -125,14 +129,15 @@ std::set<int64_t> stalls_caught(const json& report, const std::vector<fs::path>&
 }
 
 // handle()'s p99.9 is one of its 2 us calls (its stalls are 1 in 10,000 calls): the
-// stalls beyond it are caught once 10,000 calls are counted, so not the first (the
-// 10,000th call, judged against the 9,999 before it). Calls the machine delayed
-// past the p99.9 are caught too (tens on a loaded machine, some skipped while 16
-// captures wait): a 2 ms window keeps each capture quick (each still holds its whole
-// call), and a stall, 20 ms of sleep, leaves the capture thread time to write those
-// before it; the sampler is off, its samples' frames named in each capture. Under TSan
-// with a 10 ms window and the sampler on, the captures of delayed calls filled the
-// queue before the third stall in 2 of 3 runs.
+// stalls beyond it are caught once the function has 10,000 timed calls and the writer
+// has given it their p99.9 as its limit (within 10 ms, 5,000 calls), so not the first
+// (the 9,999th call); the measured thread judges each call, and the writer reads no
+// event. Calls the machine delayed past the p99.9 are caught too (tens on a loaded
+// machine, some skipped while 16 captures wait): a 2 ms window keeps each capture
+// quick (each still holds its whole call), and a stall, 20 ms of sleep, leaves the
+// capture thread time to write those before it; the sampler is off, its samples'
+// frames named in each capture. Under TSan with a 10 ms window and the sampler on, the
+// captures of delayed calls filled the queue before the third stall in 2 of 3 runs.
 TEST_F(Capture, AP999RuleCatchesTheStallsOnceTheFunctionHas10000Calls) {
   const fs::path report_path = dir / "report.json";
   const perf::testing::probe_result run = perf::testing::run_probe_program(
@@ -146,6 +151,7 @@ TEST_F(Capture, AP999RuleCatchesTheStallsOnceTheFunctionHas10000Calls) {
   EXPECT_EQ(run.output, "");
   const json report = json::parse(perf::testing::read_file(report_path));
   EXPECT_EQ(stalls_caught(report, capture_files(dir)), (std::set<int64_t>{19999, 29999})) << report.at("captures");
+  EXPECT_EQ(report.at("captures").at("events_read"), 0u);
 }
 
 // outer_call() takes about the same time on every call: a p99.9 rule catches its
@@ -322,51 +328,60 @@ TEST(CaptureConfig, QuantilesOutOfRangeOrMisspeltWarnWithTheRule) {
   EXPECT_EQ(c.warnings, expected);
 }
 
-using perf::runtime::tail_threshold;
+using perf::runtime::bucket_counts;
+using perf::runtime::calls_needed;
+using perf::runtime::tail_limit;
 
-TEST(TailThreshold, AQuantileIsJudgedOnceTenCallsLieBeyondIt) {
-  EXPECT_EQ(tail_threshold::calls_needed(0.999), 10'000u);
-  EXPECT_EQ(tail_threshold::calls_needed(0.99), 1'000u);
-  EXPECT_EQ(tail_threshold::calls_needed(0.5), 20u);
-  EXPECT_EQ(tail_threshold::calls_needed(0.99999), 1'000'000u);
+// The histogram of `durations`, as the measure component keeps one.
+bucket_counts histogram_of(const std::vector<uint64_t>& durations) {
+  std::map<unsigned, uint64_t> counts;
+  for (uint64_t duration : durations) ++counts[perf::detail::bucket_index(duration)];
+  return bucket_counts(counts.begin(), counts.end());
 }
 
-// 1 call in 5,000 lasts 1,000 times the others: every such call from the 10,001st
-// on is beyond the p99.9 (at the others' 1,000 to 1,007 ticks, one bucket), no other.
-TEST(TailThreshold, RareSlowCallsAreBeyondTheP999FromTheTenThousandAndFirstCallOn) {
-  tail_threshold p999(0.999);
-  std::vector<size_t> beyond;
-  for (size_t i = 0; i < 1'000'000; ++i)
-    if (p999.add(i % 5000 == 4999 ? 1'000'000 : 1000 + i % 8)) beyond.push_back(i);
-  ASSERT_EQ(beyond.size(), 198u);
-  EXPECT_EQ(beyond.front(), 14'999u);
-  EXPECT_EQ(beyond.back(), 999'999u);
-  for (size_t i : beyond) EXPECT_EQ(i % 5000, 4999u);
+TEST(TailLimit, AQuantileIsJudgedOnceTenCallsLieBeyondIt) {
+  EXPECT_EQ(calls_needed(0.999), 10'000u);
+  EXPECT_EQ(calls_needed(0.99), 1'000u);
+  EXPECT_EQ(calls_needed(0.5), 20u);
+  EXPECT_EQ(calls_needed(0.99999), 1'000'000u);
+}
+
+// 1 call in 5,000 lasts 1,000 times the others: the p99.9's limit is the largest
+// duration of the others' bucket (1,000 to 1,007 ticks), from the 10,000th call on.
+TEST(TailLimit, RareSlowCallsLieBeyondTheP999sLimitFromTheTenThousandthCallOn) {
+  std::vector<uint64_t> durations;
+  for (size_t i = 0; i < 9'999; ++i) durations.push_back(i % 5000 == 4999 ? 1'000'000 : 1000 + i % 8);
+  EXPECT_EQ(tail_limit(histogram_of(durations), 0.999), std::nullopt);
+  durations.push_back(1000);
+  EXPECT_EQ(tail_limit(histogram_of(durations), 0.999), 1007u);
+  for (size_t i = 10'000; i < 1'000'000; ++i) durations.push_back(i % 5000 == 4999 ? 1'000'000 : 1000 + i % 8);
+  EXPECT_EQ(tail_limit(histogram_of(durations), 0.999), 1007u);
 }
 
 // Calls exponentially distributed (mean 10,000 ticks; their p99.9 about 69,000, in a
-// bucket 1,024 wide that holds about 1 in 10,000 of them): about 1 in 1,000 of
-// those judged lie beyond it, never more (the estimate from the first 10,000 calls
-// errs either way).
-TEST(TailThreshold, AnExponentialSpreadHasOneCallInAThousandBeyondItsP999) {
-  tail_threshold p999(0.999);
-  uint64_t beyond = 0, state = 1;
-  const size_t calls = 1'000'000;
-  for (size_t i = 0; i < calls; ++i) {
+// bucket 1,024 wide that holds about 1 in 10,000 of them): at most 1 in 1,000 lie
+// beyond the limit, and not many fewer.
+TEST(TailLimit, AnExponentialSpreadHasOneCallInAThousandBeyondItsP999) {
+  std::vector<uint64_t> durations;
+  uint64_t state = 1;
+  for (size_t i = 0; i < 1'000'000; ++i) {
     state = state * 6364136223846793005u + 1442695040888963407u;  // Knuth's MMIX generator
     const double uniform = (static_cast<double>(state >> 11) + 0.5) / 9007199254740992.0;
-    if (p999.add(static_cast<uint64_t>(-std::log(uniform) * 10000))) ++beyond;
+    durations.push_back(static_cast<uint64_t>(-std::log(uniform) * 10000));
   }
-  EXPECT_LE(beyond, (calls - 10'000) / 1000);
-  EXPECT_GE(beyond, (calls - 10'000) / 1000 * 8 / 10);
+  const std::optional<uint64_t> limit = tail_limit(histogram_of(durations), 0.999);
+  ASSERT_TRUE(limit.has_value());
+  const auto beyond = static_cast<uint64_t>(
+      std::count_if(durations.begin(), durations.end(), [&](uint64_t duration) { return duration > *limit; }));
+  EXPECT_LE(beyond, durations.size() / 1000);
+  EXPECT_GE(beyond, durations.size() / 1000 * 8 / 10);
 }
 
-// A function that always takes the same time has no call beyond any quantile of it.
-TEST(TailThreshold, ASteadyFunctionHasNoCallBeyondItsP50) {
-  tail_threshold p50(0.5);
-  size_t beyond = 0;
-  for (size_t i = 0; i < 100'000; ++i) beyond += p50.add(5000) ? 1 : 0;
-  EXPECT_EQ(beyond, 0u);
+// A function that always takes the same time has no call beyond any quantile of it:
+// the limit is the largest duration of its bucket (4,992 to 5,055 ticks).
+TEST(TailLimit, ASteadyFunctionHasNoCallBeyondItsP50) {
+  EXPECT_EQ(tail_limit(histogram_of(std::vector<uint64_t>(100'000, 5000)), 0.5), 5055u);
+  EXPECT_EQ(tail_limit({}, 0.5), std::nullopt);
 }
 
 // The sampler's samples taken in a capture's window are in it, on their thread's
