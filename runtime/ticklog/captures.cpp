@@ -74,8 +74,15 @@ capture_taker::~capture_taker() {
   if (thread_.joinable()) thread_.join();
 }
 
+void capture_taker::ready_samples() {
+  if (samples_readied_ || config_.rules.empty()) return;
+  samples_readied_ = true;
+  prepare_timed_samples();
+}
+
 void capture_taker::take(const slow_call& call, const std::vector<site_info>& sites,
                          const std::vector<capture_source>& sources) {
+  ready_samples();
   const auto now = std::chrono::steady_clock::now();
   while (!recent_.empty() && now - recent_.front() >= std::chrono::minutes(1)) recent_.pop_front();
   {

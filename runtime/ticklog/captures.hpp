@@ -27,7 +27,6 @@
 #include <vector>
 
 #include "core/sites.hpp"
-#include "core/timed_samples.hpp"
 #include "ticklog/capture_config.hpp"
 #include "ticklog/rings.hpp"
 #include "ticklog/slow_calls.hpp"
@@ -62,11 +61,7 @@ class capture_taker {
   // machine delayed, which would otherwise crowd out the slow call after them.
   static constexpr size_t max_waiting = 16;
 
-  // Has the sampler ready its symbolizer meanwhile, so that the captures name their
-  // samples' functions (core/timed_samples.hpp).
-  capture_taker(const capture_config& config, double ticks_per_ns) : config_(config), ticks_per_ns_(ticks_per_ns) {
-    prepare_timed_samples();
-  }
+  capture_taker(const capture_config& config, double ticks_per_ns) : config_(config), ticks_per_ns_(ticks_per_ns) {}
   ~capture_taker();
   capture_taker(const capture_taker&) = delete;
   capture_taker& operator=(const capture_taker&) = delete;
@@ -80,6 +75,16 @@ class capture_taker {
 
   // Counts `calls` caught and left out before they came to take() as skipped.
   void count_skipped(uint64_t calls);
+
+  // Has the sampler ready its symbolizer in the background, once, where there are rules,
+  // so that the captures name their samples' functions (core/timed_samples.hpp): a
+  // capture taken before it is ready names them by address. The first take() does; the
+  // writer also does once the program has run for ready_samples_after. Readying costs a
+  // thread of the runtime's processor time once (loading the program's symbols and
+  // debug information: 120 ms for examples/log_pipeline on the development VM), which a
+  // short program that catches no call never pays.
+  void ready_samples();
+  static constexpr auto ready_samples_after = std::chrono::seconds(1);
 
  private:
   struct capture_work {
@@ -100,6 +105,7 @@ class capture_taker {
   std::condition_variable wake_;
   std::deque<capture_work> waiting_;  // the first one being written
   bool stopping_ = false;
+  bool samples_readied_ = false;  // the writer thread's
 };
 
 // The captures written so far (the first max_captures_listed), and how many more

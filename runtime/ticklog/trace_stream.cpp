@@ -140,6 +140,7 @@ class trace_stream {
     fd_ = fd;
     ticks_per_ns_ = current_clock_rate().ticks_per_ns;
     captures_.emplace(current_capture_config(), ticks_per_ns_);
+    const auto ready_samples_at = std::chrono::steady_clock::now() + capture_taker::ready_samples_after;
     if (tracing()) out_ = perfetto_process_packet(getpid());
     state_ = state::open;
     changed_.notify_all();
@@ -153,6 +154,7 @@ class trace_stream {
           for (const ring_record* record = newest_ring(); record != nullptr; record = record->next) drain(*record);
         if (const uint64_t dropped = take_slow_calls(slow_calls_); dropped != 0) captures_->count_skipped(dropped);
         limit_tail_sites(lock);
+        if (std::chrono::steady_clock::now() >= ready_samples_at) captures_->ready_samples();
         take_captures();
       }
       write_out();
