@@ -16,9 +16,11 @@
 #include <string>
 #include <vector>
 
+#include "core/timed_samples.hpp"
 #include "perf/detail/histogram_index.hpp"
 #include "probe_runner.hpp"
 #include "ticklog/capture_config.hpp"
+#include "ticklog/captures.hpp"
 #include "ticklog/perfetto_reader.hpp"
 #include "ticklog/protoc_decode.hpp"
 #include "ticklog/tail_threshold.hpp"
@@ -382,6 +384,35 @@ TEST(TailLimit, AnExponentialSpreadHasOneCallInAThousandBeyondItsP999) {
 TEST(TailLimit, ASteadyFunctionHasNoCallBeyondItsP50) {
   EXPECT_EQ(tail_limit(histogram_of(std::vector<uint64_t>(100'000, 5000)), 0.5), 5055u);
   EXPECT_EQ(tail_limit({}, 0.5), std::nullopt);
+}
+
+int samples_readied = 0;  // by the test's source of timed samples
+
+// The symbolizer is readied when the writer asks (a second into the run) or at the
+// first capture, once, and never without rules: a short program that catches no call
+// never pays its start.
+TEST_F(Capture, TheSymbolizerIsReadiedWhenAskedOrAtTheFirstCaptureAndOnce) {
+  perf::runtime::set_timed_samples_source(
+      {[](uint64_t, uint64_t) { return std::vector<perf::runtime::timed_sample>{}; }, [] { ++samples_readied; }});
+  const perf::runtime::capture_config no_rules;
+  perf::runtime::capture_taker(no_rules, 1.0).ready_samples();
+  EXPECT_EQ(samples_readied, 0) << "no rules";
+  perf::runtime::capture_config config;
+  config.rules.push_back({"f", 1000, 0});
+  config.directory = dir.string();
+  {
+    perf::runtime::capture_taker asked(config, 1.0);
+    EXPECT_EQ(samples_readied, 0) << "not as the taker starts";
+    asked.ready_samples();
+    asked.ready_samples();
+    EXPECT_EQ(samples_readied, 1);
+  }
+  {
+    perf::runtime::capture_taker capturing(config, 1.0);
+    capturing.take({1, 2000, 1000, 3000}, {}, {});
+  }
+  EXPECT_EQ(samples_readied, 2) << "at the first capture";
+  EXPECT_EQ(capture_files(dir).size(), 1u);
 }
 
 // The sampler's samples taken in a capture's window are in it, on their thread's
