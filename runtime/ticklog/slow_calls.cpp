@@ -39,6 +39,20 @@ uint64_t dropped = 0;  // atomic: calls that found their place taken since the w
 uint32_t handed = 0;   // atomic: slow_calls_signal(), a futex word
 uint32_t asleep = 0;   // atomic: 1 while the taker may be asleep on `handed`
 
+// The handovers each site may still make, plus one; 0 for a site without a budget (atomic).
+uint32_t handovers_left[max_sites];
+
+// Takes one of `site`'s handovers; false when its budget is spent.
+bool take_handover(unsigned site) noexcept {
+  uint32_t left = __atomic_load_n(&handovers_left[site], __ATOMIC_RELAXED);
+  do {
+    if (left == 0) return true;   // no budget
+    if (left == 1) return false;  // spent
+  } while (
+      !__atomic_compare_exchange_n(&handovers_left[site], &left, left - 1, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+  return true;
+}
+
 void wake_taker() noexcept {
   const int saved = errno;  // a signal handler's call must leave the program's errno be
   syscall(SYS_futex, &handed, FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
@@ -65,6 +79,10 @@ void limit_site(unsigned site, uint64_t ticks) {
   __atomic_fetch_or(&limited, bit, __ATOMIC_ACQ_REL);
   for (ring_record* record = newest_ring(); record != nullptr; record = record->next)
     __atomic_fetch_or(&record->ring.capture_sites, bit, __ATOMIC_RELEASE);
+}
+
+void allow_handovers(unsigned site, uint32_t calls) {
+  __atomic_store_n(&handovers_left[site], calls + 1, __ATOMIC_RELAXED);
 }
 
 uint64_t limited_sites() noexcept { return __atomic_fetch_or(&limited, uint64_t{0}, __ATOMIC_ACQ_REL); }
@@ -110,6 +128,7 @@ void unlimit_sites() noexcept {
 // thread (or a signal handler on this one) is writing, drops this call.
 void perf::detail::hand_slow_call(unsigned site, uint64_t duration, uint64_t enter, uint64_t exit) noexcept {
   using namespace perf::runtime;
+  if (!take_handover(site)) return;
   room_place& place = room[__atomic_fetch_add(&claims, 1, __ATOMIC_RELAXED) % slow_room];
   uint32_t expected = free_place;
   if (!__atomic_compare_exchange_n(&place.state, &expected, uint32_t{writing}, false, __ATOMIC_ACQUIRE,

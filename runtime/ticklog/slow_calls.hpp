@@ -7,7 +7,8 @@
 // reading of the rings, and the measured threads a bit test per exit event.
 //
 // Memory: detail::capture_limits (8 bytes a site id: address space, a page resident
-// for each 512 ids that a rule limits), a bit mask in each ring, and the room (2 KiB).
+// for each 512 ids that a rule limits), the handover budgets (4 bytes a site id, the
+// same way), a bit mask in each ring, and the room (2.5 KiB).
 #ifndef PERF_RUNTIME_TICKLOG_SLOW_CALLS_HPP
 #define PERF_RUNTIME_TICKLOG_SLOW_CALLS_HPP
 
@@ -33,6 +34,14 @@ constexpr unsigned slow_room = 64;
 // sees the bit first reads no limit, and hands over nothing until it sees it). Any
 // thread; lock-free.
 void limit_site(unsigned site, uint64_t ticks);
+
+// Calls of a site past its limit that may be handed over from now on, at most (a call
+// beyond is not handed over, nor counted), until the next call: for a FUNCTION>pQ
+// rule's site, whose limit the writer finds again from time to time, so that a
+// distribution that moved while the writer could not run (a machine grown busier)
+// hands over a few calls judged against the old limit, not every call. A site never
+// given a budget hands over every call past its limit. Any thread; lock-free.
+void allow_handovers(unsigned site, uint32_t calls);
 
 // The capture_sites bits of the sites limited so far: what a new ring starts with.
 // For create_ring, which reads it after publishing the ring in the list of rings, so

@@ -47,8 +47,10 @@ constexpr auto poll_interval = std::chrono::milliseconds(1);
 // registered since, to arm their rules; a call handed over wakes it.
 constexpr unsigned arming_interval_ms = 10;
 // How often the FUNCTION>pQ rules' limits are found again from their functions'
-// distributions (tail_threshold.hpp).
+// distributions (tail_threshold.hpp), and the calls past such a limit the measured
+// threads may hand over meanwhile (allow_handovers).
 constexpr auto tail_interval = std::chrono::milliseconds(arming_interval_ms);
+constexpr uint32_t tail_handovers = 16;
 
 // One thread's use of a ring, as streamed.
 struct streamed_thread {
@@ -294,7 +296,9 @@ class trace_stream {
     lock.unlock();
     for (tail_site& tail : tails) {
       const std::optional<uint64_t> limit = tail_limit(read_timed_durations(tail.site), tail.quantile);
-      if (limit && limit != tail.limit) limit_site(tail.site, *limit);
+      if (!limit) continue;
+      allow_handovers(tail.site, tail_handovers);
+      if (limit != tail.limit) limit_site(tail.site, *limit);
       tail.limit = limit;
     }
     lock.lock();

@@ -44,6 +44,25 @@ TEST(SlowCalls, JudgingHandsOverTheCallsPastTheirSitesLimitAndNoOthers) {
   EXPECT_TRUE(calls.empty()) << "no limit after unlimit_sites";
 }
 
+// A budget of handovers (a FUNCTION>pQ rule's site, between two findings of its limit)
+// lets that many calls through, uncounted beyond; a new budget lets as many again.
+TEST(SlowCalls, ABudgetOfHandoversLetsThatManyCallsThroughUntilTheNext) {
+  constexpr unsigned budgeted_site = 60002;
+  allow_handovers(budgeted_site, 2);
+  for (unsigned i = 0; i < 5; ++i) detail::hand_slow_call(budgeted_site, 1000, i, 1000 + i);
+  std::vector<slow_call> calls;
+  EXPECT_EQ(take_slow_calls(calls), 0u) << "none dropped: those beyond the budget are not handed over";
+  ASSERT_EQ(calls.size(), 2u);
+  EXPECT_EQ(calls[1].exit, 1001u);
+  allow_handovers(budgeted_site, 1);
+  detail::hand_slow_call(budgeted_site, 1000, 7, 1007);
+  detail::hand_slow_call(budgeted_site, 1000, 8, 1008);
+  calls.clear();
+  take_slow_calls(calls);
+  ASSERT_EQ(calls.size(), 1u);
+  EXPECT_EQ(calls[0].exit, 1007u);
+}
+
 TEST(SlowCalls, TheRoomHoldsSlowRoomCallsAndCountsTheRestDropped) {
   for (unsigned i = 0; i < slow_room + 5; ++i) detail::hand_slow_call(unlimited_site, 1000, i, 1000 + i);
   std::vector<slow_call> calls;
