@@ -55,11 +55,12 @@ extern PERF_DETAIL_EXPORT uint64_t capture_limits[];
 
 // Hands the runtime's writer thread a call of `site` from clock value `enter` to `exit`
 // whose `duration` (as judge_call has it) lasted past the site's capture_limits: the
-// writer takes its capture. Never
-// blocks or allocates; wakes the writer if it sleeps (one system call, errno kept):
-// async-signal-safe, so a measured call in a signal handler may end in it. Drops the
-// call (counted as a capture skipped) where the calls handed over and not yet taken
-// fill the runtime's room for them.
+// writer takes its capture. Never blocks or allocates; wakes the writer if it sleeps
+// (one system call, errno kept): async-signal-safe, so a measured call in a signal
+// handler may end in it. Drops the call (counted as a capture skipped) where the calls
+// handed over and not yet taken fill the runtime's room for them; leaves it out,
+// uncounted, where the site's budget of handovers is spent (a FUNCTION>pQ rule's site
+// between two findings of its limit: runtime/ticklog/slow_calls.hpp).
 PERF_DETAIL_EXPORT void hand_slow_call(unsigned site, uint64_t duration, uint64_t enter, uint64_t exit) noexcept;
 
 // Makes the label memory of the calling thread's `ring` resident, so that no later
