@@ -81,8 +81,8 @@ class capture_taker {
   // capture taken before it is ready names them by address. The first take() does; the
   // writer also does once the program has run for ready_samples_after. Readying costs a
   // thread of the runtime's processor time once (loading the program's symbols and
-  // debug information: 120 ms for examples/log_pipeline on the development VM), which a
-  // short program that catches no call never pays.
+  // debug information: about 90 ms for examples/log_pipeline on the development VM),
+  // which a short program that catches no call never pays.
   void ready_samples();
   static constexpr auto ready_samples_after = std::chrono::seconds(1);
 
