@@ -171,10 +171,11 @@ PERF_DETAIL_OUT_OF_LINE void end(thread_state* thread, frame& f) noexcept {
   const uint64_t now = clock_now(thread->clock);
   begin_busy(*thread);
   if (PERF_DETAIL_LIKELY(holds(*thread, f))) {
-    if (Logged && thread->ring != nullptr) log_scope_event(*thread->ring, now, event_kind::exit, f.site);
+    tick_ring* const ring = Logged ? thread->ring : nullptr;
+    if (ring != nullptr) log_scope_event(*ring, now, event_kind::exit, f.site);
     if (PERF_DETAIL_UNLIKELY(*usdt_exit_semaphore != 0)) usdt_exit(*thread, f.site, f.start, now);
     const uint64_t duration = finish(*thread, f, now, TimeAll ? pending_time_all_bit : 0);
-    if (Logged && thread->ring != nullptr) judge_call(*thread->ring, f.site, duration, f.start, now);
+    if (ring != nullptr) judge_call(*ring, f.site, duration, f.start, now);
   } else {
     count_switched_call(f.site);
   }

@@ -20,7 +20,7 @@ uint64_t calls_needed(double quantile) { return ceil_of_decimal(10 / (1 - quanti
 std::optional<uint64_t> tail_limit(const bucket_counts& buckets, double quantile) {
   uint64_t count = 0;
   for (const auto& [bucket, calls] : buckets) count += calls;
-  if (count == 0 || count < calls_needed(quantile)) return std::nullopt;
+  if (count < calls_needed(quantile)) return std::nullopt;  // (10 or more: never an empty histogram)
   const uint64_t rank = ceil_of_decimal(quantile * static_cast<double>(count));
   uint64_t beyond = 0;  // the calls in the buckets above the one looked at
   auto holding = buckets.rbegin();

@@ -285,12 +285,12 @@ class trace_stream {
   // distributions with `lock` (mutex_) released: they are read under the thread list's
   // lock, under which an exiting thread's ring is drained (exited()).
   void limit_tail_sites(std::unique_lock<std::mutex>& lock) {
-    const auto of_tail_site = [&](const slow_call& call) {
-      return std::ranges::any_of(tail_sites_, [&](const tail_site& tail) { return tail.site == call.site; });
-    };
-    const bool handed = std::ranges::any_of(slow_calls_, of_tail_site);
+    if (tail_sites_.empty()) return;
+    const bool handed = std::ranges::any_of(slow_calls_, [&](const slow_call& call) {
+      return std::ranges::find(tail_sites_, call.site, &tail_site::site) != tail_sites_.end();
+    });
     const auto now = std::chrono::steady_clock::now();
-    if (tail_sites_.empty() || (now < next_tail_limits_ && !handed)) return;
+    if (now < next_tail_limits_ && !handed) return;
     next_tail_limits_ = now + tail_interval;
     std::vector<tail_site> tails = tail_sites_;
     lock.unlock();
